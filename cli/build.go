@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// buildJSON is the `build --json` document (DESIGN.md).
+type buildJSON struct {
+	Mode           string       `json:"mode"`
+	FilesParsed    int          `json:"files_parsed"`
+	FilesUnchanged int          `json:"files_unchanged"`
+	FilesRemoved   int          `json:"files_removed"`
+	FilesSkipped   int          `json:"files_skipped"`
+	FilesFailed    int          `json:"files_failed"`
+	Pages          int          `json:"pages"`
+	Edges          int          `json:"edges"`
+	Seconds        float64      `json:"seconds"`
+	Skipped        []graph.Skip `json:"skipped"`
+	Failed         []graph.Skip `json:"failed,omitempty"`
+	Generation     int          `json:"generation"`
+	Index          string       `json:"index"`
+}
+
+func runBuild(e *env, args []string) error {
+	fs := newFlags(e, "build")
+	full := fs.Bool("full", false, "reparse every file, ignoring the previous index")
+	quiet := fs.Bool("quiet", false, "no progress bar and no summary line")
+	asJSON := fs.Bool("json", false, "print the summary as one JSON document")
+	maxBytes := fs.Int64("max-file-bytes", graph.DefaultMaxFileBytes, "skip files larger than this")
+	exclude := fs.String("exclude-dirs", strings.Join(graph.DefaultExcludeDirs, ","), "vendored directory names to skip, comma-separated")
+	verbose := fs.Bool("verbose", false, "list every skipped file with its reason")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usagef("build takes at most one PATH, got %d", len(pos))
+	}
+	root := findRoot(".")
+	if len(pos) == 1 {
+		root = pos[0]
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return fmt.Errorf("cannot index %s: not a directory", root)
+	}
+	indexDir := e.indexDir
+	if indexDir == "" {
+		indexDir = filepath.Join(abs, graph.IndexDirName)
+	}
+	var dirs []string
+	for _, d := range strings.Split(*exclude, ",") {
+		if d = strings.TrimSpace(d); d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	if dirs == nil {
+		dirs = []string{}
+	}
+	opt := graph.BuildOptions{
+		Root:     abs,
+		IndexDir: indexDir,
+		Full:     *full,
+		Walk:     graph.WalkOptions{MaxFileBytes: *maxBytes, ExcludeDirs: dirs},
+		Extra:    engine.BuildBlobs,
+		Waiting: func() {
+			if !*quiet {
+				fmt.Fprintln(e.stderr, "wikitoolkit: another build of this index is running; waiting for it to finish")
+			}
+		},
+	}
+	if !*quiet && !*asJSON {
+		opt.Progress = newBar(e)
+	}
+	info, err := graph.Build(e.ctx, opt)
+	if err != nil {
+		return err
+	}
+	pages, edges := 0, 0
+	for _, n := range info.Pages {
+		pages += n
+	}
+	for _, n := range info.Edges {
+		edges += n
+	}
+	if *asJSON {
+		skipped := info.Skipped
+		if skipped == nil {
+			skipped = []graph.Skip{}
+		}
+		return writeJSON(e.stdout, buildJSON{Mode: info.Mode, FilesParsed: info.FilesParsed, FilesUnchanged: info.FilesUnchanged,
+			FilesRemoved: info.FilesRemoved, FilesSkipped: info.FilesSkipped, FilesFailed: info.FilesFailed,
+			Pages: pages, Edges: edges, Seconds: round3(info.Seconds), Skipped: skipped, Failed: info.Failed,
+			Generation: info.Generation, Index: indexDir})
+	}
+	if *quiet {
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "%s build: %d files parsed, %d unchanged, %d removed, %d skipped, %d failed; %d pages, %d edges; %.2fs\n",
+		info.Mode, info.FilesParsed, info.FilesUnchanged, info.FilesRemoved, info.FilesSkipped, info.FilesFailed, pages, edges, info.Seconds)
+	if *verbose {
+		for _, s := range info.Skipped {
+			fmt.Fprintf(e.stdout, "  skipped %s: %s\n", s.Path, s.Reason)
+		}
+	}
+	for _, s := range info.Failed {
+		fmt.Fprintf(e.stdout, "  failed %s: %s\n", s.Path, s.Reason)
+	}
+	if len(info.Skipped) > 0 && !*verbose {
+		fmt.Fprintf(e.stdout, "  (skipped files and reasons: 'wikitoolkit build --verbose' or 'wikitoolkit status')\n")
+	}
+	return nil
+}
+
+func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+
+// bar adapts schollz/progressbar to graph.Progress. It draws on stderr only
+// when stderr is a terminal (the library's default writer is stdout, and it
+// has no terminal detection of its own).
+type bar struct {
+	e   *env
+	pb  *progressbar.ProgressBar
+	vis bool
+}
+
+func newBar(e *env) *bar {
+	vis := false
+	if f, ok := e.stderr.(*os.File); ok {
+		vis = term.IsTerminal(int(f.Fd())) && os.Getenv("CI") == ""
+	}
+	return &bar{e: e, vis: vis}
+}
+
+func (b *bar) Start(total int) {
+	b.pb = progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(b.e.stderr),
+		progressbar.OptionSetVisibility(b.vis),
+		progressbar.OptionSetDescription("parsing"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish())
+}
+
+func (b *bar) Add(n int) { b.pb.Add(n) }
+
+func (b *bar) Finish() { b.pb.Finish() }

@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// Version is the program version, set at link time with -ldflags "-X".
+var Version = "dev"
+
+// usageError marks a bad invocation (exit 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// env is what every command gets: streams, the global flags and the context.
+type env struct {
+	ctx      context.Context
+	stdin    io.Reader
+	stdout   io.Writer
+	stderr   io.Writer
+	indexDir string // from --index or WIKITOOLKIT_INDEX; "" = find it
+}
+
+type command struct {
+	name    string
+	args    string
+	summary string
+	run     func(e *env, args []string) error
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"build", "[PATH] [--full] [--quiet] [--json]", "index a repository (incrementally unless --full)", runBuild},
+		{"query", "[--budget N] [--kind K,...] [--focus PATH,...] [--explain] [--json] QUESTION...", "ranked page stubs that fit a token budget", runQuery},
+		{"page", "[--json] ID", "show one page: title, doc, source, edges, notes", runPage},
+		{"related", "[--rel R] [--direction in|out|both] [--json] ID", "a page's neighbours by edge type", runRelated},
+		{"status", "[--json]", "pages, edges, files, languages, skipped files, last build, index size", runStatus},
+	}
+}
+
+const globalUsage = `wikitoolkit turns a repository into a graph of pages (modules, files, symbols,
+doc sections, memories) and answers questions with the pages that fit a token budget.
+
+Usage:
+  wikitoolkit [--index DIR] COMMAND [flags] [args]
+
+Commands:
+%s
+Global flags:
+  --index DIR   index directory (default: <root>/.wikitoolkit, where <root> is the
+                nearest ancestor holding an index or .git; env WIKITOOLKIT_INDEX)
+
+Start with:
+  wikitoolkit build            # index the repository you are in
+  wikitoolkit query "where are retries configured?"
+
+Run 'wikitoolkit COMMAND --help' for a command's flags.
+`
+
+func usageText() string {
+	var b strings.Builder
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+	}
+	return fmt.Sprintf(globalUsage, b.String())
+}
+
+// Main runs the command line args (without the program name) and returns
+// the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, indexDir: os.Getenv("WIKITOOLKIT_INDEX")}
+	fs := flag.NewFlagSet("wikitoolkit", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&e.indexDir, "index", e.indexDir, "index directory")
+	help := fs.Bool("help", false, "")
+	fs.BoolVar(help, "h", false, "")
+	version := fs.Bool("version", false, "")
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "wikitoolkit: %v\n\n%s", err, usageText())
+		return 2
+	}
+	if *version {
+		fmt.Fprintln(stdout, "wikitoolkit", Version)
+		return 0
+	}
+	rest := fs.Args()
+	if *help || len(rest) == 0 || rest[0] == "help" {
+		if len(rest) > 1 && rest[0] == "help" {
+			return Main([]string{rest[1], "--help"}, stdin, stdout, stderr)
+		}
+		fmt.Fprint(stdout, usageText())
+		if len(rest) == 0 && !*help {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == rest[0] {
+			return exitCode(stderr, c.run(e, rest[1:]))
+		}
+	}
+	fmt.Fprintf(stderr, "wikitoolkit: unknown command %q; run 'wikitoolkit --help' for the list\n", rest[0])
+	return 2
+}
+
+func exitCode(stderr io.Writer, err error) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "wikitoolkit: %s\n", ue.msg)
+		return 2
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "wikitoolkit: interrupted; the previous index is intact")
+		return 1
+	}
+	fmt.Fprintf(stderr, "wikitoolkit: %v\n", err)
+	return 1
+}
+
+// newFlags returns a flag set whose --help prints the command's usage to stdout.
+func newFlags(e *env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseFlags parses args, allowing flags after positional arguments, and
+// turns flag errors into usage errors and --help into printed help.
+func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				printCommandHelp(e, fs)
+				return nil, flag.ErrHelp
+			}
+			return nil, usagef("%s: %v (see 'wikitoolkit %s --help')", fs.Name(), err, fs.Name())
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func printCommandHelp(e *env, fs *flag.FlagSet) {
+	for _, c := range commands {
+		if c.name == fs.Name() {
+			fmt.Fprintf(e.stdout, "Usage: wikitoolkit %s %s\n\n%s.\n", c.name, c.args, upperFirst(c.summary))
+			if h, ok := commandHelp[c.name]; ok {
+				fmt.Fprintf(e.stdout, "\n%s\n", strings.TrimSpace(h))
+			}
+		}
+	}
+	var flags []string
+	fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f.Name) })
+	if len(flags) > 0 {
+		fmt.Fprintln(e.stdout, "\nFlags:")
+		sort.Strings(flags)
+		for _, n := range flags {
+			f := fs.Lookup(n)
+			def := ""
+			if f.DefValue != "" && f.DefValue != "false" {
+				def = fmt.Sprintf(" (default %s)", f.DefValue)
+			}
+			fmt.Fprintf(e.stdout, "  --%-12s %s%s\n", n, f.Usage, def)
+		}
+	}
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// commandHelp holds longer explanations shown by COMMAND --help.
+var commandHelp = map[string]string{
+	"build": `Walks PATH (default: the repository you are in), honouring .gitignore files,
+.git/info/exclude and .wikitoolkitignore; skips binary, generated, minified and
+oversized files and vendored folders, and reports each with its reason. Only
+added and changed files are reparsed. A killed build leaves the previous index
+answering; the next build completes it.`,
+	"query": `QUESTION may be plain words, an identifier (parseConfig, pkg.Func,
+Class.method), a path (engine/rank.go:42) or a pasted stack trace. Results are
+page stubs with IDs; pass an ID to 'wikitoolkit page' or 'wikitoolkit related'.`,
+}
+
+// findRoot returns the nearest ancestor of start holding an index or a .git.
+func findRoot(start string) string {
+	abs, err := filepath.Abs(start)
+	if err != nil {
+		return start
+	}
+	for d := abs; ; {
+		if _, err := os.Stat(filepath.Join(d, graph.IndexDirName, "CURRENT")); err == nil {
+			return d
+		}
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs
+		}
+		d = parent
+	}
+}
+
+// indexPath returns the index directory for commands that read an index.
+func (e *env) indexPath() string {
+	if e.indexDir != "" {
+		return e.indexDir
+	}
+	return filepath.Join(findRoot("."), graph.IndexDirName)
+}
+
+// openSnapshot opens the live index, with errors that say what to do.
+func (e *env) openSnapshot() (*graph.Snapshot, error) {
+	dir := e.indexPath()
+	s, err := graph.OpenSnapshot(dir)
+	if errors.Is(err, graph.ErrNoIndex) {
+		return nil, fmt.Errorf("no index in %s; run 'wikitoolkit build' in the repository first (or pass --index DIR)", dir)
+	}
+	return s, err
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

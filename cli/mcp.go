@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/mcp"
+	"github.com/wikitoolkit/wikitoolkit/parser"
+)
+
+// mcpConfig is the optional --config file (JSON): which tools to serve.
+type mcpConfig struct {
+	Allow []string `json:"allow"`
+	Deny  []string `json:"deny"`
+}
+
+func runMCP(e *env, args []string) error {
+	fs := newFlags(e, "mcp")
+	addr := fs.String("http", "", "serve streamable HTTP on ADDR (e.g. 127.0.0.1:8765) instead of stdio")
+	tokenFile := fs.String("token-file", "", "file holding the bearer token HTTP clients must send (or env WIKITOOLKIT_TOKEN)")
+	config := fs.String("config", "", `JSON file {"allow": [tools], "deny": [tools]} restricting the tools served`)
+	logFile := fs.String("log-file", "", "append one line per tool call here instead of stderr")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("mcp takes no arguments, got %q", pos)
+	}
+	var cfg mcpConfig
+	if *config != "" {
+		b, err := os.ReadFile(*config)
+		if err != nil {
+			return fmt.Errorf("read --config: %w", err)
+		}
+		if err := json.Unmarshal(b, &cfg); err != nil {
+			return fmt.Errorf(`--config %s: %v (want {"allow": ["wiki_query", ...], "deny": [...]})`, *config, err)
+		}
+	}
+	var logw io.Writer = e.stderr
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("open --log-file: %w", err)
+		}
+		defer f.Close()
+		logw = f
+	}
+	root, indexDir := e.rootAndIndex()
+	walk := graph.WalkOptions{Detect: parser.Detect}
+	var buildMu sync.Mutex // one background build per process; the build lock handles other processes
+	srv, err := mcp.New(mcp.Options{
+		IndexDir: indexDir,
+		Root:     root,
+		Version:  Version,
+		Walk:     walk,
+		Log:      logw,
+		Allow:    cfg.Allow,
+		Deny:     cfg.Deny,
+		Build: func(ctx context.Context) error {
+			buildMu.Lock()
+			defer buildMu.Unlock()
+			_, err := graph.Build(ctx, graph.BuildOptions{Root: root, IndexDir: indexDir, Walk: walk, Extra: engine.BuildBlobs})
+			return err
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+
+	if *addr == "" {
+		// stdout belongs to JSON-RPC: keep it for the transport and point
+		// os.Stdout at stderr, so a stray print cannot corrupt the stream.
+		out := e.stdout
+		in := e.stdin
+		if e.stdout == os.Stdout {
+			os.Stdout = os.Stderr
+			defer func() { os.Stdout = out.(*os.File) }()
+		}
+		t := &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+		err := srv.Run(e.ctx, t)
+		if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || e.ctx.Err() != nil) {
+			return nil
+		}
+		return err
+	}
+
+	token := strings.TrimSpace(os.Getenv("WIKITOOLKIT_TOKEN"))
+	if *tokenFile != "" {
+		b, err := os.ReadFile(*tokenFile)
+		if err != nil {
+			return fmt.Errorf("read --token-file: %w", err)
+		}
+		token = strings.TrimSpace(string(b))
+		if token == "" {
+			return fmt.Errorf("--token-file %s is empty", *tokenFile)
+		}
+	}
+	h, err := srv.HTTPHandler(*addr, token)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	hs := &http.Server{Addr: *addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.ListenAndServe() }()
+	fmt.Fprintf(e.stderr, "wikitoolkit: serving MCP over streamable HTTP on http://%s/ (index %s)\n", *addr, indexDir)
+	select {
+	case err := <-errc:
+		return err
+	case <-e.ctx.Done():
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return hs.Shutdown(ctx)
+	}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// rootAndIndex returns the repository root and the index directory: from
+// --index (the root is then what its last build recorded) or from the
+// nearest ancestor holding an index or .git.
+func (e *env) rootAndIndex() (root, indexDir string) {
+	if e.indexDir != "" {
+		indexDir, _ = filepath.Abs(e.indexDir)
+		if s, err := graph.OpenSnapshot(indexDir); err == nil {
+			root = s.Info().Root
+			s.Close()
+		}
+		if root == "" {
+			root = filepath.Dir(indexDir)
+		}
+		return root, indexDir
+	}
+	root = findRoot(".")
+	return root, filepath.Join(root, graph.IndexDirName)
+}

@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/mcp"
+)
+
+func runPage(e *env, args []string) error {
+	fs := newFlags(e, "page")
+	asJSON := fs.Bool("json", false, "print the page as one JSON document")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("page needs exactly one page ID, e.g. wikitoolkit page file:main.go")
+	}
+	snap, err := e.openSnapshot()
+	if err != nil {
+		return err
+	}
+	defer snap.Close()
+	a, err := graph.LoadAuthored(snap.Dir)
+	if err != nil {
+		return err
+	}
+	pj, err := mcp.LoadPage(snap, a, pos[0], mcp.PageOptions{})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, pj)
+	}
+	pj.Render(e.stdout, "'wikitoolkit related'")
+	return nil
+}

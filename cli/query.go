@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+func runQuery(e *env, args []string) error {
+	fs := newFlags(e, "query")
+	budget := fs.Int("budget", 2000, "token budget of the answer (max 20000)")
+	kinds := fs.String("kind", "", "only these page kinds, comma-separated: module,file,symbol,doc,memory")
+	focus := fs.String("focus", "", "paths you are working on, comma-separated; pages near them rank higher")
+	explain := fs.Bool("explain", false, "show each result's score components")
+	asJSON := fs.Bool("json", false, "print the answer as one JSON document")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	q := strings.TrimSpace(strings.Join(pos, " "))
+	if q == "" {
+		return usagef("query needs a QUESTION, e.g. wikitoolkit query \"where are retries configured\"")
+	}
+	if *budget < 1 || *budget > 20000 {
+		return usagef("--budget must be between 1 and 20000 tokens, got %d", *budget)
+	}
+	opt := engine.Options{BudgetTokens: *budget, Explain: *explain}
+	if *kinds != "" {
+		for _, k := range strings.Split(*kinds, ",") {
+			kind, ok := graph.ParseKind(strings.TrimSpace(k))
+			if !ok {
+				return usagef("--kind: unknown page kind %q (module, file, symbol, doc, memory)", k)
+			}
+			opt.Kinds = append(opt.Kinds, kind)
+		}
+	}
+	for _, f := range strings.Split(*focus, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			opt.Focus = append(opt.Focus, f)
+		}
+	}
+	snap, err := e.openSnapshot()
+	if err != nil {
+		return err
+	}
+	defer snap.Close()
+	ix, err := loadEngine(snap)
+	if err != nil {
+		return err
+	}
+	a, err := graph.LoadAuthored(snap.Dir)
+	if err != nil {
+		return err
+	}
+	opt.Extra = a.MemoryPages()
+	res, err := ix.Query(e.ctx, q, opt)
+	if err != nil {
+		return err
+	}
+	if res.Results == nil {
+		res.Results = []engine.Stub{}
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, res)
+	}
+	fmt.Fprint(e.stdout, res.Render())
+	if len(res.Results) == 0 {
+		fmt.Fprintln(e.stdout, "(no matching pages; try other words, an identifier, or 'wikitoolkit status' to check the index)")
+	}
+	return nil
+}
+
+func loadEngine(snap *graph.Snapshot) (*engine.Index, error) {
+	b, err := snap.Blob("engine")
+	if err != nil {
+		return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
+	}
+	ix, err := engine.UnmarshalIndex(b)
+	if err != nil {
+		return nil, fmt.Errorf("read ranking index: %w; run 'wikitoolkit build --full'", err)
+	}
+	return ix, nil
+}

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/mcp"
+)
+
+func runRelated(e *env, args []string) error {
+	fs := newFlags(e, "related")
+	rel := fs.String("rel", "", "only this edge type: contains, references, imports, relates")
+	dir := fs.String("direction", "both", "out (what the page uses/contains), in (what uses/contains it), or both")
+	asJSON := fs.Bool("json", false, "print the neighbours as one JSON document")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("related needs exactly one page ID, e.g. wikitoolkit related symbol:main.go#main")
+	}
+	d, err := mcp.CheckRelArgs(*rel, *dir)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	snap, err := e.openSnapshot()
+	if err != nil {
+		return err
+	}
+	defer snap.Close()
+	a, err := graph.LoadAuthored(snap.Dir)
+	if err != nil {
+		return err
+	}
+	pj, err := mcp.LoadPage(snap, a, pos[0], mcp.PageOptions{})
+	if err != nil {
+		return err
+	}
+	out := mcp.Related(pj, *rel, d, 0)
+	if *asJSON {
+		return writeJSON(e.stdout, out)
+	}
+	out.Render(e.stdout, *rel != "" || d != "both")
+	return nil
+}

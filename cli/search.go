@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/mcp"
+)
+
+func runSearch(e *env, args []string) error {
+	fs := newFlags(e, "search")
+	regex := fs.Bool("regex", false, "PATTERN is an RE2 regular expression")
+	glob := fs.String("glob", "", "only files matching this glob (*.go, cli/**, **/*_test.go)")
+	maxN := fs.Int("max", mcp.DefaultSearchResults, fmt.Sprintf("at most this many matching lines (max %d)", mcp.MaxSearchResults))
+	asJSON := fs.Bool("json", false, "print the matches as one JSON document")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("search needs one PATTERN (quote it), e.g. wikitoolkit search 'func main'")
+	}
+	if *maxN < 1 || *maxN > mcp.MaxSearchResults {
+		return usagef("--max must be between 1 and %d", mcp.MaxSearchResults)
+	}
+	root, _ := e.rootAndIndex()
+	res, err := mcp.Search(e.ctx, root, mcp.SearchOptions{Pattern: pos[0], Regex: *regex, PathGlob: *glob, MaxResults: *maxN,
+		Walk: graph.WalkOptions{}})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, res)
+	}
+	res.Render(e.stdout)
+	return nil
+}
+
+func runRead(e *env, args []string) error {
+	fs := newFlags(e, "read")
+	asJSON := fs.Bool("json", false, "print the slice as one JSON document")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("read needs one PATH[:START-END], e.g. wikitoolkit read cli/cli.go:10-40")
+	}
+	p, start, end, err := parseLineRange(pos[0])
+	if err != nil {
+		return err
+	}
+	root, _ := e.rootAndIndex()
+	res, err := mcp.ReadFile(root, p, start, end)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, res)
+	}
+	res.Render(e.stdout)
+	return nil
+}
+
+// parseLineRange splits "path:10-40", "path:10" or "path".
+func parseLineRange(s string) (p string, start, end int, err error) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, 0, 0, nil
+	}
+	p, r := s[:i], s[i+1:]
+	a, b, hasDash := strings.Cut(r, "-")
+	start, err1 := strconv.Atoi(a)
+	if err1 != nil || start < 1 {
+		return s, 0, 0, nil // a colon that is part of the file name
+	}
+	end = 0 // from START, the default number of lines
+	if hasDash {
+		if b == "" {
+			end = 0
+		} else if end, err = strconv.Atoi(b); err != nil || end < start {
+			return "", 0, 0, usagef("bad line range %q: want START-END with START <= END", r)
+		}
+	}
+	return p, start, end, nil
+}

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/mcp"
+)
+
+func runStatus(e *env, args []string) error {
+	fs := newFlags(e, "status")
+	asJSON := fs.Bool("json", false, "print the status as one JSON document")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("status takes no arguments")
+	}
+	snap, err := e.openSnapshot()
+	if err != nil {
+		return err
+	}
+	defer snap.Close()
+	a, err := graph.LoadAuthored(snap.Dir)
+	if err != nil {
+		return err
+	}
+	st, err := mcp.CollectStatus(snap, a, mcp.StatusOptions{})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, st)
+	}
+	var b strings.Builder
+	mcp.RenderStatus(&b, st)
+	fmt.Fprint(e.stdout, b.String())
+	return nil
+}

@@ -1,0 +1,23 @@
+// Package engine is the ranking core of wikitoolkit: it turns a graph.Graph
+// into an Index (a BM25F text index over page fields, a centrality prior and
+// a file-level neighbour graph), analyses questions (identifiers, paths,
+// stack traces, a leading "component:"), scores and groups pages so one
+// answer covers several files, and packs compact stubs into a token budget.
+//
+// Principal types: Index (NewIndex, UnmarshalIndex, Index.Query), Options,
+// Result and Stub (Result.Render is the text an agent receives), and
+// CountTokens, the token estimate packing relies on.
+//
+// Scoring, in order (constants and their reasons are in score.go):
+//  1. each query term's weight × idf × the page's precomputed BM25F impact,
+//     summed per page; a file page also carries its symbols' text;
+//  2. pages fold into groups (a file and its symbols/sections): group score =
+//     file + shares of its three best members;
+//  3. factors: test files, docs and modules down; files the question names
+//     (paths, traceback frames) and the leading component up; focus paths
+//     and their graph neighbours up;
+//  4. groups in score order (ties by ID) become stubs: a file listing its
+//     matching symbols, or its single best symbol, packed until the budget.
+//
+// The package writes nothing to stdout or stderr.
+package engine

@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"path"
+	"strings"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// field is one BM25F field of a page.
+type field uint8
+
+const (
+	fName field = iota
+	fExactName
+	fPath
+	fTitle
+	fDoc
+	fIdents
+	fIdentExact
+	fSymName
+	fSymExact
+	fSymText
+	fSymIdents
+	fSymIdentExact
+	numFields
+)
+
+// fieldWeight and fieldB are indexed by field; see score.go for the values.
+var (
+	fieldWeight = [numFields]float64{wName, wExactName, wPath, wTitle, wDoc, wIdents, wIdentExact,
+		wSymName, wSymExact, wSymText, wSymIdents, wSymIdentExact}
+	fieldB = [numFields]float64{bName, bName, bPathB, bText, bText, bBag, bBag,
+		bBag, bBag, bBag, bBag, bBag}
+	fieldNames = [numFields]string{"name", "exact", "path", "title", "doc", "idents", "identx",
+		"symname", "symexact", "symtext", "symidents", "symidentx"}
+)
+
+// termSink receives (term, field) occurrences of one page.
+type termSink func(term string, f field)
+
+// pageTerms emits the terms of p's own fields. own is false when the terms
+// are being folded into the enclosing file's symbol fields.
+func pageTerms(p *graph.Page, emit termSink, scratch []string) []string {
+	words := func(s string, f field) {
+		var ws []string
+		ws, scratch = wordTerms(nil, s, scratch)
+		for _, w := range ws {
+			emit(w, f)
+		}
+	}
+	switch p.Kind {
+	case graph.KindSymbol:
+		words(p.Name, fName)
+		emitExactNames(p.Name, p.Qualified, fExactName, emit)
+		words(p.Title, fTitle)
+		words(p.Doc, fDoc)
+		for _, id := range p.Idents {
+			words(id, fIdents)
+			emit(exactTerm(id), fIdentExact)
+		}
+	case graph.KindFile:
+		base := path.Base(p.Path)
+		stemName := strings.TrimSuffix(base, path.Ext(base))
+		words(stemName, fName)
+		emit(exactTerm(base), fExactName)
+		emit(exactTerm(stemName), fExactName)
+		pathTerms(p.Path, true, emit, words)
+		words(p.Doc, fDoc)
+		for _, id := range p.Idents {
+			words(id, fIdents)
+			emit(exactTerm(id), fIdentExact)
+		}
+	case graph.KindModule:
+		words(p.Name, fName)
+		emit(exactTerm(path.Base(p.Path)), fExactName)
+		pathTerms(p.Path, false, emit, words)
+		words(p.Doc, fDoc)
+	case graph.KindDoc:
+		words(p.Title, fName)
+		if p.Path != "" {
+			pathTerms(p.Path, true, emit, words)
+		}
+		words(p.Doc, fDoc)
+	default: // memory and anything new
+		words(p.Title, fName)
+		words(p.Name, fName)
+		words(p.Doc, fDoc)
+		for _, id := range p.Idents {
+			words(id, fIdents)
+			emit(exactTerm(id), fIdentExact)
+		}
+	}
+	return scratch
+}
+
+// memberTerms emits a symbol's text into its file's aggregate fields.
+func memberTerms(p *graph.Page, emit termSink, scratch []string) []string {
+	words := func(s string, f field) {
+		var ws []string
+		ws, scratch = wordTerms(nil, s, scratch)
+		for _, w := range ws {
+			emit(w, f)
+		}
+	}
+	words(p.Name, fSymName)
+	emitExactNames(p.Name, p.Qualified, fSymExact, emit)
+	words(p.Title, fSymText)
+	words(p.Doc, fSymText)
+	for _, id := range p.Idents {
+		words(id, fSymIdents)
+		emit(exactTerm(id), fSymIdentExact)
+	}
+	return scratch
+}
+
+// emitExactNames emits "=name", "=qualified" and "=parent.name" of a definition.
+func emitExactNames(name, qual string, f field, emit termSink) {
+	emit(exactTerm(name), f)
+	if qual != "" && !strings.EqualFold(qual, name) {
+		emit(exactTerm(qual), f)
+		parts := strings.Split(qual, ".")
+		if len(parts) > 2 {
+			emit(exactTerm(parts[len(parts)-2]+"."+parts[len(parts)-1]), f)
+		}
+	}
+}
+
+// pathTerms emits the words and segment terms of a slash path. For a file
+// the last element is its base name: both "/rank.go" and "/rank" are emitted.
+func pathTerms(p string, isFile bool, emit termSink, words func(string, field)) {
+	if p == "" || p == "." {
+		return
+	}
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if isFile && i == len(segs)-1 {
+			stemName := strings.TrimSuffix(s, path.Ext(s))
+			emit(segTerm(s), fPath)
+			if stemName != s {
+				emit(segTerm(stemName), fPath)
+			}
+			words(stemName, fPath)
+			continue
+		}
+		emit(segTerm(s), fPath)
+		words(s, fPath)
+	}
+}

@@ -1,0 +1,358 @@
+package engine
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// Index is the ranking index of one graph generation: a BM25F text index
+// over page fields with impact-ordered postings, per-page metadata for
+// grouping and priors, a file-level neighbour graph for focus, and lazily
+// decoded page records for rendering. An Index is immutable once built and
+// safe for concurrent use; the zero value is not usable (use NewIndex or
+// UnmarshalIndex).
+//
+// Layout (all integers little-endian, page numbers are indexes in
+// graph.Graph.Pages): terms are sorted strings in one blob, found by binary
+// search; each term's postings are a varint count, then (varint page delta,
+// one impact byte) pairs; records are decoded only for the pages shown.
+type Index struct {
+	n      int
+	kind   []uint8   // graph.Kind per page
+	flags  []uint8   // flagTest, ...
+	group  []uint32  // the page that groups this one in answers (its file, or itself)
+	prior  []float32 // centrality prior p̂ in [0,1], per group page
+	pr     []float32 // raw PageRank per page, kept to warm-start the next build
+	recOff []uint32  // n+1 offsets into rec
+	rec    []byte    // page records (see record.go)
+
+	termOff  []uint32 // T+1 offsets into termBlob; terms sorted
+	termBlob []byte
+	postOff  []uint32 // T+1 offsets into post
+	post     []byte
+
+	adjOff []uint32 // n+1 offsets into adj: group-level neighbours (files, modules), undirected
+	adj    []uint32
+
+	avgLen [numKinds][numFields]float32 // mean field length per page kind, for scoring Extra pages
+}
+
+const numKinds = 5 // graph.KindModule .. graph.KindMemory
+
+const (
+	flagTest = 1 << iota
+)
+
+// NewIndex builds the ranking index of g. prev (may be nil) is the index of
+// the previous build: its PageRank warm-starts this one, so a small rebuild
+// converges in a few iterations instead of pageRankIters. g is only read.
+func NewIndex(g *graph.Graph, prev *Index) *Index {
+	n := len(g.Pages)
+	ix := &Index{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: make([]uint32, n)}
+	for i := range g.Pages {
+		p := &g.Pages[i]
+		ix.kind[i] = uint8(p.Kind)
+		if p.Test || isTestPath(p.Path) {
+			ix.flags[i] |= flagTest
+		}
+		ix.group[i] = uint32(i)
+		if (p.Kind == graph.KindSymbol || p.Kind == graph.KindDoc) && p.Path != "" {
+			if f, ok := g.Lookup(graph.FileID(p.Path)); ok && int(f) < n {
+				ix.group[i] = f
+			}
+		}
+	}
+	ix.buildText(g)
+	ix.buildRecords(g)
+	ix.buildGraph(g, prev)
+	return ix
+}
+
+// buildText tokenizes every page, folds symbols into their file, and writes
+// the dictionary and the postings with precomputed BM25F impacts.
+func (ix *Index) buildText(g *graph.Graph) {
+	n := ix.n
+	dict := map[string]uint32{}
+	var terms []string
+	intern := func(t string) uint32 {
+		if id, ok := dict[t]; ok {
+			return id
+		}
+		id := uint32(len(terms))
+		dict[t] = id
+		terms = append(terms, t)
+		return id
+	}
+	// entries[i] holds (termID<<8 | field) per occurrence on page i.
+	entries := make([][]uint64, n)
+	var scratch []string
+	for i := range g.Pages {
+		p := &g.Pages[i]
+		cur := &entries[i]
+		scratch = pageTerms(p, func(t string, f field) {
+			if t != "" {
+				*cur = append(*cur, uint64(intern(t))<<8|uint64(f))
+			}
+		}, scratch)
+		if gi := ix.group[i]; gi != uint32(i) && p.Kind == graph.KindSymbol {
+			fe := &entries[gi]
+			scratch = memberTerms(p, func(t string, f field) {
+				if t != "" {
+					*fe = append(*fe, uint64(intern(t))<<8|uint64(f))
+				}
+			}, scratch)
+		}
+	}
+	// Field lengths and their means per kind.
+	var sum [numKinds][numFields]float64
+	var cnt [numKinds][numFields]float64
+	lens := make([][numFields]uint32, n)
+	for i, es := range entries {
+		for _, e := range es {
+			lens[i][e&0xff]++
+		}
+		k := min(int(ix.kind[i]), numKinds-1)
+		for f := range numFields {
+			if lens[i][f] > 0 {
+				sum[k][f] += float64(lens[i][f])
+				cnt[k][f]++
+			}
+		}
+	}
+	for k := range numKinds {
+		for f := range numFields {
+			ix.avgLen[k][f] = 1
+			if cnt[k][f] > 0 {
+				ix.avgLen[k][f] = float32(sum[k][f] / cnt[k][f])
+			}
+		}
+	}
+	// Sort terms and remap IDs.
+	order := make([]uint32, len(terms))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(terms[a], terms[b]) })
+	remap := make([]uint32, len(terms))
+	ix.termOff = make([]uint32, 0, len(terms)+1)
+	var blob []byte
+	for newID, old := range order {
+		remap[old] = uint32(newID)
+		ix.termOff = append(ix.termOff, uint32(len(blob)))
+		blob = append(blob, terms[old]...)
+	}
+	ix.termOff = append(ix.termOff, uint32(len(blob)))
+	ix.termBlob = blob
+
+	// Per page: distinct terms with per-field tf → impact; counted first so
+	// postings can be laid out in place.
+	type hit struct {
+		page   uint32
+		impact uint8
+	}
+	counts := make([]uint32, len(terms)+1)
+	type pageHits struct {
+		terms   []uint32
+		impacts []uint8
+	}
+	ph := make([]pageHits, n)
+	for i, es := range entries {
+		if len(es) == 0 {
+			continue
+		}
+		slices.Sort(es)
+		k := min(int(ix.kind[i]), numKinds-1)
+		var tf [numFields]uint32
+		flush := func(term uint32) {
+			imp := impact(&tf, &lens[i], &ix.avgLen[k])
+			tf = [numFields]uint32{}
+			if imp == 0 {
+				return
+			}
+			nt := remap[term]
+			ph[i].terms = append(ph[i].terms, nt)
+			ph[i].impacts = append(ph[i].impacts, imp)
+			counts[nt]++
+		}
+		curTerm := uint32(es[0] >> 8)
+		for _, e := range es {
+			t := uint32(e >> 8)
+			if t != curTerm {
+				flush(curTerm)
+				curTerm = t
+			}
+			tf[e&0xff]++
+		}
+		flush(curTerm)
+		entries[i] = nil
+	}
+	start := make([]uint32, len(terms)+1)
+	for t := range terms {
+		start[t+1] = start[t] + counts[t]
+	}
+	hits := make([]hit, start[len(terms)])
+	fill := slices.Clone(start)
+	for i := range ph {
+		for j, t := range ph[i].terms {
+			hits[fill[t]] = hit{uint32(i), ph[i].impacts[j]}
+			fill[t]++
+		}
+	}
+	ix.postOff = make([]uint32, len(terms)+1)
+	post := make([]byte, 0, len(hits)*3)
+	for t := range terms {
+		ix.postOff[t] = uint32(len(post))
+		hs := hits[start[t]:start[t+1]]
+		post = appendUvarint(post, uint64(len(hs)))
+		last := uint32(0)
+		for _, h := range hs {
+			post = appendUvarint(post, uint64(h.page-last))
+			post = append(post, h.impact)
+			last = h.page
+		}
+	}
+	ix.postOff[len(terms)] = uint32(len(post))
+	ix.post = post
+}
+
+// impact is the BM25F saturation tf~/(k1+tf~) of one term on one page,
+// quantized to a byte; tf~ sums the fields' weighted, length-normalised tf.
+func impact(tf, lens *[numFields]uint32, avg *[numFields]float32) uint8 {
+	var t float64
+	for f := range numFields {
+		if tf[f] == 0 {
+			continue
+		}
+		norm := 1 - fieldB[f] + fieldB[f]*float64(lens[f])/float64(avg[f])
+		t += fieldWeight[f] * float64(tf[f]) / norm
+	}
+	if t <= 0 {
+		return 0
+	}
+	q := math.Round(t / (bm25K1 + t) * impactQuantMax)
+	return uint8(max(1, min(q, impactQuantMax)))
+}
+
+// isTestPath reports paths that conventionally hold tests, for pages the
+// builder did not flag.
+func isTestPath(p string) bool {
+	if p == "" {
+		return false
+	}
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	switch {
+	case strings.HasSuffix(base, "_test.go"), strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
+		strings.HasSuffix(base, "_test.py"), base == "conftest.py",
+		strings.Contains(base, ".test."), strings.Contains(base, ".spec."),
+		strings.HasSuffix(base, "_spec.rb"), strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"):
+		return true
+	}
+	for dir := range strings.SplitSeq(p[:max(0, strings.LastIndexByte(p, '/'))], "/") {
+		switch dir {
+		case "test", "tests", "testing", "testdata", "__tests__", "e2e", "integration-tests":
+			return true
+		}
+	}
+	return false
+}
+
+// lookupTerm returns the term's ID or false, by binary search of the sorted dictionary.
+func (ix *Index) lookupTerm(t string) (uint32, bool) {
+	lo, hi := 0, len(ix.termOff)-1
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ix.term(uint32(m)) < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(ix.termOff)-1 && ix.term(uint32(lo)) == t {
+		return uint32(lo), true
+	}
+	return 0, false
+}
+
+func (ix *Index) term(id uint32) string {
+	b := ix.termBlob[ix.termOff[id]:ix.termOff[id+1]]
+	return unsafeString(b)
+}
+
+// postings decodes term t's postings into pages and impacts (appending).
+func (ix *Index) postings(t uint32, pages []uint32, imps []uint8) ([]uint32, []uint8) {
+	b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
+	cnt, k := uvarint(b)
+	if k <= 0 {
+		return pages, imps
+	}
+	b = b[k:]
+	last := uint64(0)
+	for range cnt {
+		d, k := uvarint(b)
+		if k <= 0 || k >= len(b) {
+			break
+		}
+		last += d
+		if last >= uint64(ix.n) {
+			break
+		}
+		pages = append(pages, uint32(last))
+		imps = append(imps, b[k])
+		b = b[k+1:]
+	}
+	return pages, imps
+}
+
+// df is the number of pages holding term t.
+func (ix *Index) df(t uint32) int {
+	c, k := uvarint(ix.post[ix.postOff[t]:ix.postOff[t+1]])
+	if k <= 0 {
+		return 0
+	}
+	return int(c)
+}
+
+func appendUvarint(b []byte, v uint64) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+// uvarint is binary.Uvarint without its overflow checks' cost in the hot loop.
+func uvarint(b []byte) (uint64, int) {
+	var x uint64
+	var s uint
+	for i, c := range b {
+		if i == 10 {
+			return 0, -1
+		}
+		if c < 0x80 {
+			return x | uint64(c)<<s, i + 1
+		}
+		x |= uint64(c&0x7f) << s
+		s += 7
+	}
+	return 0, 0
+}
+
+// firstLine returns the first non-empty line of s, at most max bytes, cut at a rune boundary.
+func firstLine(s string, maxBytes int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	if len(s) > maxBytes {
+		s = s[:maxBytes]
+		for len(s) > 0 && !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+		s += "…"
+	}
+	return s
+}

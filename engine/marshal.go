@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// The binary form of an Index, version 1, little-endian:
+//
+//	magic "WTIX" | u32 version | u32 n | u32 numTerms | avgLen [5][12]f32
+//	then sections, each u32 element count followed by its elements:
+//	kind [n]u8 | flags [n]u8 | group [n]u32 | prior [n]f32 | pr [n]f32 |
+//	recOff [n+1]u32 | rec bytes | termOff [T+1]u32 | termBlob bytes |
+//	postOff [T+1]u32 | post bytes | adjOff [n+1]u32 | adj [m]u32
+//
+// The byte sections (rec, termBlob, post: ~90% of the size) are not copied
+// on load: the Index aliases the caller's buffer. Only the fixed-width
+// arrays are decoded, which is what keeps UnmarshalIndex within a few ms
+// on a 150k-page index.
+const (
+	indexMagic   = "WTIX"
+	indexVersion = 1
+)
+
+// ErrBadIndex is returned by UnmarshalIndex for data it cannot read.
+var ErrBadIndex = errors.New("bad ranking index")
+
+// MarshalBinary encodes the index compactly. It never fails for an index
+// built by NewIndex or read by UnmarshalIndex.
+func (ix *Index) MarshalBinary() ([]byte, error) {
+	if ix == nil {
+		return nil, fmt.Errorf("%w: nil index", ErrBadIndex)
+	}
+	size := 64 + numKinds*int(numFields)*4 + ix.n*14 + len(ix.rec) + len(ix.termBlob) + len(ix.post) +
+		4*(len(ix.recOff)+len(ix.termOff)+len(ix.postOff)+len(ix.adjOff)+len(ix.adj))
+	b := make([]byte, 0, size)
+	b = append(b, indexMagic...)
+	b = binary.LittleEndian.AppendUint32(b, indexVersion)
+	b = binary.LittleEndian.AppendUint32(b, uint32(ix.n))
+	b = binary.LittleEndian.AppendUint32(b, uint32(max(0, len(ix.termOff)-1)))
+	for k := range numKinds {
+		for f := range numFields {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(ix.avgLen[k][f]))
+		}
+	}
+	b = putBytes(b, ix.kind)
+	b = putBytes(b, ix.flags)
+	b = putU32s(b, ix.group)
+	b = putF32s(b, ix.prior)
+	b = putF32s(b, ix.pr)
+	b = putU32s(b, ix.recOff)
+	b = putBytes(b, ix.rec)
+	b = putU32s(b, ix.termOff)
+	b = putBytes(b, ix.termBlob)
+	b = putU32s(b, ix.postOff)
+	b = putBytes(b, ix.post)
+	b = putU32s(b, ix.adjOff)
+	b = putU32s(b, ix.adj)
+	return b, nil
+}
+
+// UnmarshalIndex reads an index written by MarshalBinary. The returned
+// Index keeps references into b: the caller must not modify b afterwards.
+// Every offset is validated, so corrupt input is an error, never a panic
+// at query time.
+func UnmarshalIndex(b []byte) (*Index, error) {
+	r := reader{b: b}
+	if string(r.take(4)) != indexMagic {
+		return nil, fmt.Errorf("%w: no magic", ErrBadIndex)
+	}
+	if v := r.u32(); v != indexVersion {
+		return nil, fmt.Errorf("%w: version %d, want %d (rebuild the index)", ErrBadIndex, v, indexVersion)
+	}
+	ix := &Index{n: int(r.u32())}
+	nt := int(r.u32())
+	for k := range numKinds {
+		for f := range numFields {
+			ix.avgLen[k][f] = math.Float32frombits(r.u32())
+			if !(ix.avgLen[k][f] > 0) || math.IsInf(float64(ix.avgLen[k][f]), 0) {
+				ix.avgLen[k][f] = 1
+			}
+		}
+	}
+	ix.kind = r.bytes()
+	ix.flags = r.bytes()
+	ix.group = r.u32s()
+	ix.prior = r.f32s()
+	ix.pr = r.f32s()
+	ix.recOff = r.u32s()
+	ix.rec = r.bytes()
+	ix.termOff = r.u32s()
+	ix.termBlob = r.bytes()
+	ix.postOff = r.u32s()
+	ix.post = r.bytes()
+	ix.adjOff = r.u32s()
+	ix.adj = r.u32s()
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.off != len(b) {
+		return nil, fmt.Errorf("%w: %d trailing bytes", ErrBadIndex, len(b)-r.off)
+	}
+	if err := ix.validate(nt); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+func (ix *Index) validate(nt int) error {
+	n := ix.n
+	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrBadIndex, what) }
+	if n < 0 || len(ix.kind) != n || len(ix.flags) != n || len(ix.group) != n || len(ix.prior) != n || len(ix.pr) != n {
+		return bad("page arrays disagree")
+	}
+	for _, g := range ix.group {
+		if int(g) >= n {
+			return bad("group out of range")
+		}
+	}
+	for _, k := range ix.kind {
+		if k >= numKinds {
+			return bad("unknown kind")
+		}
+	}
+	if !monotone(ix.recOff, n+1, len(ix.rec)) {
+		return bad("record offsets")
+	}
+	if !monotone(ix.termOff, nt+1, len(ix.termBlob)) || !monotone(ix.postOff, nt+1, len(ix.post)) {
+		return bad("term offsets")
+	}
+	if !monotone(ix.adjOff, n+1, len(ix.adj)) {
+		return bad("neighbour offsets")
+	}
+	for _, a := range ix.adj {
+		if int(a) >= n {
+			return bad("neighbour out of range")
+		}
+	}
+	return nil
+}
+
+// monotone checks an offset table: want entries, non-decreasing, ending at end.
+func monotone(off []uint32, want, end int) bool {
+	if len(off) != want || off[0] != 0 || int(off[len(off)-1]) != end {
+		return false
+	}
+	for i := 1; i < len(off); i++ {
+		if off[i] < off[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+func putBytes(b, v []byte) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
+	return append(b, v...)
+}
+
+func putU32s(b []byte, v []uint32) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, x)
+	}
+	return b
+}
+
+func putF32s(b []byte, v []float32) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
+}
+
+type reader struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (r *reader) take(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(r.b)-r.off {
+		r.err = fmt.Errorf("%w: truncated at byte %d", ErrBadIndex, r.off)
+		return nil
+	}
+	s := r.b[r.off : r.off+n : r.off+n]
+	r.off += n
+	return s
+}
+
+func (r *reader) u32() uint32 {
+	s := r.take(4)
+	if s == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(s)
+}
+
+func (r *reader) bytes() []byte {
+	n := r.u32()
+	return r.take(int(n))
+}
+
+func (r *reader) u32s() []uint32 {
+	n := int(r.u32())
+	if n > (len(r.b)-r.off)/4 {
+		r.take(-1)
+		return nil
+	}
+	s := r.take(4 * n)
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(s[4*i:])
+	}
+	return out
+}
+
+func (r *reader) f32s() []float32 {
+	u := r.u32s()
+	out := make([]float32, len(u))
+	for i, x := range u {
+		out[i] = math.Float32frombits(x)
+	}
+	return out
+}

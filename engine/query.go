@@ -1,0 +1,312 @@
+package engine
+
+import (
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// termRole says which channel a query term came from; it only feeds --explain
+// and the per-role weights in score.go.
+type termRole uint8
+
+const (
+	roleWord      termRole = iota // a prose word or a piece of an identifier
+	roleExact                     // a whole identifier the question names
+	roleSeg                       // a path segment (directory, file stem)
+	roleComponent                 // the leading "component:" of a commit-style question
+)
+
+// queryTerm is one weighted term of an analysed question.
+type queryTerm struct {
+	term   string
+	weight float64
+	role   termRole
+}
+
+// pathRef is a path or file name the question mentions ("engine/rank.go",
+// "rank.go:42", a traceback frame).
+type pathRef struct {
+	path  string // as written, slashes normalised, no leading "./"
+	line  int    // 0 when absent
+	trace bool   // from a stack-trace line
+}
+
+// analysis is everything query analysis extracts from a question.
+type analysis struct {
+	terms     []queryTerm
+	paths     []pathRef
+	component string // lower-case leading component ("reverseproxy"), "" if none
+}
+
+var (
+	// Python: File "x/y.py", line 12, in f
+	rePyFrame = regexp.MustCompile(`File "([^"]+)", line (\d+)(?:, in ([A-Za-z_<][\w.<>]*))?`)
+	// JS/TS: at foo.bar (src/x.ts:3:9)  or  at src/x.ts:3:9
+	reJSFrame = regexp.MustCompile(`\bat (?:(?:new |async )?([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[A-Za-z0-9]+):(\d+)(?::\d+)?\)?`)
+	// Go: pkg/path.(*T).Method(0x1, ...)  or  pkg.Func(...)
+	reGoFunc = regexp.MustCompile(`(?:^|[\s/])([\w.-]+)\.(?:\(\*?(\w+)\)\.)?(\w+)\((?:0x[0-9a-f]+|\.\.\.|, |\{[^}]*\})*\)`)
+	// A path or file name with an extension, optionally :line[:col].
+	rePath = regexp.MustCompile(`(?:^|[\s"'(\[{<,=` + "`" + `])((?:[\w.@+-]+/)*[\w.@+-]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,7})(?::(\d+))?(?::\d+)?`)
+	// A leading component: "reverseproxy: ...", "fix(tree): ...", "[refactor] ...".
+	reComponent = regexp.MustCompile(`^\s*(?:\[[^\]]{1,30}\]\s*)?([\w./-]{1,60})(?:\(([\w ./,-]{1,60})\))?!?:\s`)
+	// Code-like tokens: identifiers with qualifiers (a.b, a::b, a#b, a->b).
+	reCodeToken = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?`)
+)
+
+// commitTypes are Conventional Commits types; as a leading "type:" they say
+// what kind of change it is, not where (their scope, "fix(tree):", does).
+var commitTypes = map[string]bool{"fix": true, "feat": true, "feature": true, "chore": true, "perf": true,
+	"refactor": true, "docs": true, "doc": true, "test": true, "tests": true, "style": true, "build": true,
+	"ci": true, "revert": true, "deps": true, "release": true, "wip": true, "bugfix": true, "hotfix": true,
+	"cleanup": true, "minor": true, "improvement": true, "breaking": true}
+
+// sourceExts are extensions that make a dotted token a file name rather than
+// a qualified identifier ("rank.go" vs "strings.Count").
+var sourceExts = map[string]bool{"go": true, "py": true, "pyi": true, "js": true, "jsx": true, "mjs": true,
+	"cjs": true, "ts": true, "tsx": true, "rs": true, "java": true, "kt": true, "kts": true, "scala": true,
+	"c": true, "h": true, "cc": true, "cpp": true, "cxx": true, "hpp": true, "hh": true, "cs": true,
+	"rb": true, "php": true, "swift": true, "m": true, "mm": true, "lua": true, "sh": true, "bash": true,
+	"md": true, "rst": true, "txt": true, "yaml": true, "yml": true, "json": true, "toml": true, "proto": true,
+	"sql": true, "html": true, "css": true, "scss": true, "vue": true, "svelte": true, "ex": true,
+	"exs": true, "erl": true, "hs": true, "ml": true, "clj": true, "dart": true, "zig": true, "nim": true,
+	"mod": true, "sum": true, "cfg": true, "ini": true, "xml": true, "gradle": true, "cmake": true, "el": true}
+
+// maxQueryBytes bounds the analysed question; a pasted log longer than this
+// is cut (its first 8 KiB hold the error and the innermost frames).
+const maxQueryBytes = 8 << 10
+
+// analyze turns a question into weighted terms, path references and a
+// component. It never fails; an empty or junk question yields no terms.
+func analyze(q string) analysis {
+	if len(q) > maxQueryBytes {
+		q = q[:maxQueryBytes]
+	}
+	q = strings.ToValidUTF8(q, " ")
+	var a analysis
+	acc := map[string]int{} // term → index in a.terms
+	add := func(term string, w float64, role termRole) {
+		if term == "" || w <= 0 {
+			return
+		}
+		if i, ok := acc[term]; ok {
+			t := &a.terms[i]
+			// A repeated term counts, with diminishing returns.
+			t.weight += w * repeatWeight
+			if w > t.weight {
+				t.weight = w
+			}
+			if role > t.role && role != roleWord {
+				t.role = role
+			}
+			return
+		}
+		acc[term] = len(a.terms)
+		a.terms = append(a.terms, queryTerm{term: term, weight: w, role: role})
+	}
+	var scratch []string
+	addWords := func(s string, w float64) {
+		scratch = splitIdent(scratch[:0], s)
+		for _, p := range scratch {
+			if isStop(p) || allDigits(p) {
+				continue
+			}
+			add(clip(stem(p)), w, roleWord)
+		}
+	}
+
+	rest := q
+	// 1. Stack-trace frames.
+	for _, m := range rePyFrame.FindAllStringSubmatch(q, 64) {
+		ln, _ := strconv.Atoi(m[2])
+		a.paths = append(a.paths, pathRef{path: cleanRef(m[1]), line: ln, trace: true})
+		if m[3] != "" && !strings.HasPrefix(m[3], "<") {
+			add(exactTerm(m[3]), weightTraceFunc, roleExact)
+			addWords(m[3], weightIdentPiece)
+		}
+		rest = strings.Replace(rest, m[0], " ", 1)
+	}
+	for _, m := range reJSFrame.FindAllStringSubmatch(q, 64) {
+		if !sourceExts[strings.ToLower(path.Ext(m[2]))[min(1, len(path.Ext(m[2]))):]] {
+			continue
+		}
+		ln, _ := strconv.Atoi(m[3])
+		a.paths = append(a.paths, pathRef{path: cleanRef(m[2]), line: ln, trace: true})
+		if f := m[1]; f != "" && f != "Object.<anonymous>" {
+			addQualified(add, addWords, f, weightTraceFunc)
+		}
+		rest = strings.Replace(rest, m[0], " ", 1)
+	}
+	for _, m := range reGoFunc.FindAllStringSubmatch(q, 64) {
+		name := m[3]
+		if m[2] != "" {
+			add(exactTerm(m[2]+"."+name), weightTraceFunc, roleExact)
+			add(exactTerm(m[2]), weightTraceFunc*0.5, roleExact)
+			addWords(m[2], weightIdentPiece)
+		}
+		add(exactTerm(name), weightTraceFunc, roleExact)
+		addWords(name, weightIdentPiece)
+	}
+
+	// 2. A leading component.
+	if m := reComponent.FindStringSubmatch(rest); m != nil {
+		comp, scope := strings.ToLower(m[1]), strings.ToLower(m[2])
+		if commitTypes[comp] {
+			comp = scope
+		}
+		if i := strings.IndexAny(comp, ", "); i >= 0 {
+			comp = comp[:i]
+		}
+		comp = strings.Trim(comp, "./-")
+		if comp != "" && !isStop(comp) && !commitTypes[comp] {
+			a.component = comp
+			base := comp
+			if i := strings.LastIndexAny(base, "./"); i >= 0 && sourceExts[base[i+1:]] {
+				base = base[:i] // "rewrite.py:" names the file
+			}
+			if i := strings.LastIndexByte(base, '/'); i >= 0 {
+				base = base[i+1:]
+			}
+			add(segTerm(base), weightComponent, roleComponent)
+			add(exactTerm(base), weightComponentExact, roleExact)
+			addWords(base, weightWord)
+		}
+		rest = rest[len(m[0]):]
+	}
+
+	// 3. Paths and file names.
+	for _, m := range rePath.FindAllStringSubmatchIndex(rest, 64) {
+		p := rest[m[2]:m[3]]
+		ext := strings.ToLower(path.Ext(p))
+		if len(ext) < 2 || !sourceExts[ext[1:]] {
+			continue
+		}
+		ln := 0
+		if m[4] >= 0 {
+			ln, _ = strconv.Atoi(rest[m[4]:m[5]])
+		}
+		a.paths = append(a.paths, pathRef{path: cleanRef(p), line: ln})
+	}
+	for _, pr := range a.paths {
+		base := path.Base(pr.path)
+		stemName := strings.TrimSuffix(base, path.Ext(base))
+		add(segTerm(base), weightPathSeg, roleSeg)
+		add(segTerm(stemName), weightPathSeg*0.5, roleSeg)
+		addWords(stemName, weightWord)
+	}
+
+	// 4. Code-like tokens and prose words. Text between backticks is code.
+	inTick := false
+	for i, part := range strings.Split(rest, "`") {
+		inTick = i%2 == 1
+		for _, tok := range reCodeToken.FindAllString(part, -1) {
+			call := strings.HasSuffix(tok, "()")
+			tok = strings.TrimSuffix(tok, "()")
+			ext := path.Ext(tok)
+			if len(ext) > 1 && sourceExts[strings.ToLower(ext[1:])] && !hasUpper(ext) {
+				continue // a file name, handled above
+			}
+			if isQualified(tok) {
+				addQualified(add, addWords, tok, weightExactCode)
+				continue
+			}
+			lw := strings.ToLower(tok)
+			code := inTick || call || looksLikeIdent(tok)
+			switch {
+			case code:
+				add(exactTerm(tok), weightExactCode, roleExact)
+				addWords(tok, weightIdentPiece)
+			case isStop(lw) || allDigits(lw):
+			default:
+				add(clip(stem(lw)), weightWord, roleWord)
+				// A plain word may still be a name: "approx", "tree", "Context".
+				add(exactTerm(lw), weightExactWord, roleExact)
+				add(segTerm(lw), weightSegWord, roleSeg)
+			}
+		}
+	}
+	if len(a.terms) > maxQueryTerms {
+		// Keep the strongest terms; ties keep question order.
+		idx := make([]int, len(a.terms))
+		for i := range idx {
+			idx[i] = i
+		}
+		sortStable(idx, func(x, y int) bool { return a.terms[x].weight > a.terms[y].weight })
+		kept := make([]queryTerm, 0, maxQueryTerms)
+		for _, i := range idx[:maxQueryTerms] {
+			kept = append(kept, a.terms[i])
+		}
+		a.terms = kept
+	}
+	return a
+}
+
+// addQualified adds the terms of "pkg.Func", "Class.method", "a::b::c":
+// the last two parts as a qualified exact name, the last part, and every part's words.
+func addQualified(add func(string, float64, termRole), addWords func(string, float64), tok string, w float64) {
+	tok = strings.NewReplacer("::", ".", "#", ".", "->", ".").Replace(tok)
+	parts := strings.Split(tok, ".")
+	last := parts[len(parts)-1]
+	if len(parts) >= 2 {
+		add(exactTerm(parts[len(parts)-2]+"."+last), w, roleExact)
+		add(exactTerm(parts[len(parts)-2]), w*qualifierShare, roleExact)
+	}
+	add(exactTerm(last), w*lastPartShare, roleExact)
+	for _, p := range parts {
+		addWords(p, weightIdentPiece)
+	}
+}
+
+func isQualified(tok string) bool {
+	return strings.Contains(tok, ".") || strings.Contains(tok, "::") || strings.Contains(tok, "#") || strings.Contains(tok, "->")
+}
+
+// looksLikeIdent reports a token a person would only write when naming code:
+// inner capitals (parseConfig, HTTPServer), underscores (max_len, __init__),
+// letters mixed with digits (utf8, h2c).
+func looksLikeIdent(t string) bool {
+	if strings.Contains(strings.Trim(t, "_"), "_") || strings.HasPrefix(t, "_") {
+		return true
+	}
+	upper, lower, digit := 0, 0, false
+	for i, r := range t {
+		switch {
+		case unicode.IsUpper(r):
+			if i > 0 {
+				upper++
+			}
+		case unicode.IsLower(r):
+			lower++
+		case unicode.IsDigit(r):
+			digit = true
+		}
+	}
+	return (upper > 0 && lower > 0) || (digit && lower+upper > 0 && len(t) > 2)
+}
+
+func hasUpper(s string) bool {
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanRef normalises a path as written in a question or traceback.
+func cleanRef(p string) string {
+	p = strings.ReplaceAll(p, "\\", "/")
+	p = strings.TrimPrefix(p, "./")
+	return p
+}
+
+// sortStable is a tiny insertion sort (query term lists are short).
+func sortStable(idx []int, less func(a, b int) bool) {
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && less(idx[j], idx[j-1]); j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+}

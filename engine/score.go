@@ -1,0 +1,84 @@
+package engine
+
+// Every ranking constant lives in this block, with the reason for its value.
+// Values were set by measuring the evaluation in ../shared/eval (Acc@1/@5
+// over 120 commit-subject questions on gin, caddy and pytest) and kept only
+// where a change moved the table; see the package doc for what did not help.
+const (
+	// --- BM25F (one k1, per-field weight and length normalisation b) ---
+
+	// bm25K1 is the term-frequency saturation. Fields are short (names,
+	// signatures, distinct identifiers), so tf saturates early.
+	bm25K1 = 1.2
+
+	// Field weights: how much one occurrence in the field counts.
+	wName       = 4.0 // the page's own name (symbol name, file stem, heading): the strongest word signal
+	wExactName  = 6.0 // whole-identifier match of a definition ("=parseconfig"): naming code beats describing it
+	wPath       = 2.0 // directories and file stem: "tree" in "perf(tree)" points at tree.go
+	wTitle      = 1.0 // signature words (parameter and result types)
+	wDoc        = 1.0 // doc comment / docstring / section text: prose that matches prose questions
+	wIdents     = 0.6 // identifiers used in the body: broad but noisy
+	wIdentExact = 0.8 // whole identifiers used in the body ("trustedCIDRs" is used in context.go)
+	// A file page also carries its symbols' text, so a file that holds several
+	// hits outranks a file with one stray match (BM25 over the whole file, the
+	// baseline's strength), at lower weight than the file's own fields.
+	wSymName       = 2.0
+	wSymExact      = 3.0
+	wSymText       = 0.8 // symbols' signatures and docs
+	wSymIdents     = 0.5
+	wSymIdentExact = 0.6
+
+	// Length normalisation per field kind: names are not penalised for
+	// length, prose and identifier bags are.
+	bName  = 0.2
+	bText  = 0.6
+	bBag   = 0.75
+	bPathB = 0.3
+
+	// --- query-term weights (query.go) ---
+	weightWord           = 1.0  // a prose word
+	weightIdentPiece     = 0.7  // one piece of a split identifier; the whole identifier carries the rest
+	weightExactCode      = 3.0  // an identifier written as code (camelCase, snake_case, `x`, x()): the user named it
+	weightExactWord      = 0.35 // a plain word that may be a name ("approx"): a hint, not a claim
+	weightSegWord        = 0.25 // a plain word that may be a directory or file stem
+	weightTraceFunc      = 3.0  // a function in a stack-trace frame
+	weightPathSeg        = 2.0  // a file named in the question
+	weightComponent      = 2.5  // the leading "component:" as a path segment
+	weightComponentExact = 1.0  // ... and as a name
+	qualifierShare       = 0.5  // "Server" of "Server.name", relative to the whole
+	lastPartShare        = 0.8  // "name" of "Server.name"
+	repeatWeight         = 0.3  // each repetition of a term adds this share of its weight
+	maxQueryTerms        = 64   // a pasted log yields hundreds of terms; the strongest 64 decide
+
+	// --- grouping: a file's score from its own page and its members ---
+	groupFileShare = 1.0  // the file page (which already holds its symbols' text)
+	groupTop1Share = 0.6  // the best-matching symbol of the file
+	groupTop2Share = 0.25 // the second
+	groupTop3Share = 0.1  // the third
+	// A file stub lists members scoring at least this share of its best one.
+	groupListShare = 0.5
+	groupListMax   = 6 // ... at most this many
+
+	// --- kind and file-class factors (multiply a group's score) ---
+	testFactor   = 0.35 // test files: usually not where a change or a definition lives, but not excluded
+	docFactor    = 0.5  // Markdown sections: code questions want code first
+	moduleFactor = 0.3  // a directory stub costs tokens and names no file
+	memoryFactor = 1.2  // authored facts are few and deliberate
+
+	// --- explicit path and component signals (multiply) ---
+	pathExactBoost     = 4.0 // the question names this file ("engine/rank.go", a traceback frame)
+	pathBaseBoost      = 2.0 // the question names the file's base name ("rank.go") and it is not unique
+	componentStemBoost = 1.8 // leading component equals the file stem ("runner:" → runner.py)
+	componentDirBoost  = 1.5 // leading component is a directory on the file's path
+
+	// --- graph signals ---
+	priorWeight    = 0.0 // centrality prior (1 + w·p̂): measured, see package doc
+	focusBoost0    = 1.0 // (1 + x) for a focus file itself
+	focusBoost1    = 0.5 // ... its graph neighbours
+	focusBoost2    = 0.2 // ... two steps away
+	pageRankDamp   = 0.85
+	pageRankIters  = 40   // cold start; a warm start stops when the change is below pageRankTol
+	pageRankTol    = 1e-7 // L1 change per page, averaged
+	minScoreShare  = 0.02 // results below this share of the best score are noise, not "more"
+	impactQuantMax = 255  // postings store tf/(k1+tf) in one byte
+)

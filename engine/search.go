@@ -1,0 +1,588 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// Options tune one query. The zero value asks for a 2000-token answer over
+// every kind with no focus.
+type Options struct {
+	BudgetTokens int          // 0 → 2000; capped at 20000
+	Kinds        []graph.Kind // filter; nil = all
+	Focus        []string     // repo-relative paths the agent is working on: boost pages near them in the graph
+	Explain      bool         // fill Stub.Explain with score components
+	Extra        []graph.Page // authored memory pages to rank in the same answer (scored with the same text model)
+}
+
+// Default and maximum answer budgets, in tokens of rendered text.
+const (
+	DefaultBudgetTokens = 2000
+	MaxBudgetTokens     = 20000
+)
+
+// Result is one answer: stubs in rank order whose rendered text (Render)
+// fits in BudgetTokens. Running out of budget is not an error: Truncated
+// reports it and More says how many further matches did not fit.
+type Result struct {
+	Query        string `json:"query"`
+	BudgetTokens int    `json:"budget_tokens"`
+	UsedTokens   int    `json:"used_tokens"`
+	Results      []Stub `json:"results"`
+	Truncated    bool   `json:"truncated"`
+	More         int    `json:"more,omitempty"` // how many more matched but did not fit
+}
+
+// Stub is one compact result. Path and Line are empty/0 for modules and memories.
+type Stub struct {
+	ID      string   `json:"id"`
+	Kind    string   `json:"kind"`
+	Title   string   `json:"title"`
+	Path    string   `json:"path"`
+	Line    int      `json:"line"`
+	Score   float64  `json:"score"`
+	Snippet string   `json:"snippet"`
+	Symbols []string `json:"symbols,omitempty"` // for a file stub: its matching symbols (grouping)
+	Explain string   `json:"explain,omitempty"`
+
+	symLines []int // lines of Symbols, for Render
+}
+
+// scratch is the per-query working memory, pooled: a dense score array is
+// ~4 bytes per page and faster than a map in the accumulation loop.
+type scratch struct {
+	score   []float32 // per page, zero outside touched
+	slot    []int32   // per page: index+1 into groups, 0 when none
+	touched []uint32
+	pages   []uint32
+	imps    []uint8
+	groups  []groupAcc
+}
+
+// groupAcc accumulates one answer group: a file with its matching members,
+// or a standalone page.
+type groupAcc struct {
+	page    uint32     // the group page (file, or the page itself)
+	own     float64    // the group page's own text score
+	top     [3]float64 // best member scores
+	topPage [3]uint32
+	nMember int
+	members []uint32 // matching members (only kept for listing)
+	score   float64
+	factors []string // explain: multiplicative factors applied
+	extra   int      // index+1 into Options.Extra for memory pages given at query time
+}
+
+var scratchPool sync.Pool
+
+func (ix *Index) getScratch() *scratch {
+	s, _ := scratchPool.Get().(*scratch)
+	if s == nil || len(s.score) != ix.n {
+		s = &scratch{score: make([]float32, ix.n), slot: make([]int32, ix.n)}
+	}
+	return s
+}
+
+func (ix *Index) putScratch(s *scratch) {
+	for _, p := range s.touched {
+		s.score[p] = 0
+	}
+	for _, g := range s.groups {
+		if g.extra == 0 && int(g.page) < len(s.slot) {
+			s.slot[g.page] = 0
+		}
+	}
+	s.touched, s.pages, s.imps = s.touched[:0], s.pages[:0], s.imps[:0]
+	clear(s.groups)
+	s.groups = s.groups[:0]
+	scratchPool.Put(s)
+}
+
+// termPostings is one query term's decoded postings, kept for --explain.
+type termPostings struct {
+	qt    queryTerm
+	idf   float64
+	pages []uint32
+	imps  []uint8
+}
+
+// Query returns the best pages for q whose rendered text fits in
+// opt.BudgetTokens. An empty or unmatched question is an empty Result, not
+// an error; the only error is ctx's. Query is safe for concurrent use.
+func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, error) {
+	budget := opt.BudgetTokens
+	if budget <= 0 {
+		budget = DefaultBudgetTokens
+	}
+	budget = min(budget, MaxBudgetTokens)
+	res := Result{Query: q, BudgetTokens: budget, Results: []Stub{}}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	if ix == nil || ix.n == 0 && len(opt.Extra) == 0 {
+		res.UsedTokens = CountTokens(res.Render())
+		return res, nil
+	}
+	a := analyze(q)
+	s := ix.getScratch()
+	defer ix.putScratch(s)
+
+	// 1. Accumulate text scores per page.
+	var tps []termPostings
+	N := float64(ix.n + len(opt.Extra))
+	for _, qt := range a.terms {
+		id, ok := ix.lookupTerm(qt.term)
+		if !ok {
+			if len(opt.Extra) > 0 {
+				tps = append(tps, termPostings{qt: qt, idf: idf(N, 0)})
+			}
+			continue
+		}
+		start := len(s.pages)
+		s.pages, s.imps = ix.postings(id, s.pages, s.imps)
+		pages, imps := s.pages[start:], s.imps[start:]
+		w := idf(N, len(pages))
+		tps = append(tps, termPostings{qt: qt, idf: w, pages: pages, imps: imps})
+		w *= qt.weight / impactQuantMax
+		for j, p := range pages {
+			if s.score[p] == 0 {
+				s.touched = append(s.touched, p)
+			}
+			s.score[p] += float32(w * float64(imps[j]))
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+
+	// 2. Fold pages into groups.
+	allowed := kindMask(opt.Kinds)
+	for _, p := range s.touched {
+		gp := ix.group[p]
+		gi := s.slot[gp]
+		if gi == 0 {
+			s.groups = append(s.groups, groupAcc{page: gp})
+			gi = int32(len(s.groups))
+			s.slot[gp] = gi
+		}
+		g := &s.groups[gi-1]
+		sc := float64(s.score[p])
+		if p == gp {
+			g.own = sc
+			continue
+		}
+		g.nMember++
+		g.members = append(g.members, p)
+		for k := range g.top {
+			if sc > g.top[k] || sc == g.top[k] && g.top[k] > 0 && p < g.topPage[k] {
+				copy(g.top[k+1:], g.top[k:len(g.top)-1])
+				copy(g.topPage[k+1:], g.topPage[k:len(g.topPage)-1])
+				g.top[k], g.topPage[k] = sc, p
+				break
+			}
+		}
+	}
+	// Memory pages given at query time.
+	for i := range opt.Extra {
+		sc := ix.scoreExtra(&opt.Extra[i], tps)
+		if sc > 0 {
+			s.groups = append(s.groups, groupAcc{own: sc, extra: i + 1})
+		}
+	}
+
+	// 3. Group scores and factors.
+	pathHits := ix.resolvePaths(a, s)
+	compHits := ix.resolveComponent(a)
+	focus := ix.focusBoosts(opt.Focus)
+	for i := range s.groups {
+		g := &s.groups[i]
+		g.score = groupFileShare*g.own + groupTop1Share*g.top[0] + groupTop2Share*g.top[1] + groupTop3Share*g.top[2]
+		if g.extra > 0 {
+			g.score *= memoryFactor
+			continue
+		}
+		kind := graph.Kind(ix.kind[g.page])
+		mul := func(name string, f float64) {
+			if f != 1 {
+				g.score *= f
+				if opt.Explain {
+					g.factors = append(g.factors, fmt.Sprintf("%s×%.2f", name, f))
+				}
+			}
+		}
+		switch kind {
+		case graph.KindModule:
+			mul("module", moduleFactor)
+		case graph.KindDoc:
+			mul("doc", docFactor)
+		case graph.KindMemory:
+			mul("memory", memoryFactor)
+		case graph.KindFile:
+			if g.own == 0 && g.top[0] > 0 && graph.Kind(ix.kind[g.topPage[0]]) == graph.KindDoc {
+				mul("doc", docFactor)
+			}
+		}
+		if ix.flags[g.page]&flagTest != 0 {
+			mul("test", testFactor)
+		}
+		if f, ok := pathHits[g.page]; ok {
+			mul("path", f)
+		}
+		if f, ok := compHits[g.page]; ok {
+			mul("component", f)
+		}
+		if f, ok := focus[g.page]; ok {
+			mul("focus", 1+f)
+		}
+		if priorWeight > 0 && int(g.page) < len(ix.prior) {
+			mul("prior", 1+priorWeight*float64(ix.prior[g.page]))
+		}
+	}
+
+	// 4. Rank groups: score, then ID.
+	order := make([]int, 0, len(s.groups))
+	best := 0.0
+	for i := range s.groups {
+		if s.groups[i].score > 0 {
+			order = append(order, i)
+			best = max(best, s.groups[i].score)
+		}
+	}
+	cut := best * minScoreShare
+	order = slices.DeleteFunc(order, func(i int) bool { return s.groups[i].score < cut })
+	slices.SortFunc(order, func(x, y int) int {
+		a, b := &s.groups[x], &s.groups[y]
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(ix.groupID(a, opt.Extra), ix.groupID(b, opt.Extra))
+	})
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+
+	// 5. Stubs, packed in rank order until the budget is spent.
+	p := newPacker(&res)
+	for rank, gi := range order {
+		g := &s.groups[gi]
+		if p.full() {
+			res.More += len(order) - rank
+			res.Truncated = true
+			break
+		}
+		st, ok := ix.stub(g, s, allowed, opt, a, tps)
+		if !ok {
+			continue
+		}
+		p.add(st)
+	}
+	p.finish()
+	return res, nil
+}
+
+// idf is BM25's inverse document frequency, never negative.
+func idf(n float64, df int) float64 {
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+func kindMask(kinds []graph.Kind) uint8 {
+	if len(kinds) == 0 {
+		return 0xff
+	}
+	var m uint8
+	for _, k := range kinds {
+		if k < 8 {
+			m |= 1 << k
+		}
+	}
+	return m
+}
+
+func (ix *Index) groupID(g *groupAcc, extra []graph.Page) string {
+	if g.extra > 0 {
+		return extra[g.extra-1].ID
+	}
+	return ix.id(g.page)
+}
+
+// stub turns a group into its stub: a file listing its matching symbols
+// when several match, else its single best member, else the page itself.
+func (ix *Index) stub(g *groupAcc, s *scratch, allowed uint8, opt Options, a analysis, tps []termPostings) (Stub, bool) {
+	score := math.Round(g.score*1000) / 1000
+	if g.extra > 0 {
+		if allowed&(1<<graph.KindMemory) == 0 {
+			return Stub{}, false
+		}
+		p := &opt.Extra[g.extra-1]
+		st := Stub{ID: p.ID, Kind: p.Kind.String(), Title: p.Title, Path: p.Path, Line: p.Line, Score: score,
+			Snippet: firstLine(p.Doc, snippetMaxBytes)}
+		if opt.Explain {
+			st.Explain = fmt.Sprintf("%.3f = memory text %.3f × memory %.2f", g.score, g.own, memoryFactor)
+		}
+		return st, true
+	}
+	gkind := graph.Kind(ix.kind[g.page])
+	// Members worth listing.
+	var list []uint32
+	if g.nMember > 0 {
+		slices.SortFunc(g.members, func(x, y uint32) int {
+			if s.score[x] != s.score[y] {
+				if s.score[x] > s.score[y] {
+					return -1
+				}
+				return 1
+			}
+			return cmpU32(x, y)
+		})
+		for _, m := range g.members {
+			if float64(s.score[m]) < groupListShare*g.top[0] || len(list) == groupListMax {
+				break
+			}
+			list = append(list, m)
+		}
+	}
+	rep := g.page
+	asFile := true
+	switch {
+	case len(list) == 1 && allowed&(1<<ix.kind[list[0]]) != 0:
+		rep, asFile = list[0], false
+	case allowed&(1<<gkind) == 0:
+		if len(list) == 0 || allowed&(1<<ix.kind[list[0]]) == 0 {
+			return Stub{}, false
+		}
+		rep, asFile = list[0], false
+	}
+	// A line named in the question picks the member holding it.
+	r := ix.record(rep)
+	st := Stub{ID: strings.Clone(r.id), Kind: graph.Kind(ix.kind[rep]).String(), Title: strings.Clone(r.title),
+		Path: strings.Clone(r.path), Line: r.line, Score: score, Snippet: strings.Clone(r.snippet)}
+	if st.Kind == "module" {
+		st.Path, st.Line = "", 0
+	}
+	if asFile && len(list) > 0 {
+		for _, m := range list {
+			mr := ix.record(m)
+			name := mr.qual
+			if name == "" {
+				name = mr.name
+			}
+			st.Symbols = append(st.Symbols, strings.Clone(name))
+			st.symLines = append(st.symLines, mr.line)
+		}
+		if st.Snippet == "" {
+			st.Snippet = strings.Clone(ix.record(list[0]).snippet)
+		}
+	}
+	if opt.Explain {
+		st.Explain = ix.explain(g, rep, tps)
+	}
+	return st, true
+}
+
+// explain renders the score components of a group, zoekt-DebugScore style.
+func (ix *Index) explain(g *groupAcc, rep uint32, tps []termPostings) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%.3f = own %.3f", g.score, g.own)
+	for k, t := range g.top {
+		if t > 0 {
+			fmt.Fprintf(&b, " + %.2f×member(%s) %.3f", [3]float64{groupTop1Share, groupTop2Share, groupTop3Share}[k], ix.id(g.topPage[k]), t)
+		}
+	}
+	for _, f := range g.factors {
+		b.WriteString(" × " + f)
+	}
+	b.WriteString("; terms:")
+	for _, tp := range tps {
+		for _, p := range []uint32{g.page, rep} {
+			if j, ok := slices.BinarySearch(tp.pages, p); ok {
+				fmt.Fprintf(&b, " %s@%s=%.2f", tp.qt.term, graph.Kind(ix.kind[p]), tp.qt.weight*tp.idf*float64(tp.imps[j])/impactQuantMax)
+			}
+			if rep == g.page {
+				break
+			}
+		}
+	}
+	return b.String()
+}
+
+// resolvePaths maps the files a question names to their boost.
+func (ix *Index) resolvePaths(a analysis, s *scratch) map[uint32]float64 {
+	if len(a.paths) == 0 {
+		return nil
+	}
+	out := map[uint32]float64{}
+	var pages []uint32
+	var imps []uint8
+	for _, pr := range a.paths {
+		base := path.Base(pr.path)
+		id, ok := ix.lookupTerm(segTerm(base))
+		if !ok {
+			continue
+		}
+		pages, imps = ix.postings(id, pages[:0], imps[:0])
+		var exact, byBase []uint32
+		for _, p := range pages {
+			if graph.Kind(ix.kind[p]) != graph.KindFile {
+				continue
+			}
+			fp := ix.path(p)
+			if path.Base(fp) != base && !strings.EqualFold(path.Base(fp), base) {
+				continue
+			}
+			if fp == pr.path || strings.HasSuffix(pr.path, "/"+fp) || strings.HasSuffix(fp, "/"+pr.path) {
+				exact = append(exact, p)
+			} else {
+				byBase = append(byBase, p)
+			}
+		}
+		if len(exact) == 0 && !strings.Contains(pr.path, "/") && len(byBase) == 1 {
+			exact, byBase = byBase, nil
+		}
+		for _, p := range exact {
+			out[p] = max(out[p], pathExactBoost)
+		}
+		for _, p := range byBase {
+			out[p] = max(out[p], pathBaseBoost)
+		}
+	}
+	return out
+}
+
+// resolveComponent maps files and modules under (or named like) the
+// question's leading component to their boost.
+func (ix *Index) resolveComponent(a analysis) map[uint32]float64 {
+	if a.component == "" {
+		return nil
+	}
+	comp := a.component
+	if i := strings.LastIndexByte(comp, '/'); i >= 0 {
+		comp = comp[i+1:]
+	}
+	id, ok := ix.lookupTerm(segTerm(comp))
+	if !ok {
+		return nil
+	}
+	pages, _ := ix.postings(id, nil, nil)
+	out := make(map[uint32]float64, len(pages))
+	for _, p := range pages {
+		k := graph.Kind(ix.kind[p])
+		if k != graph.KindFile && k != graph.KindModule {
+			continue
+		}
+		fp := strings.ToLower(ix.path(p))
+		segs := strings.Split(fp, "/")
+		f := 0.0
+		for i, sg := range segs {
+			if i == len(segs)-1 && k == graph.KindFile {
+				if strings.TrimSuffix(sg, path.Ext(sg)) == comp || sg == comp {
+					f = max(f, componentStemBoost)
+				}
+				continue
+			}
+			if sg == comp {
+				f = max(f, componentDirBoost)
+			}
+		}
+		if f > 0 {
+			out[p] = f
+		}
+	}
+	return out
+}
+
+// focusBoosts maps the groups near the focus paths to their extra share.
+func (ix *Index) focusBoosts(focus []string) map[uint32]float64 {
+	if len(focus) == 0 {
+		return nil
+	}
+	out := map[uint32]float64{}
+	var frontier []uint32
+	for _, f := range focus {
+		f = strings.Trim(cleanRef(f), "/")
+		if f == "" {
+			f = "."
+		}
+		for _, id := range []string{graph.FileID(f), graph.ModuleID(f)} {
+			if p, ok := ix.lookupID(id); ok {
+				if _, seen := out[p]; !seen {
+					out[p] = focusBoost0
+					frontier = append(frontier, p)
+				}
+			}
+		}
+	}
+	for _, w := range []float64{focusBoost1, focusBoost2} {
+		var next []uint32
+		for _, p := range frontier {
+			for _, q := range ix.neighbours(p) {
+				if _, seen := out[q]; !seen {
+					out[q] = w
+					next = append(next, q)
+				}
+			}
+		}
+		frontier = next
+	}
+	return out
+}
+
+// lookupID finds a file or module page by ID through its path-segment postings.
+func (ix *Index) lookupID(id string) (uint32, bool) {
+	_, p, _, err := graph.ParseID(id)
+	if err != nil {
+		return 0, false
+	}
+	seg := path.Base(p)
+	t, ok := ix.lookupTerm(segTerm(seg))
+	if !ok {
+		return 0, false
+	}
+	pages, _ := ix.postings(t, nil, nil)
+	for _, pg := range pages {
+		if ix.id(pg) == id {
+			return pg, true
+		}
+	}
+	return 0, false
+}
+
+// scoreExtra scores a page given at query time with the index's text model.
+func (ix *Index) scoreExtra(p *graph.Page, tps []termPostings) float64 {
+	if len(tps) == 0 {
+		return 0
+	}
+	var tf = map[string]*[numFields]uint32{}
+	var lens [numFields]uint32
+	pageTerms(p, func(t string, f field) {
+		if t == "" {
+			return
+		}
+		c := tf[t]
+		if c == nil {
+			c = new([numFields]uint32)
+			tf[t] = c
+		}
+		c[f]++
+		lens[f]++
+	}, nil)
+	k := min(int(p.Kind), numKinds-1)
+	sc := 0.0
+	for _, tp := range tps {
+		c := tf[tp.qt.term]
+		if c == nil {
+			continue
+		}
+		sc += tp.qt.weight * tp.idf * float64(impact(c, &lens, &ix.avgLen[k])) / impactQuantMax
+	}
+	return sc
+}

@@ -1,0 +1,482 @@
+package graph
+
+// The authored store: notes and memories.
+//
+// Authored data is the only data not derived from the source, so no build
+// may touch it and no acknowledged write may be lost. It lives in its own
+// small Badger database, <indexdir>/authored/, apart from the generations.
+//
+// Any process may write (the CLI's remember/note, any number of MCP
+// servers): a writer opens the database read-write, commits one synced
+// transaction and closes it again, so it holds Badger's exclusive directory
+// lock for milliseconds. A writer that finds the lock taken retries with
+// backoff for up to authoredLockWait. After its commit a writer replaces
+// <indexdir>/authored.version (write, fsync, rename); a reader process keeps
+// the whole store in memory (it is small: a fact is at most MaxAuthoredBytes)
+// and reloads it only when that file's content changes, which costs one
+// small read per call.
+//
+// Keys (values are JSON, for easy inspection and forward compatibility):
+//
+//	mem/<slug>                    Memory
+//	note/<page id>\x00<time>-<n>  Note (time: 20-digit Unix nanoseconds, so keys sort by time)
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+)
+
+// MaxAuthoredBytes bounds the text of one note or memory: 16 KiB is several
+// pages of prose, and keeps the in-memory cache of a busy store small.
+const MaxAuthoredBytes = 16 << 10
+
+// MaxTitleBytes bounds a memory's title, category and relation.
+const MaxTitleBytes = 200
+
+// authoredLockWait is how long a writer or reader waits for another process
+// holding the authored database's lock. Writers hold it for tens of
+// milliseconds, so 5 s means a queue of well over 50 writers.
+const authoredLockWait = 5 * time.Second
+
+// DefaultRel is the relation of a memory's link when none is given.
+const DefaultRel = "relates_to"
+
+// ErrTooLarge is returned for a note or memory above MaxAuthoredBytes.
+var ErrTooLarge = errors.New("too large")
+
+// Memory is a fact written by an agent or a person. Link, when set, is the
+// ID of a page the fact is about; Rel names that relation (DefaultRel).
+type Memory struct {
+	Slug     string    `json:"slug"`
+	Title    string    `json:"title"`
+	Category string    `json:"category,omitempty"`
+	Text     string    `json:"text"`
+	Link     string    `json:"link,omitempty"`
+	Rel      string    `json:"rel,omitempty"`
+	Created  time.Time `json:"created"`
+}
+
+// ID returns the memory's page ID, memory:<slug>.
+func (m *Memory) ID() string { return MemoryID(m.Slug) }
+
+// Page returns the memory as a page for ranking and display: Kind
+// KindMemory, Title, Doc = the text.
+func (m *Memory) Page() Page {
+	return Page{ID: m.ID(), Kind: KindMemory, Title: m.Title, Name: m.Slug, Qualified: m.Category, Doc: m.Text}
+}
+
+// Note is dated text attached to one page. Fingerprint is reserved for
+// staleness detection (what the page looked like when the note was written).
+type Note struct {
+	PageID      string    `json:"page_id"`
+	Text        string    `json:"text"`
+	Time        time.Time `json:"time"`
+	Fingerprint string    `json:"fingerprint,omitempty"`
+}
+
+// Authored is an immutable in-memory copy of the authored store. It is safe
+// for concurrent use; the slices it returns are shared and must not be
+// modified.
+type Authored struct {
+	version  string
+	memories []Memory          // by creation time
+	bySlug   map[string]int    // slug → index in memories
+	notes    map[string][]Note // page ID → notes by time
+	links    map[string][]int  // linked page ID → indexes of memories linking to it
+	pages    []Page
+}
+
+// Version identifies the store content this copy reflects ("" when the
+// store was never written).
+func (a *Authored) Version() string { return a.version }
+
+// Memories returns every memory, oldest first.
+func (a *Authored) Memories() []Memory { return a.memories }
+
+// Memory returns the memory with the given slug.
+func (a *Authored) Memory(slug string) (Memory, bool) {
+	i, ok := a.bySlug[slug]
+	if !ok {
+		return Memory{}, false
+	}
+	return a.memories[i], true
+}
+
+// Notes returns the notes on a page, oldest first.
+func (a *Authored) Notes(pageID string) []Note { return a.notes[pageID] }
+
+// NoteCount returns the number of notes and the number of pages carrying them.
+func (a *Authored) NoteCount() (notes, pages int) {
+	for _, ns := range a.notes {
+		notes += len(ns)
+	}
+	return notes, len(a.notes)
+}
+
+// NotedPages returns the IDs of pages that carry notes, sorted.
+func (a *Authored) NotedPages() []string {
+	out := make([]string, 0, len(a.notes))
+	for id := range a.notes {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// LinkedFrom returns the memories whose Link is pageID: the in-direction of
+// their relates edges.
+func (a *Authored) LinkedFrom(pageID string) []Memory {
+	idx := a.links[pageID]
+	out := make([]Memory, len(idx))
+	for i, j := range idx {
+		out[i] = a.memories[j]
+	}
+	return out
+}
+
+// MemoryPages returns every memory as a page (see Memory.Page), for ranking.
+func (a *Authored) MemoryPages() []Page { return a.pages }
+
+func authoredDir(dir string) string     { return filepath.Join(dir, "authored") }
+func authoredVersion(dir string) string { return filepath.Join(dir, "authored.version") }
+
+// cleanText validates and normalises user text: valid UTF-8, no NUL,
+// trimmed, non-empty, at most max bytes.
+func cleanText(what, s string, max int, required bool) (string, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "" && required:
+		return "", fmt.Errorf("%s is empty", what)
+	case len(s) > max:
+		return "", fmt.Errorf("%s is %d bytes, more than the %d allowed: %w", what, len(s), max, ErrTooLarge)
+	case !utf8.ValidString(s):
+		return "", fmt.Errorf("%s is not valid UTF-8", what)
+	case strings.ContainsRune(s, 0):
+		return "", fmt.Errorf("%s contains NUL", what)
+	}
+	return s, nil
+}
+
+// Slugify turns a title into a memory slug: lower-case letters and digits
+// joined by '-', at most 60 bytes, "memory" when nothing is left.
+func Slugify(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if r >= utf8.RuneSelf {
+				continue // keep slugs ASCII: they appear in IDs people type
+			}
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			if b.Len() >= 60 {
+				break
+			}
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return "memory"
+	}
+	return strings.TrimRight(b.String(), "-")
+}
+
+// firstWords returns up to n words of s.
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.Join(f, " ")
+}
+
+// AddMemory stores a new memory in the index directory dir and returns its
+// page ID. The slug comes from the title (or the first words of the text
+// when there is no title) and is made unique with -2, -3, ... Link, when
+// set, must be a valid page ID; whether that page exists is the caller's
+// business (a link to a page that is gone is kept, like an orphaned note).
+// The write is synced before AddMemory returns.
+func AddMemory(dir string, m Memory) (string, error) {
+	var err error
+	if m.Text, err = cleanText("the fact", m.Text, MaxAuthoredBytes, true); err != nil {
+		return "", err
+	}
+	if m.Title, err = cleanText("the title", m.Title, MaxTitleBytes, false); err != nil {
+		return "", err
+	}
+	if m.Category, err = cleanText("the category", m.Category, MaxTitleBytes, false); err != nil {
+		return "", err
+	}
+	if m.Rel, err = cleanText("the relation", m.Rel, MaxTitleBytes, false); err != nil {
+		return "", err
+	}
+	if m.Link = strings.TrimSpace(m.Link); m.Link != "" {
+		if _, _, _, err := ParseID(m.Link); err != nil {
+			return "", err
+		}
+		if m.Rel == "" {
+			m.Rel = DefaultRel
+		}
+	} else if m.Rel != "" {
+		return "", errors.New("a relation needs a link to a page")
+	}
+	if m.Title == "" {
+		m.Title = firstWords(m.Text, 8)
+		if len(m.Title) > MaxTitleBytes {
+			m.Title = m.Title[:MaxTitleBytes]
+			m.Title = strings.ToValidUTF8(m.Title, "")
+		}
+	}
+	m.Title = strings.Join(strings.Fields(m.Title), " ")
+	base := Slugify(m.Title)
+	m.Created = time.Now().UTC()
+	err = updateAuthored(dir, func(txn *badger.Txn) error {
+		slug := base
+		for n := 2; ; n++ {
+			_, err := txn.Get([]byte("mem/" + slug))
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			slug = base + "-" + strconv.Itoa(n)
+		}
+		m.Slug = slug
+		b, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		return txn.Set([]byte("mem/"+slug), b)
+	})
+	if err != nil {
+		return "", err
+	}
+	return m.ID(), nil
+}
+
+var noteSeq atomic.Uint64
+
+// AddNote appends a dated note to the page pageID (a valid page ID; the
+// page need not exist now: notes outlive their pages) and returns it. The
+// write is synced before AddNote returns.
+func AddNote(dir, pageID, text string) (Note, error) {
+	if _, _, _, err := ParseID(pageID); err != nil {
+		return Note{}, err
+	}
+	text, err := cleanText("the note", text, MaxAuthoredBytes, true)
+	if err != nil {
+		return Note{}, err
+	}
+	n := Note{PageID: pageID, Text: text, Time: time.Now().UTC()}
+	b, err := json.Marshal(n)
+	if err != nil {
+		return Note{}, err
+	}
+	key := fmt.Sprintf("note/%s\x00%020d-%d-%d", pageID, n.Time.UnixNano(), os.Getpid(), noteSeq.Add(1))
+	err = updateAuthored(dir, func(txn *badger.Txn) error { return txn.Set([]byte(key), b) })
+	return n, err
+}
+
+func authoredOptions(dir string, readOnly bool) badger.Options {
+	return badgerOptions(dir, readOnly).
+		WithMemTableSize(2 << 20).
+		WithValueThreshold(64 << 10).
+		WithValueLogFileSize(1 << 20).
+		WithBlockCacheSize(1 << 20).
+		WithIndexCacheSize(0).
+		WithCompression(options.None).
+		WithNumCompactors(2).
+		WithSyncWrites(true)
+}
+
+// isLockErr reports Badger's "another process holds the directory" error.
+// Badger has no sentinel for it; the message is stable across v4.
+func isLockErr(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "Cannot acquire directory lock")
+}
+
+// openAuthored opens the authored database, waiting for other processes'
+// locks with exponential backoff (1 ms up to 100 ms steps) for up to
+// authoredLockWait.
+func openAuthored(dir string, readOnly bool) (*badger.DB, error) {
+	ad := authoredDir(dir)
+	if err := os.MkdirAll(ad, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", ad, err)
+	}
+	deadline := time.Now().Add(authoredLockWait)
+	wait := time.Millisecond
+	for {
+		db, err := badger.Open(authoredOptions(ad, readOnly))
+		if err == nil {
+			return db, nil
+		}
+		if readOnly && !isLockErr(err) {
+			// A read-only open fails after a crash until a read-write open
+			// replays the log; do that once.
+			if db, err2 := badger.Open(authoredOptions(ad, false)); err2 == nil {
+				return db, nil
+			} else if isLockErr(err2) {
+				err = err2
+			}
+		}
+		if !isLockErr(err) {
+			return nil, fmt.Errorf("open notes and memories in %s: %w", ad, err)
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("notes and memories in %s stay locked by another process (waited %s): try again", ad, authoredLockWait)
+		}
+		time.Sleep(wait)
+		wait = min(wait*2, 100*time.Millisecond)
+	}
+}
+
+// updateAuthored runs fn in one read-write transaction, closes the
+// database, and bumps the version file.
+func updateAuthored(dir string, fn func(*badger.Txn) error) error {
+	if err := EnsureDir(dir); err != nil {
+		return err
+	}
+	db, err := openAuthored(dir, false)
+	if err != nil {
+		return err
+	}
+	err = db.Update(fn)
+	if cerr := db.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("close notes and memories: %w", cerr)
+	}
+	if err != nil {
+		return err
+	}
+	v := fmt.Sprintf("%d-%d-%d\n", time.Now().UnixNano(), os.Getpid(), noteSeq.Add(1))
+	if err := writeFileAtomic(authoredVersion(dir), []byte(v)); err != nil {
+		return fmt.Errorf("bump %s: %w", authoredVersion(dir), err)
+	}
+	return nil
+}
+
+// readAuthoredVersion returns the version file's content, "" when absent.
+func readAuthoredVersion(dir string) string {
+	b, _ := os.ReadFile(authoredVersion(dir))
+	return strings.TrimSpace(string(b))
+}
+
+// LoadAuthored reads the whole authored store of the index directory dir.
+// A store never written is empty, not an error.
+func LoadAuthored(dir string) (*Authored, error) {
+	v := readAuthoredVersion(dir)
+	if _, err := os.Stat(filepath.Join(authoredDir(dir), "MANIFEST")); err != nil {
+		return newAuthored(v, nil, nil), nil
+	}
+	db, err := openAuthored(dir, true)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var mems []Memory
+	var notes []Note
+	err = db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.DefaultIteratorOptions)
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := string(it.Item().Key())
+			err := it.Item().Value(func(b []byte) error {
+				switch {
+				case strings.HasPrefix(k, "mem/"):
+					var m Memory
+					if json.Unmarshal(b, &m) == nil {
+						mems = append(mems, m)
+					}
+				case strings.HasPrefix(k, "note/"):
+					var n Note
+					if json.Unmarshal(b, &n) == nil {
+						notes = append(notes, n)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read notes and memories: %w", err)
+	}
+	return newAuthored(v, mems, notes), nil
+}
+
+func newAuthored(version string, mems []Memory, notes []Note) *Authored {
+	sort.SliceStable(mems, func(i, j int) bool { return mems[i].Created.Before(mems[j].Created) })
+	a := &Authored{version: version, memories: mems, bySlug: make(map[string]int, len(mems)),
+		notes: map[string][]Note{}, links: map[string][]int{}, pages: make([]Page, len(mems))}
+	for i := range mems {
+		a.bySlug[mems[i].Slug] = i
+		a.pages[i] = mems[i].Page()
+		if mems[i].Link != "" {
+			a.links[mems[i].Link] = append(a.links[mems[i].Link], i)
+		}
+	}
+	for _, n := range notes {
+		a.notes[n.PageID] = append(a.notes[n.PageID], n)
+	}
+	for _, ns := range a.notes {
+		sort.SliceStable(ns, func(i, j int) bool { return ns[i].Time.Before(ns[j].Time) })
+	}
+	return a
+}
+
+// AuthoredCache keeps a process's copy of the authored store fresh: Get
+// reloads it when the version file changed since the last load. It is safe
+// for concurrent use.
+type AuthoredCache struct {
+	dir string
+	mu  sync.Mutex
+	cur *Authored
+	at  string // version of cur
+}
+
+// NewAuthoredCache returns a cache of the authored store of index directory dir.
+func NewAuthoredCache(dir string) *AuthoredCache { return &AuthoredCache{dir: dir} }
+
+// Get returns the current authored data. On a reload error it returns the
+// previous copy, if any, with the error.
+func (c *AuthoredCache) Get() (*Authored, error) {
+	v := readAuthoredVersion(c.dir)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cur != nil && v == c.at {
+		return c.cur, nil
+	}
+	a, err := LoadAuthored(c.dir)
+	if err != nil {
+		if c.cur != nil {
+			return c.cur, err
+		}
+		return newAuthored("", nil, nil), err
+	}
+	// The version read before loading may be older than what was loaded
+	// (a write landed in between); remembering the older one only costs one
+	// extra reload.
+	c.cur, c.at = a, v
+	return a, nil
+}

@@ -1,0 +1,430 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/wikitoolkit/wikitoolkit/parser"
+)
+
+// Progress receives build progress; the cli draws it as a bar. Nil-safe
+// callers: BuildOptions.Progress may be nil.
+type Progress interface {
+	Start(total int)
+	Add(n int)
+	Finish()
+}
+
+// BuildOptions configures Build.
+type BuildOptions struct {
+	Root     string // repository root (absolute or relative; made absolute)
+	IndexDir string // index directory; "" → Root/.wikitoolkit
+	Full     bool   // reparse every file even when an index exists
+	Walk     WalkOptions
+	Workers  int // parse workers; 0 → GOMAXPROCS
+	Progress Progress
+	// Extra derives more data from the finished graph (the ranking index),
+	// stored as blobs in the same generation. prev is the live generation
+	// the build started from, nil for a first or full build.
+	Extra func(g *Graph, prev *Snapshot) (map[string][]byte, error)
+	// Waiting is called once if another build holds the lock.
+	Waiting func()
+}
+
+// Build indexes the repository: it walks opt.Root, reparses added and
+// changed files, reuses the facts of unchanged ones, resolves references,
+// and writes a new generation that becomes live only when complete. With
+// nothing changed it writes nothing. Build never deletes authored data.
+func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
+	start := time.Now()
+	root, err := filepath.Abs(opt.Root)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("cannot index %s: not a directory", opt.Root)
+	}
+	dir := opt.IndexDir
+	if dir == "" {
+		dir = filepath.Join(root, IndexDirName)
+	}
+	if err := EnsureDir(dir); err != nil {
+		return nil, err
+	}
+	lock, err := LockFile(filepath.Join(dir, "build.lock"), true, opt.Waiting)
+	if err != nil {
+		return nil, fmt.Errorf("lock index %s: %w", dir, err)
+	}
+	defer lock.Unlock()
+
+	var prev *Snapshot
+	prevStats := map[string]FileStat{}
+	if !opt.Full {
+		prev, err = OpenSnapshot(dir)
+		switch {
+		case errors.Is(err, ErrNoIndex):
+			prev = nil
+		case err != nil:
+			// An unreadable previous generation is not fatal: build from scratch.
+			prev = nil
+		default:
+			defer prev.Close()
+			stats, err := prev.Stats()
+			if err != nil {
+				return nil, fmt.Errorf("read previous index: %w (run `wikitoolkit build --full`)", err)
+			}
+			for _, s := range stats {
+				prevStats[s.Path] = s
+			}
+		}
+	}
+
+	wopt := opt.Walk
+	if wopt.Detect == nil {
+		wopt.Detect = parser.Detect
+	}
+	walk, err := Walk(ctx, root, wopt)
+	if err != nil {
+		return nil, err
+	}
+	info := &BuildInfo{Root: root, Mode: "full", Started: start.UTC()}
+	if prev != nil {
+		info.Mode = "incremental"
+	}
+	info.Skipped = append(info.Skipped, walk.Skipped...)
+
+	// Which files need reading: new ones and ones whose size or mtime moved.
+	var todo []FileEntry
+	unchanged := make([]FileStat, 0, len(walk.Files))
+	for _, fe := range walk.Files {
+		if ps, ok := prevStats[fe.Path]; ok && ps.Size == fe.Size && ps.ModTime == fe.ModTime {
+			unchanged = append(unchanged, ps)
+			continue
+		}
+		todo = append(todo, fe)
+	}
+	seen := make(map[string]bool, len(walk.Files))
+	for _, fe := range walk.Files {
+		seen[fe.Path] = true
+	}
+	for p := range prevStats {
+		if !seen[p] {
+			info.FilesRemoved++
+		}
+	}
+
+	results, err := parseFiles(ctx, todo, prevStats, opt)
+	if err != nil {
+		return nil, err
+	}
+	reused := map[string]FileStat{} // content unchanged despite a new mtime
+	var parsed []*FileRecord
+	for _, res := range results {
+		switch {
+		case res.skip != "":
+			info.Skipped = append(info.Skipped, Skip{Path: res.entry.Path, Reason: res.skip})
+		case res.fail != "":
+			info.Failed = append(info.Failed, Skip{Path: res.entry.Path, Reason: res.fail})
+		case res.rec == nil:
+			ps := prevStats[res.entry.Path]
+			ps.ModTime = res.entry.ModTime
+			reused[ps.Path] = ps
+		default:
+			parsed = append(parsed, res.rec)
+		}
+	}
+	info.FilesParsed = len(parsed)
+	info.FilesUnchanged = len(unchanged) + len(reused)
+	info.FilesSkipped = len(info.Skipped)
+	info.FilesFailed = len(info.Failed)
+	// A file that used to be indexed and is now skipped counts as removed.
+	for _, s := range info.Skipped {
+		if _, ok := prevStats[s.Path]; ok {
+			info.FilesRemoved++
+		}
+	}
+	for _, s := range info.Failed {
+		if _, ok := prevStats[s.Path]; ok {
+			info.FilesRemoved++
+		}
+	}
+	sort.Slice(info.Skipped, func(i, j int) bool { return info.Skipped[i].Path < info.Skipped[j].Path })
+
+	if prev != nil && len(parsed) == 0 && info.FilesRemoved == 0 {
+		// Nothing to write: the live generation stays.
+		old := prev.Info()
+		info.Generation = old.Generation
+		info.Pages, info.Edges, info.Languages, info.Files = old.Pages, old.Edges, old.Languages, old.Files
+		info.SourceBytes, info.Diagnostics = old.SourceBytes, old.Diagnostics
+		info.Seconds = time.Since(start).Seconds()
+		return info, nil
+	}
+
+	// Gather every record: reparsed ones plus the stored facts of the rest.
+	keep := make(map[string]bool, len(unchanged)+len(reused))
+	for _, s := range unchanged {
+		keep[s.Path] = true
+	}
+	for p := range reused {
+		keep[p] = true
+	}
+	all := parsed
+	if prev != nil && len(keep) > 0 {
+		err := prev.EachFileRecord(func(rec *FileRecord) error {
+			if keep[rec.Path] {
+				if s, ok := reused[rec.Path]; ok {
+					rec.ModTime = s.ModTime
+				}
+				all = append(all, rec)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read previous index: %w (run `wikitoolkit build --full`)", err)
+		}
+	}
+	slices.SortFunc(all, func(a, b *FileRecord) int {
+		switch {
+		case a.Path < b.Path:
+			return -1
+		case a.Path > b.Path:
+			return 1
+		}
+		return 0
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	g := buildGraph(all)
+	info.Files = len(all)
+	info.Languages = map[string]int{}
+	for _, f := range all {
+		info.Languages[f.Lang]++
+		info.SourceBytes += f.Size
+		if f.Facts != nil {
+			info.Diagnostics += len(f.Facts.Diagnostics)
+		}
+	}
+	info.Pages = map[string]int{}
+	for _, k := range Kinds() {
+		info.Pages[k.String()] = 0
+	}
+	for i := range g.Pages {
+		info.Pages[g.Pages[i].Kind.String()]++
+	}
+	info.Edges = map[string]int{"contains": 0, "references": 0, "imports": 0}
+	for _, e := range g.Edges() {
+		info.Edges[e.Type.String()]++
+	}
+
+	var blobs map[string][]byte
+	if opt.Extra != nil {
+		var extraPrev *Snapshot
+		if !opt.Full {
+			extraPrev = prev
+		}
+		if blobs, err = opt.Extra(g, extraPrev); err != nil {
+			return nil, err
+		}
+	}
+
+	gens := generations(dir)
+	next := 1
+	if len(gens) > 0 {
+		next = gens[len(gens)-1] + 1
+	}
+	if cur, err := CurrentGeneration(dir); err == nil && cur >= next {
+		next = cur + 1
+	}
+	info.Generation = next
+	w, err := newGenWriter(dir, next)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeGeneration(ctx, w, all, g, blobs, info, start); err != nil {
+		w.abort()
+		return nil, err
+	}
+	if prev != nil {
+		prev.Close()
+	}
+	removeStale(dir, next)
+	return info, nil
+}
+
+func writeGeneration(ctx context.Context, w *genWriter, all []*FileRecord, g *Graph, blobs map[string][]byte, info *BuildInfo, start time.Time) error {
+	stats := make([]FileStat, len(all))
+	for i, f := range all {
+		stats[i] = FileStat{Path: f.Path, Size: f.Size, ModTime: f.ModTime, Hash: f.Hash}
+		if err := w.set("f/"+f.Path, f.marshal()); err != nil {
+			return err
+		}
+	}
+	if err := w.setStats(stats); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var rec PageRecord
+	for i := range g.Pages {
+		rec = PageRecord{Page: g.Pages[i]}
+		for _, e := range g.Out(uint32(i), 0, true) {
+			if len(rec.Out[e.Type]) < MaxStoredEdges {
+				rec.Out[e.Type] = append(rec.Out[e.Type], g.Pages[e.To].ID)
+			}
+		}
+		for _, e := range g.In(uint32(i), 0, true) {
+			rec.InTotal[e.Type]++
+			if len(rec.In[e.Type]) < MaxStoredEdges {
+				rec.In[e.Type] = append(rec.In[e.Type], g.Pages[e.From].ID)
+			}
+		}
+		if err := w.set("p/"+rec.ID, rec.marshal()); err != nil {
+			return err
+		}
+	}
+	for name, b := range blobs {
+		if err := w.setBlob(name, b); err != nil {
+			return err
+		}
+	}
+	info.Seconds = time.Since(start).Seconds()
+	js, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	if err := w.set("m/info", js); err != nil {
+		return err
+	}
+	return w.commit()
+}
+
+type parseResult struct {
+	entry FileEntry
+	rec   *FileRecord // nil with no skip/fail: content unchanged
+	skip  string
+	fail  string
+}
+
+// parseFiles reads, classifies, hashes and parses files on N workers,
+// largest first (so one huge file does not finish last alone).
+func parseFiles(ctx context.Context, todo []FileEntry, prev map[string]FileStat, opt BuildOptions) ([]parseResult, error) {
+	slices.SortStableFunc(todo, func(a, b FileEntry) int {
+		switch {
+		case a.Size > b.Size:
+			return -1
+		case a.Size < b.Size:
+			return 1
+		}
+		return 0
+	})
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Progress != nil {
+		opt.Progress.Start(len(todo))
+		defer opt.Progress.Finish()
+	}
+	results := make([]parseResult, len(todo))
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := parser.NewParser()
+			defer p.Close()
+			buf := make([]byte, 0, 64<<10)
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(todo) || ctx.Err() != nil {
+					return
+				}
+				results[i], buf = parseOne(ctx, p, todo[i], prev, buf)
+				if opt.Progress != nil {
+					opt.Progress.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+func parseOne(ctx context.Context, p *parser.Parser, fe FileEntry, prev map[string]FileStat, buf []byte) (res parseResult, _ []byte) {
+	res.entry = fe
+	defer func() {
+		if r := recover(); r != nil {
+			res.rec, res.fail = nil, fmt.Sprintf("parser crashed: %v", r)
+		}
+	}()
+	f, err := os.Open(fe.Abs)
+	if err != nil {
+		res.skip = errReason(err)
+		return res, buf
+	}
+	buf = buf[:0]
+	src, err := readAllInto(f, buf, fe.Size)
+	f.Close()
+	if err != nil {
+		res.skip = errReason(err)
+		return res, buf
+	}
+	buf = src
+	if reason := ClassifyContent(fe.Path, src); reason != "" {
+		res.skip = reason
+		return res, buf
+	}
+	h := xxhash.Sum64(src)
+	if ps, ok := prev[fe.Path]; ok && ps.Hash == h && ps.Size == int64(len(src)) {
+		return res, buf // same content, new mtime
+	}
+	facts, err := p.Parse(ctx, fe.Path, src)
+	if err != nil {
+		res.fail = err.Error()
+		return res, buf
+	}
+	res.rec = &FileRecord{Path: fe.Path, Lang: fe.Lang, Size: int64(len(src)), ModTime: fe.ModTime, Hash: h, Facts: facts}
+	return res, buf
+}
+
+// readAllInto reads r to the end into buf (grown as needed), expecting about size bytes.
+func readAllInto(r io.Reader, buf []byte, size int64) ([]byte, error) {
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+512)
+	}
+	for {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, len(buf))
+		}
+	}
+}

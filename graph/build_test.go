@@ -1,0 +1,176 @@
+package graph
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+func write(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func build(t *testing.T, root string, full bool) *BuildInfo {
+	t.Helper()
+	info, err := Build(context.Background(), BuildOptions{Root: root, Full: full})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
+}
+
+func open(t *testing.T, root string) *Snapshot {
+	t.Helper()
+	s, err := OpenSnapshot(filepath.Join(root, IndexDirName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func inRefs(t *testing.T, s *Snapshot, id string) []string {
+	t.Helper()
+	rec, err := s.Page(id)
+	if err != nil {
+		t.Fatalf("page %s: %v", id, err)
+	}
+	return rec.In[References]
+}
+
+func TestIncrementalBuild(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "lib/lib.go", "// Package lib helps.\npackage lib\n\n// Helper helps.\nfunc Helper() int { return 1 }\n")
+	write(t, root, "app/main.go", "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { lib.Helper() }\n")
+	write(t, root, "go.mod", "module example.com/m\n")
+	info := build(t, root, false)
+	if info.Mode != "full" || info.FilesParsed != 2 {
+		t.Fatalf("first build: %+v", info)
+	}
+	s := open(t, root)
+	if got := inRefs(t, s, "symbol:lib/lib.go#Helper"); !slices.Equal(got, []string{"symbol:app/main.go#main"}) {
+		t.Fatalf("Helper callers = %v", got)
+	}
+	rec, _ := s.Page("file:app/main.go")
+	if !slices.Contains(rec.Out[Imports], "module:lib") {
+		t.Fatalf("main.go imports = %v", rec.Out[Imports])
+	}
+	s.Close()
+
+	// No change: nothing parsed, no new generation.
+	info = build(t, root, false)
+	if info.Mode != "incremental" || info.FilesParsed != 0 || info.FilesUnchanged != 2 || info.Generation != 1 {
+		t.Fatalf("no-change build: %+v", info)
+	}
+	// Touch without a content change: rehashed, not reparsed.
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(filepath.Join(root, "lib/lib.go"), later, later)
+	if info = build(t, root, false); info.FilesParsed != 0 || info.Generation != 1 {
+		t.Fatalf("touch build: %+v", info)
+	}
+
+	// Rename the callee: the caller's edge must move without reparsing the caller.
+	write(t, root, "lib/lib.go", "package lib\n\nfunc Other() int { return 2 }\n")
+	info = build(t, root, false)
+	if info.FilesParsed != 1 || info.FilesUnchanged != 1 {
+		t.Fatalf("edit build: %+v", info)
+	}
+	s = open(t, root)
+	if _, err := s.Page("symbol:lib/lib.go#Helper"); err != ErrNotFound {
+		t.Fatalf("Helper still present: %v", err)
+	}
+	s.Close()
+	// Restore: the unchanged caller's reference resolves again.
+	write(t, root, "lib/lib.go", "package lib\n\nfunc Helper() int { return 3 }\n")
+	build(t, root, false)
+	s = open(t, root)
+	if got := inRefs(t, s, "symbol:lib/lib.go#Helper"); !slices.Equal(got, []string{"symbol:app/main.go#main"}) {
+		t.Fatalf("after restore, Helper callers = %v", got)
+	}
+	s.Close()
+
+	// Remove a file.
+	os.Remove(filepath.Join(root, "app/main.go"))
+	info = build(t, root, false)
+	if info.FilesRemoved != 1 {
+		t.Fatalf("remove build: %+v", info)
+	}
+	s = open(t, root)
+	if _, err := s.Page("file:app/main.go"); err != ErrNotFound {
+		t.Fatalf("removed file still has a page: %v", err)
+	}
+	if got := inRefs(t, s, "symbol:lib/lib.go#Helper"); len(got) != 0 {
+		t.Fatalf("callers after removal = %v", got)
+	}
+	s.Close()
+
+	// Full: reparses everything; only the live generation remains.
+	info = build(t, root, true)
+	if info.Mode != "full" || info.FilesParsed != 1 {
+		t.Fatalf("full build: %+v", info)
+	}
+	gens := generations(filepath.Join(root, IndexDirName))
+	if len(gens) != 1 || gens[0] != info.Generation {
+		t.Fatalf("generations left: %v (live %d)", gens, info.Generation)
+	}
+}
+
+func TestGenerationKeptWhileOpen(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "a.py", "def f():\n    return 1\n")
+	build(t, root, false)
+	s := open(t, root) // a reader holds generation 1
+	write(t, root, "a.py", "def g():\n    return 2\n")
+	info := build(t, root, false)
+	if info.Generation != 2 {
+		t.Fatalf("generation %d", info.Generation)
+	}
+	if _, err := s.Page("symbol:a.py#f"); err != nil {
+		t.Fatalf("open snapshot lost its page: %v", err)
+	}
+	s.Close()
+	write(t, root, "a.py", "def h():\n    return 3\n")
+	build(t, root, false)
+	if gens := generations(filepath.Join(root, IndexDirName)); len(gens) != 1 {
+		t.Fatalf("stale generations not removed: %v", gens)
+	}
+}
+
+func TestDuplicateQualifiedNames(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "d.py", "def f():\n    pass\n\ndef f():\n    pass\n")
+	build(t, root, false)
+	s := open(t, root)
+	for _, id := range []string{"symbol:d.py#f", "symbol:d.py#f~2"} {
+		if _, err := s.Page(id); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+}
+
+func TestFanOutCapped(t *testing.T) {
+	root := t.TempDir()
+	for i := range 10 {
+		write(t, root, filepath.Join("p", string(rune('a'+i)), "x.go"), "package x\n\nfunc String() string { return \"\" }\n")
+	}
+	write(t, root, "q/use.go", "package q\n\nfunc Use() { String() }\n")
+	build(t, root, false)
+	s := open(t, root)
+	rec, err := s.Page("symbol:q/use.go#Use")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rec.Out[References]); n != 0 {
+		t.Fatalf("ambiguous String resolved to %d definitions", n)
+	}
+}

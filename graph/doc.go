@@ -1,0 +1,21 @@
+// Package graph owns pages, edges and their storage.
+//
+// Principal types: Page and Edge (page IDs as DESIGN.md fixes them: module:DIR,
+// file:PATH, symbol:PATH#QUALIFIED, doc:PATH#SLUG, memory:SLUG), Graph (an
+// immutable in-memory graph with both edge directions, safe for concurrent
+// reads), Snapshot (one index generation opened read-only), and Build, which
+// walks a repository, parses what changed on N workers, resolves references
+// and writes a new generation.
+//
+// Storage design (written out at the top of store.go): derived data lives in
+// immutable generations, each a Badger database under gen/NNNNNN, made live
+// by atomically replacing the CURRENT file; readers open generations
+// read-only and share them; a build killed at any moment leaves the live
+// generation untouched. Authored data (notes, memories) lives apart, so no
+// build can touch it.
+//
+// Reference resolution is by name with scope preference: the same file, then
+// the same directory (module), then the modules the file imports, then a
+// unique match anywhere; a name defined more than maxFanOut times in the
+// deciding tier gets no edge rather than thousands.
+package graph

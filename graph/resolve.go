@@ -1,0 +1,449 @@
+package graph
+
+import (
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/wikitoolkit/wikitoolkit/parser"
+)
+
+// Reference resolution limits.
+const (
+	// maxFanOut: a name matched by more definitions than this within one
+	// scope tier (String, New, Close, ...) gets no edge at all: thousands of
+	// edges from one ambiguous call would drown the real ones.
+	maxFanOut = 4
+	// maxIdents caps the identifiers kept per page for text ranking.
+	maxIdents = 96
+)
+
+// langFamily groups languages whose definitions may call each other.
+func langFamily(lang string) string {
+	switch lang {
+	case "javascript", "typescript", "tsx":
+		return "js"
+	case "c", "cpp":
+		return "c"
+	}
+	return lang
+}
+
+// IsTestPath reports whether a repo path is a test file by common conventions.
+func IsTestPath(p string) bool {
+	base := path.Base(p)
+	lower := strings.ToLower(base)
+	switch {
+	case strings.HasSuffix(base, "_test.go"),
+		strings.HasPrefix(lower, "test_") && strings.HasSuffix(lower, ".py"),
+		strings.HasSuffix(lower, "_test.py"), lower == "conftest.py",
+		strings.Contains(lower, ".test."), strings.Contains(lower, ".spec."),
+		strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"),
+		strings.HasSuffix(base, "Tests.cs"), strings.HasSuffix(base, "Test.cs"),
+		strings.HasSuffix(lower, "_spec.rb"), strings.HasSuffix(lower, "_test.rb"),
+		strings.HasSuffix(base, "Test.php"), strings.HasSuffix(lower, "_test.cc"), strings.HasSuffix(lower, "_test.cpp"):
+		return true
+	}
+	for _, c := range strings.Split(path.Dir(p), "/") {
+		switch strings.ToLower(c) {
+		case "test", "tests", "testing", "__tests__", "testdata", "spec", "integration-cli", "e2e":
+			return true
+		}
+	}
+	return false
+}
+
+func dirOf(p string) string {
+	d := path.Dir(p)
+	if d == "" {
+		return "."
+	}
+	return d
+}
+
+// resolver turns file records into pages and edges.
+type resolver struct {
+	files   []*FileRecord
+	pages   []Page
+	edges   []Edge
+	fileIdx map[string]uint32 // path → file page
+	modIdx  map[string]uint32 // dir → module page
+	byName  map[string][]uint32
+	fileSfx map[string][]string
+	dirSfx  map[string][]string
+}
+
+// buildGraph derives every page and edge from the file records (sorted by path).
+func buildGraph(files []*FileRecord) *Graph {
+	r := &resolver{
+		files:   files,
+		fileIdx: make(map[string]uint32, len(files)),
+		modIdx:  make(map[string]uint32),
+		byName:  make(map[string][]uint32),
+		fileSfx: make(map[string][]string),
+		dirSfx:  make(map[string][]string),
+	}
+	r.addModules()
+	symStart := r.addFilesAndSymbols()
+	r.addImportsAndRefs(symStart)
+	return NewGraph(r.pages, r.edges)
+}
+
+func (r *resolver) add(p Page) uint32 {
+	r.pages = append(r.pages, p)
+	return uint32(len(r.pages) - 1)
+}
+
+func (r *resolver) edge(from, to uint32, t EdgeType) {
+	if from != to {
+		r.edges = append(r.edges, Edge{From: from, To: to, Type: t})
+	}
+}
+
+func (r *resolver) addModules() {
+	dirs := map[string]bool{".": true}
+	for _, f := range r.files {
+		for d := dirOf(f.Path); !dirs[d]; d = dirOf(d) {
+			dirs[d] = true
+		}
+	}
+	sorted := make([]string, 0, len(dirs))
+	for d := range dirs {
+		sorted = append(sorted, d)
+	}
+	sort.Strings(sorted)
+	// Module doc: a Go package comment (doc.go first), else the README's first paragraph.
+	docs := map[string]string{}
+	prio := map[string]int{}
+	for _, f := range r.files {
+		if f.Facts == nil || f.Facts.Doc == "" {
+			continue
+		}
+		base := strings.ToLower(path.Base(f.Path))
+		p := 0
+		switch {
+		case base == "doc.go":
+			p = 4
+		case strings.HasPrefix(base, "readme"):
+			p = 3
+		case base == "__init__.py" || base == "mod.rs" || base == "lib.rs" || base == "index.ts" || base == "index.js":
+			p = 2
+		case f.Lang == "go" && strings.HasPrefix(f.Facts.Doc, "Package "):
+			p = 1
+		default:
+			continue
+		}
+		d := dirOf(f.Path)
+		if p > prio[d] {
+			prio[d], docs[d] = p, f.Facts.Doc
+		}
+	}
+	for _, d := range sorted {
+		name := path.Base(d)
+		if d == "." {
+			name = "."
+		}
+		i := r.add(Page{ID: ModuleID(d), Kind: KindModule, Title: d, Name: name, Path: d, Doc: docs[d], Test: d != "." && IsTestPath(d+"/x")})
+		r.modIdx[d] = i
+		if d != "." {
+			r.edge(r.modIdx[dirOf(d)], i, Contains)
+		}
+		for s := d; d != "."; {
+			r.dirSfx[s] = append(r.dirSfx[s], d)
+			j := strings.IndexByte(s, '/')
+			if j < 0 {
+				break
+			}
+			s = s[j+1:]
+		}
+	}
+}
+
+func distinctNames(refs []parser.Ref, enclosing int, limit int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, rf := range refs {
+		if rf.Enclosing == enclosing && !seen[rf.Name] {
+			seen[rf.Name] = true
+			out = append(out, rf.Name)
+			if len(out) == limit {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// addFilesAndSymbols adds file, symbol and doc pages; it returns, per file,
+// the page index of its first definition (defs are added in order).
+func (r *resolver) addFilesAndSymbols() []uint32 {
+	symStart := make([]uint32, len(r.files))
+	for fi, f := range r.files {
+		facts := f.Facts
+		if facts == nil {
+			facts = &parser.Facts{}
+		}
+		test := IsTestPath(f.Path)
+		fp := r.add(Page{ID: FileID(f.Path), Kind: KindFile, Title: f.Path, Name: path.Base(f.Path), Path: f.Path,
+			Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: distinctNames(facts.Refs, -1, maxIdents), Test: test})
+		r.fileIdx[f.Path] = fp
+		r.edge(r.modIdx[dirOf(f.Path)], fp, Contains)
+		for s := f.Path; ; {
+			r.fileSfx[s] = append(r.fileSfx[s], f.Path)
+			j := strings.IndexByte(s, '/')
+			if j < 0 {
+				break
+			}
+			s = s[j+1:]
+		}
+		symStart[fi] = uint32(len(r.pages))
+		seen := map[string]int{}
+		for di, d := range facts.Defs {
+			qual := d.Qualified
+			if qual == "" {
+				qual = d.Name
+			}
+			if qual == "" {
+				qual = "_"
+			}
+			seen[qual]++
+			if n := seen[qual]; n > 1 {
+				qual += "~" + strconv.Itoa(n)
+			}
+			p := Page{Name: d.Name, Qualified: qual, Path: f.Path, Line: d.StartLine, EndLine: d.EndLine, Lang: f.Lang,
+				Doc: d.Doc, Test: test}
+			if d.Kind == parser.KindSection {
+				p.ID, p.Kind, p.Title = DocID(f.Path, qual), KindDoc, d.Name
+			} else {
+				p.ID, p.Kind, p.SymKind = SymbolID(f.Path, qual), KindSymbol, d.Kind.String()
+				p.Title = d.Signature
+				if p.Title == "" {
+					p.Title = d.Kind.String() + " " + d.Qualified
+				}
+				p.Idents = distinctNames(facts.Refs, di, maxIdents)
+			}
+			pi := r.add(p)
+			parent := fp
+			if d.Parent >= 0 && d.Parent < di {
+				parent = symStart[fi] + uint32(d.Parent)
+			}
+			r.edge(parent, pi, Contains)
+			if p.Kind == KindSymbol && d.Name != "" {
+				r.byName[d.Name] = append(r.byName[d.Name], pi)
+			}
+		}
+	}
+	return symStart
+}
+
+// resolveImport finds the file or module an import names, or false.
+func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
+	dir := dirOf(f.Path)
+	lookFile := func(p string) (uint32, bool) {
+		p = path.Clean(p)
+		i, ok := r.fileIdx[p]
+		return i, ok
+	}
+	lookSuffix := func(s string, exts []string) (uint32, bool) {
+		for _, e := range exts {
+			if c := r.fileSfx[s+e]; len(c) > 0 {
+				return r.fileIdx[shortest(c)], true
+			}
+		}
+		if c := r.dirSfx[s]; len(c) > 0 {
+			return r.modIdx[shortest(c)], true
+		}
+		return 0, false
+	}
+	switch f.Lang {
+	case "go":
+		first, _, _ := strings.Cut(imp, "/")
+		if !strings.Contains(first, ".") {
+			return 0, false // standard library
+		}
+		parts := strings.Split(imp, "/")
+		for i := 0; i < len(parts)-1; i++ {
+			if c := r.dirSfx[strings.Join(parts[i:], "/")]; len(c) > 0 {
+				return r.modIdx[shortest(c)], true
+			}
+		}
+	case "python":
+		dots := len(imp) - len(strings.TrimLeft(imp, "."))
+		rest := strings.ReplaceAll(imp[dots:], ".", "/")
+		exts := []string{".py", "/__init__.py", ".pyi"}
+		if dots > 0 {
+			base := dir
+			for i := 1; i < dots; i++ {
+				base = dirOf(base)
+			}
+			for _, e := range exts {
+				if i, ok := lookFile(path.Join(base, rest) + e); ok {
+					return i, true
+				}
+			}
+			if i, ok := r.modIdx[path.Clean(path.Join(base, rest))]; ok {
+				return i, true
+			}
+			return 0, false
+		}
+		if rest != "" {
+			return lookSuffix(rest, exts)
+		}
+	case "javascript", "typescript", "tsx":
+		if strings.HasPrefix(imp, ".") {
+			base := path.Join(dir, imp)
+			for _, e := range []string{"", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".d.ts", "/index.ts", "/index.tsx", "/index.js"} {
+				if i, ok := lookFile(base + e); ok {
+					return i, true
+				}
+			}
+			if i, ok := r.modIdx[path.Clean(base)]; ok {
+				return i, true
+			}
+		}
+	case "c", "cpp":
+		if i, ok := lookFile(path.Join(dir, imp)); ok {
+			return i, true
+		}
+		if c := r.fileSfx[imp]; len(c) > 0 && strings.Contains(imp, "/") || len(c) == 1 {
+			return r.fileIdx[shortest(c)], true
+		}
+	case "rust":
+		s := imp
+		for _, p := range []string{"crate::", "self::", "super::"} {
+			s = strings.TrimPrefix(s, p)
+		}
+		parts := strings.Split(s, "::")
+		for n := len(parts); n > 0; n-- {
+			if i, ok := lookSuffix(strings.Join(parts[:n], "/"), []string{".rs", "/mod.rs"}); ok {
+				return i, true
+			}
+		}
+	case "java", "csharp":
+		s := strings.TrimSuffix(imp, ".*")
+		ext := ".java"
+		if f.Lang == "csharp" {
+			ext = ".cs"
+		}
+		if i, ok := lookSuffix(strings.ReplaceAll(s, ".", "/"), []string{ext}); ok && strings.Contains(s, ".") {
+			return i, true
+		}
+	case "ruby":
+		if i, ok := lookFile(path.Join(dir, imp) + ".rb"); ok {
+			return i, true
+		}
+		return lookSuffix(imp, []string{".rb"})
+	case "php":
+		s := strings.ReplaceAll(strings.TrimPrefix(imp, "\\"), "\\", "/")
+		if strings.HasSuffix(s, ".php") {
+			if i, ok := lookFile(path.Join(dir, s)); ok {
+				return i, true
+			}
+		}
+		return lookSuffix(strings.TrimSuffix(s, ".php"), []string{".php"})
+	}
+	return 0, false
+}
+
+func shortest(c []string) string {
+	best := c[0]
+	for _, s := range c[1:] {
+		if len(s) < len(best) || len(s) == len(best) && s < best {
+			best = s
+		}
+	}
+	return best
+}
+
+func (r *resolver) addImportsAndRefs(symStart []uint32) {
+	var cands []uint32
+	for fi, f := range r.files {
+		if f.Facts == nil {
+			continue
+		}
+		fp := r.fileIdx[f.Path]
+		dir := dirOf(f.Path)
+		fam := langFamily(f.Lang)
+		imported := map[string]bool{}   // dirs of imported modules and files
+		aliasDir := map[string]string{} // local name → imported dir
+		for _, im := range f.Facts.Imports {
+			t, ok := r.resolveImport(f, im.Path)
+			if !ok {
+				continue
+			}
+			r.edge(fp, t, Imports)
+			d := r.pages[t].Path
+			if r.pages[t].Kind == KindFile {
+				d = dirOf(d)
+			}
+			imported[d] = true
+			local := im.Alias
+			if local == "" {
+				local = path.Base(strings.NewReplacer(".", "/", "::", "/", "\\", "/").Replace(im.Path))
+			}
+			aliasDir[local] = d
+		}
+		for _, rf := range f.Facts.Refs {
+			all := r.byName[rf.Name]
+			if len(all) == 0 {
+				continue
+			}
+			from := fp
+			if rf.Enclosing >= 0 && rf.Enclosing < len(f.Facts.Defs) {
+				from = symStart[fi] + uint32(rf.Enclosing)
+			}
+			cands = cands[:0]
+			for _, c := range all {
+				if langFamily(r.pages[c].Lang) == fam {
+					cands = append(cands, c)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			// A qualifier naming an import narrows to that module.
+			if d, ok := aliasDir[rf.Qualifier]; ok && rf.Qualifier != "" {
+				r.link(from, cands, func(c uint32) bool { return dirOf(r.pages[c].Path) == d })
+				continue
+			}
+			if rf.Qualifier != "" && rf.Qualifier != "self" && rf.Qualifier != "this" && rf.Qualifier != "cls" {
+				q := rf.Qualifier + "."
+				if r.link(from, cands, func(c uint32) bool { return strings.HasPrefix(r.pages[c].Qualified, q) }) {
+					continue
+				}
+			}
+			switch {
+			case r.link(from, cands, func(c uint32) bool { return r.pages[c].Path == f.Path }):
+			case r.link(from, cands, func(c uint32) bool { return dirOf(r.pages[c].Path) == dir }):
+			case len(imported) > 0 && r.link(from, cands, func(c uint32) bool { return imported[dirOf(r.pages[c].Path)] }):
+			case len(cands) == 1:
+				r.edge(from, cands[0], References)
+			}
+		}
+	}
+}
+
+// link adds reference edges from `from` to the candidates that pass keep,
+// unless none pass or more than maxFanOut do. It reports whether the tier
+// decided the reference (some matched), so lower tiers are not tried.
+func (r *resolver) link(from uint32, cands []uint32, keep func(uint32) bool) bool {
+	n := 0
+	for _, c := range cands {
+		if keep(c) {
+			n++
+		}
+	}
+	if n == 0 {
+		return false
+	}
+	if n > maxFanOut {
+		return true
+	}
+	for _, c := range cands {
+		if keep(c) {
+			r.edge(from, c, References)
+		}
+	}
+	return true
+}

@@ -1,0 +1,539 @@
+package graph
+
+// The index on disk.
+//
+// An index directory (by default <root>/.wikitoolkit) holds:
+//
+//	.gitignore      "*" so git never sees the index
+//	CURRENT         the name of the live generation ("000007"), replaced atomically (write, fsync, rename)
+//	build.lock      flock(2) taken exclusively by the one build that may run at a time
+//	gen/NNNNNN/     one generation: a Badger database of derived data, immutable once CURRENT names it
+//	authored/       notes and memories: never touched by a build (see authored.go)
+//
+// A build writes generation n+1 beside the live generation n, closes it
+// (Badger flushes everything), and only then points CURRENT at it. Readers
+// open the generation CURRENT names read-only; Badger's read-only open takes
+// a shared flock, so any number of readers coexist, and a build deletes an
+// old generation only when it can take that flock exclusively. A build
+// killed at any moment leaves a partial gen/ directory that CURRENT never
+// names and the next build removes. Badger's WriteBatch is not atomic
+// (research/dependencies.md §3) — it does not need to be here.
+//
+// Keys of a generation (values are the binary encoding of codec.go, which
+// Badger compresses with Snappy per block):
+//
+//	m/info              BuildInfo as JSON (small, read by status)
+//	m/stat              every indexed file's path, size, mtime and hash (one value; the no-change rebuild reads only this)
+//	f/<path>            FileRecord: stat + parser facts, so incremental builds re-resolve without reparsing
+//	p/<page id>         PageRecord: the page and its neighbours by edge type and direction
+//	x/<name>/<nnnn>     opaque blobs (the ranking index), split into chunks of at most blobChunk bytes
+//
+// Measured on moby/moby (see the closing note of the index issue and
+// benchmarks/README.md) the generation is well under the 30 % of source
+// bytes the design allows.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+	"golang.org/x/sys/unix"
+)
+
+// blobChunk keeps each blob value below Badger's 1 MiB value threshold so
+// blobs live in the LSM tree and need no value-log GC.
+const blobChunk = 512 << 10
+
+// IndexDirName is the folder created inside a repository root.
+const IndexDirName = ".wikitoolkit"
+
+// ErrNoIndex is returned when an index directory has no live generation yet.
+var ErrNoIndex = errors.New("no index")
+
+// BuildInfo describes the build that wrote a generation.
+type BuildInfo struct {
+	Root           string         `json:"root"`
+	Generation     int            `json:"generation"`
+	Mode           string         `json:"mode"`
+	Started        time.Time      `json:"started"`
+	Seconds        float64        `json:"seconds"`
+	FilesParsed    int            `json:"files_parsed"`
+	FilesUnchanged int            `json:"files_unchanged"`
+	FilesRemoved   int            `json:"files_removed"`
+	FilesSkipped   int            `json:"files_skipped"`
+	FilesFailed    int            `json:"files_failed"`
+	Files          int            `json:"files"`
+	SourceBytes    int64          `json:"source_bytes"`
+	Pages          map[string]int `json:"pages"`
+	Edges          map[string]int `json:"edges"`
+	Languages      map[string]int `json:"languages"`
+	Diagnostics    int            `json:"diagnostics"`
+	Skipped        []Skip         `json:"skipped"`
+	Failed         []Skip         `json:"failed,omitempty"`
+}
+
+// FileStat is the part of a FileRecord a no-change rebuild compares.
+type FileStat struct {
+	Path    string
+	Size    int64
+	ModTime int64
+	Hash    uint64
+}
+
+func badgerOptions(dir string, readOnly bool) badger.Options {
+	return badger.DefaultOptions(dir).
+		WithLogger(nil).
+		WithReadOnly(readOnly).
+		WithMemTableSize(16 << 20).
+		WithNumMemtables(2).
+		WithNumLevelZeroTables(4).
+		WithNumLevelZeroTablesStall(12).
+		WithBlockCacheSize(8 << 20).
+		WithIndexCacheSize(4 << 20).
+		WithValueLogFileSize(16 << 20).
+		WithNumCompactors(2).
+		WithNumGoroutines(2).
+		WithCompression(options.Snappy).
+		WithMetricsEnabled(false).
+		WithDetectConflicts(false)
+}
+
+// EnsureDir creates the index directory with its .gitignore.
+func EnsureDir(dir string) error {
+	if err := os.MkdirAll(filepath.Join(dir, "gen"), 0o755); err != nil {
+		return fmt.Errorf("create index directory %s: %w", dir, err)
+	}
+	gi := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(gi); errors.Is(err, os.ErrNotExist) {
+		if err := os.WriteFile(gi, []byte("# wikitoolkit's index; rebuild with `wikitoolkit build`\n*\n"), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", gi, err)
+		}
+	}
+	return nil
+}
+
+// CurrentGeneration returns the number CURRENT names, or ErrNoIndex.
+func CurrentGeneration(dir string) (int, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "CURRENT"))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, ErrNoIndex
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read %s: %w", filepath.Join(dir, "CURRENT"), err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("corrupt CURRENT file in %s (%q): run `wikitoolkit build --full`", dir, b)
+	}
+	return n, nil
+}
+
+func genDir(dir string, n int) string { return filepath.Join(dir, "gen", fmt.Sprintf("%06d", n)) }
+
+// Snapshot is one generation opened read-only. It is safe for concurrent
+// use; Close it when done (it holds a shared lock that keeps the generation
+// from being deleted).
+type Snapshot struct {
+	Dir        string // the index directory
+	Generation int
+	db         *badger.DB
+	info       BuildInfo
+}
+
+// OpenSnapshot opens the live generation of the index directory dir
+// read-only. It returns ErrNoIndex when nothing was built yet. A build that
+// replaces CURRENT concurrently is harmless: the open retries with the new
+// generation.
+func OpenSnapshot(dir string) (*Snapshot, error) {
+	var lastErr error
+	for attempt := 0; attempt < 20; attempt++ {
+		n, err := CurrentGeneration(dir)
+		if err != nil {
+			return nil, err
+		}
+		s, err := openGeneration(dir, n)
+		if err == nil {
+			return s, nil
+		}
+		lastErr = err
+		if m, _ := CurrentGeneration(dir); m == n {
+			// Same generation and still failing: not a race with a build.
+			if attempt >= 3 {
+				break
+			}
+		}
+		time.Sleep(time.Duration(attempt+1) * 10 * time.Millisecond)
+	}
+	return nil, fmt.Errorf("open index %s: %w (run `wikitoolkit build --full` to rebuild it)", dir, lastErr)
+}
+
+func openGeneration(dir string, n int) (*Snapshot, error) {
+	gd := genDir(dir, n)
+	if _, err := os.Stat(gd); err != nil {
+		return nil, err
+	}
+	db, err := badger.Open(badgerOptions(gd, true))
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Dir: dir, Generation: n, db: db}
+	b, err := s.get("m/info")
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("generation %d has no build info: %w", n, err)
+	}
+	if err := json.Unmarshal(b, &s.info); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("generation %d: %w", n, err)
+	}
+	return s, nil
+}
+
+// Close releases the snapshot.
+func (s *Snapshot) Close() error { return s.db.Close() }
+
+// Info returns the build info of the generation.
+func (s *Snapshot) Info() BuildInfo { return s.info }
+
+func (s *Snapshot) get(key string) ([]byte, error) {
+	var out []byte
+	err := s.db.View(func(txn *badger.Txn) error {
+		it, err := txn.Get([]byte(key))
+		if err != nil {
+			return err
+		}
+		out, err = it.ValueCopy(nil)
+		return err
+	})
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, ErrNotFound
+	}
+	return out, err
+}
+
+// Page returns the stored page with the given ID, or ErrNotFound.
+func (s *Snapshot) Page(id string) (*PageRecord, error) {
+	b, err := s.get("p/" + id)
+	if err != nil {
+		return nil, err
+	}
+	return unmarshalPageRecord(b)
+}
+
+// Blob returns the blob stored under name, or ErrNotFound.
+func (s *Snapshot) Blob(name string) ([]byte, error) {
+	var buf bytes.Buffer
+	prefix := []byte("x/" + name + "/")
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if err := it.Item().Value(func(v []byte) error { buf.Write(v); return nil }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if buf.Len() == 0 {
+		return nil, ErrNotFound
+	}
+	return buf.Bytes(), nil
+}
+
+// Stats returns the stat of every indexed file, sorted by path.
+func (s *Snapshot) Stats() ([]FileStat, error) {
+	b, err := s.get("m/stat")
+	if err != nil {
+		return nil, err
+	}
+	d := dec{b: b}
+	n := d.count()
+	out := make([]FileStat, n)
+	prev := ""
+	for i := range out {
+		// Paths are front-coded: shared prefix length with the previous path, then the rest.
+		common := int(d.uint())
+		if common > len(prev) {
+			d.fail()
+			break
+		}
+		p := prev[:common] + d.str()
+		out[i] = FileStat{Path: p, Size: int64(d.int()), ModTime: int64(d.int()), Hash: d.uint()}
+		prev = p
+	}
+	return out, d.err
+}
+
+// FileRecord returns the stored record of one file, or ErrNotFound.
+func (s *Snapshot) FileRecord(path string) (*FileRecord, error) {
+	b, err := s.get("f/" + path)
+	if err != nil {
+		return nil, err
+	}
+	return unmarshalFileRecord(b)
+}
+
+// EachFileRecord calls fn for every stored file record in path order.
+func (s *Snapshot) EachFileRecord(fn func(*FileRecord) error) error {
+	return s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte("f/"), PrefetchValues: true, PrefetchSize: 64})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			var rec *FileRecord
+			err := it.Item().Value(func(v []byte) error {
+				var err error
+				rec, err = unmarshalFileRecord(v)
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("file record %s: %w", it.Item().Key(), err)
+			}
+			if err := fn(rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// SizeBytes returns the bytes on disk of the live generation.
+func (s *Snapshot) SizeBytes() int64 { return dirSize(genDir(s.Dir, s.Generation)) }
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				// Allocated blocks, not the apparent size: Badger's DISCARD
+				// file is a 1 MiB sparse file.
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+					n += min(fi.Size(), st.Blocks*512)
+				} else {
+					n += fi.Size()
+				}
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// genWriter writes a new generation.
+type genWriter struct {
+	dir string
+	n   int
+	db  *badger.DB
+	wb  *badger.WriteBatch
+}
+
+func newGenWriter(dir string, n int) (*genWriter, error) {
+	gd := genDir(dir, n)
+	if err := os.RemoveAll(gd); err != nil {
+		return nil, err
+	}
+	opt := badgerOptions(gd, false).WithMemTableSize(32 << 20).WithSyncWrites(false)
+	db, err := badger.Open(opt)
+	if err != nil {
+		return nil, fmt.Errorf("create generation %s: %w", gd, err)
+	}
+	return &genWriter{dir: dir, n: n, db: db, wb: db.NewWriteBatch()}, nil
+}
+
+func (w *genWriter) set(key string, val []byte) error { return w.wb.Set([]byte(key), val) }
+
+func (w *genWriter) setBlob(name string, b []byte) error {
+	for i := 0; len(b) > 0 || i == 0; i++ {
+		n := min(len(b), blobChunk)
+		if err := w.set(fmt.Sprintf("x/%s/%06d", name, i), b[:n]); err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+func (w *genWriter) setStats(stats []FileStat) error {
+	e := enc{b: make([]byte, 0, 64*len(stats))}
+	e.uint(uint64(len(stats)))
+	prev := ""
+	for _, st := range stats {
+		common := 0
+		for common < len(prev) && common < len(st.Path) && prev[common] == st.Path[common] {
+			common++
+		}
+		e.uint(uint64(common))
+		e.str(st.Path[common:])
+		e.int(int(st.Size))
+		e.int(int(st.ModTime))
+		e.uint(st.Hash)
+		prev = st.Path
+	}
+	return w.set("m/stat", e.b)
+}
+
+// commit flushes and closes the generation, then makes it live.
+func (w *genWriter) commit() error {
+	if err := w.wb.Flush(); err != nil {
+		w.db.Close()
+		return fmt.Errorf("write generation: %w", err)
+	}
+	if err := w.db.Sync(); err != nil {
+		w.db.Close()
+		return err
+	}
+	if err := w.db.Close(); err != nil {
+		return fmt.Errorf("close generation: %w", err)
+	}
+	if err := syncDir(genDir(w.dir, w.n)); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(w.dir, "CURRENT"), []byte(strconv.Itoa(w.n)+"\n"))
+}
+
+// abort drops a generation that will never be made live.
+func (w *genWriter) abort() {
+	w.wb.Cancel()
+	w.db.Close()
+	os.RemoveAll(genDir(w.dir, w.n))
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// writeFileAtomic writes data to path through a synced temporary file and a rename.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// generations lists the generation numbers present under dir/gen.
+func generations(dir string) []int {
+	ents, _ := os.ReadDir(filepath.Join(dir, "gen"))
+	var out []int
+	for _, e := range ents {
+		if n, err := strconv.Atoi(e.Name()); err == nil && e.IsDir() {
+			out = append(out, n)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// removeStale deletes every generation but keep that no process holds open,
+// and leftovers of killed builds. A generation still open read-only by a
+// server stays until a later build finds it free.
+func removeStale(dir string, keep int) {
+	ents, _ := os.ReadDir(filepath.Join(dir, "gen"))
+	for _, e := range ents {
+		name := e.Name()
+		if name == fmt.Sprintf("%06d", keep) {
+			continue
+		}
+		path := filepath.Join(dir, "gen", name)
+		if strings.HasPrefix(name, "trash-") {
+			os.RemoveAll(path)
+			continue
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			continue
+		}
+		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
+			f.Close() // a reader holds it
+			continue
+		}
+		trash := filepath.Join(dir, "gen", "trash-"+name)
+		if os.Rename(path, trash) == nil {
+			os.RemoveAll(trash)
+		}
+		f.Close()
+	}
+}
+
+// Lock is an exclusive advisory lock on a file (flock), released by Unlock
+// or by the death of the process.
+type Lock struct{ f *os.File }
+
+// LockFile takes an exclusive lock on path, creating it. If the lock is held
+// and wait is true, it calls waiting once and blocks; otherwise it fails.
+func LockFile(path string, wait bool, waiting func()) (*Lock, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		if !wait {
+			f.Close()
+			return nil, fmt.Errorf("%s is locked by another process", path)
+		}
+		if waiting != nil {
+			waiting()
+		}
+		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return &Lock{f: f}, nil
+}
+
+// Unlock releases the lock.
+func (l *Lock) Unlock() error {
+	unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
+	return l.f.Close()
+}
+
+// PageIDs returns up to limit page IDs starting with prefix, in key order.
+func (s *Snapshot) PageIDs(prefix string, limit int) []string {
+	var out []string
+	p := []byte("p/" + prefix)
+	s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
+		defer it.Close()
+		for it.Rewind(); it.Valid() && len(out) < limit; it.Next() {
+			out = append(out, string(it.Item().Key()[2:]))
+		}
+		return nil
+	})
+	return out
+}

@@ -1,0 +1,51 @@
+//go:build !unix
+
+package graph
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// pathMax is a conservative bound for systems without PATH_MAX in x/sys/unix.
+const pathMax = 32767
+
+// dirHandle is an open directory; without openat, entries are stat'ed by path.
+type dirHandle struct {
+	f   *os.File
+	abs string
+}
+
+func openDir(abs string) (*dirHandle, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	return &dirHandle{f: f, abs: abs}, nil
+}
+
+func (d *dirHandle) close() { d.f.Close() }
+
+func (d *dirHandle) lstatAt(name string) (fileStat, error) {
+	fi, err := os.Lstat(filepath.Join(d.abs, name))
+	if err != nil {
+		return fileStat{}, err
+	}
+	return infoStat(fi), nil
+}
+
+// checkDirAccess is false: opening the directory reports the error.
+func checkDirAccess() bool { return false }
+
+func statPath(path string) (fileStat, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStat{}, err
+	}
+	return infoStat(fi), nil
+}
+
+func infoStat(fi fs.FileInfo) fileStat {
+	return fileStat{typ: fi.Mode().Type(), size: fi.Size(), mtime: fi.ModTime().UnixNano(), readable: true}
+}

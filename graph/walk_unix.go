@@ -1,0 +1,154 @@
+//go:build unix
+
+package graph
+
+import (
+	"io/fs"
+	"os"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// pathMax is the longest path, in bytes, that open(2) accepts (PATH_MAX
+// counts the terminating NUL).
+const pathMax = unix.PathMax - 1
+
+// dirHandle is an open directory whose entries are stat'ed relative to its
+// descriptor: fstatat skips the kernel's walk of the full path, which is a
+// third of the cost of a per-file lstat in a 5-level-deep tree.
+type dirHandle struct {
+	f  *os.File
+	fd int
+}
+
+// openDir opens a directory. It bypasses os.Open, which for a directory
+// costs five more system calls (a failing epoll_ctl and four fcntl, counting
+// those of File.Fd) than the open(2) itself: a quarter of the walk.
+func openDir(abs string) (*dirHandle, error) {
+	for {
+		fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: abs, Err: err}
+		}
+		return &dirHandle{f: os.NewFile(uintptr(fd), abs), fd: fd}, nil
+	}
+}
+
+func (d *dirHandle) close() { d.f.Close() }
+
+// lstatAt stats name in d without following a symlink.
+func (d *dirHandle) lstatAt(name string) (fileStat, error) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return fileStat{}, &fs.PathError{Op: "lstat", Path: name, Err: err}
+		}
+		return toFileStat(&st), nil
+	}
+}
+
+// statPath stats path, following symlinks.
+func statPath(path string) (fileStat, error) {
+	var st unix.Stat_t
+	for {
+		err := unix.Stat(path, &st)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return fileStat{}, &fs.PathError{Op: "stat", Path: path, Err: err}
+		}
+		return toFileStat(&st), nil
+	}
+}
+
+func toFileStat(st *unix.Stat_t) fileStat {
+	mode := uint32(st.Mode)
+	var typ fs.FileMode
+	switch mode & unix.S_IFMT {
+	case unix.S_IFREG:
+	case unix.S_IFDIR:
+		typ = fs.ModeDir
+	case unix.S_IFLNK:
+		typ = fs.ModeSymlink
+	case unix.S_IFIFO:
+		typ = fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		typ = fs.ModeSocket
+	case unix.S_IFCHR:
+		typ = fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		typ = fs.ModeDevice
+	default:
+		typ = fs.ModeIrregular
+	}
+	return fileStat{
+		typ:      typ,
+		size:     st.Size,
+		mtime:    st.Mtim.Nano(),
+		readable: walkCreds().mayRead(uint32(st.Uid), uint32(st.Gid), mode, typ == fs.ModeDir),
+	}
+}
+
+// creds is the identity that permission bits are checked against.
+type creds struct {
+	uid  uint32
+	gids []uint32 // effective and supplementary groups
+}
+
+// walkCreds returns the process's identity; tests replace it to exercise the
+// unreadable-file path while running as root.
+var walkCreds = sync.OnceValue(func() creds {
+	c := creds{uid: uint32(os.Geteuid()), gids: []uint32{uint32(os.Getegid())}}
+	if gs, err := os.Getgroups(); err == nil {
+		for _, g := range gs {
+			c.gids = append(c.gids, uint32(g))
+		}
+	}
+	return c
+})
+
+// mayRead reports whether c may read a file (and search it, for a directory)
+// with the given owner and mode. It reads permission bits only (ACLs are not
+// consulted), so that the walk needs no access(2) call per file.
+func (c creds) mayRead(uid, gid, mode uint32, dir bool) bool {
+	if c.uid == 0 {
+		return true
+	}
+	var bits uint32
+	switch {
+	case uid == c.uid:
+		bits = mode >> 6
+	case c.inGroup(gid):
+		bits = mode >> 3
+	default:
+		bits = mode
+	}
+	need := uint32(4)
+	if dir {
+		need |= 1
+	}
+	return bits&need == need
+}
+
+// checkDirAccess reports whether directories need a permission check before
+// they are read: not for root, who may read them all (that saves a stat per
+// directory).
+func checkDirAccess() bool { return walkCreds().uid != 0 }
+
+func (c creds) inGroup(gid uint32) bool {
+	for _, g := range c.gids {
+		if g == gid {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,418 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// Limits of wiki_search and wiki_read. Each keeps its text answer well under
+// maxTextTokens; a line of code is about 10 tokens.
+const (
+	DefaultSearchResults = 50
+	MaxSearchResults     = 500
+	maxMatchLineBytes    = 240
+	maxPatternBytes      = 1000
+	DefaultReadLines     = 200
+	MaxReadLines         = 1000
+	maxReadTokens        = 8000
+	maxReadLineBytes     = 2000
+	binarySniffBytes     = 8000
+)
+
+// ConfinePath resolves the repo-relative path p inside root: no absolute
+// paths, no "..", no NUL or backslash, nothing inside .git or the index, and
+// no symlink leading outside root. It returns the real path and the clean
+// relative one.
+func ConfinePath(root, p string) (abs, rel string, err error) {
+	switch {
+	case p == "":
+		return "", "", errors.New("empty path: give a repo-relative path such as cli/main.go")
+	case strings.ContainsRune(p, 0):
+		return "", "", errors.New("the path contains NUL")
+	case strings.HasPrefix(p, "/") || strings.HasPrefix(p, "\\") || filepath.IsAbs(p) || (len(p) > 1 && p[1] == ':'):
+		return "", "", fmt.Errorf("%q is absolute: give a path relative to the repository root", p)
+	case strings.ContainsRune(p, '\\'):
+		return "", "", fmt.Errorf("%q contains a backslash: use / between directories", p)
+	}
+	for _, c := range strings.Split(p, "/") {
+		if c == ".." {
+			return "", "", fmt.Errorf("%q leaves the repository (..): paths are relative to the repository root", p)
+		}
+	}
+	rel = path.Clean(p)
+	first, _, _ := strings.Cut(rel, "/")
+	if first == ".git" || first == graph.IndexDirName {
+		return "", "", fmt.Errorf("%q is inside %s, which is not part of the source", p, first)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", "", fmt.Errorf("repository root %s: %w", root, err)
+	}
+	abs, err = filepath.EvalSymlinks(filepath.Join(realRoot, filepath.FromSlash(rel)))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", "", fmt.Errorf("no file %q in the repository; find paths with wiki_query or wiki_search", p)
+		}
+		return "", "", fmt.Errorf("cannot resolve %q: %v", p, err)
+	}
+	if abs != realRoot && !strings.HasPrefix(abs, realRoot+string(filepath.Separator)) {
+		return "", "", fmt.Errorf("%q is a symlink that leads outside the repository", p)
+	}
+	return abs, rel, nil
+}
+
+// SearchOptions configure Search.
+type SearchOptions struct {
+	Pattern    string
+	Regex      bool   // RE2 syntax; otherwise Pattern is literal
+	PathGlob   string // "*.go" matches base names; "cli/**/*.go" whole paths
+	MaxResults int    // 0 → DefaultSearchResults
+	Walk       graph.WalkOptions
+}
+
+// SearchMatch is one matching line.
+type SearchMatch struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// SearchResult is a bounded list of matches in path order.
+type SearchResult struct {
+	Pattern       string        `json:"pattern"`
+	Matches       []SearchMatch `json:"matches"`
+	FilesSearched int           `json:"files_searched"`
+	FilesMatched  int           `json:"files_matched"`
+	Truncated     bool          `json:"truncated"`
+}
+
+// Search finds lines matching opt.Pattern in the text files under root that
+// a build would walk (ignore files, vendored directories and binaries are
+// skipped), at most opt.MaxResults of them.
+func Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult, error) {
+	if opt.Pattern == "" {
+		return nil, errors.New("empty pattern: give the text (or, with regex true, the RE2 expression) to find")
+	}
+	if len(opt.Pattern) > maxPatternBytes {
+		return nil, fmt.Errorf("the pattern is %d bytes; at most %d", len(opt.Pattern), maxPatternBytes)
+	}
+	if opt.MaxResults <= 0 {
+		opt.MaxResults = DefaultSearchResults
+	}
+	opt.MaxResults = min(opt.MaxResults, MaxSearchResults)
+	var re *regexp.Regexp
+	lit := []byte(opt.Pattern)
+	if opt.Regex {
+		var err error
+		if re, err = regexp.Compile(opt.Pattern); err != nil {
+			return nil, fmt.Errorf("bad regular expression (RE2 syntax): %v; or set regex false to search the literal text", err)
+		}
+	}
+	if opt.PathGlob != "" {
+		if _, err := path.Match(strings.ReplaceAll(opt.PathGlob, "**", "*"), ""); err != nil {
+			return nil, fmt.Errorf("bad path_glob %q: %v (examples: *.go, cli/*.go, **/*_test.go)", opt.PathGlob, err)
+		}
+	}
+	wopt := opt.Walk
+	wopt.Detect = nil // every text file, not only the languages the build parses
+	w, err := graph.Walk(ctx, root, wopt)
+	if err != nil {
+		return nil, err
+	}
+	files := w.Files[:0:0]
+	for _, fe := range w.Files {
+		if opt.PathGlob == "" || globMatch(opt.PathGlob, fe.Path) {
+			files = append(files, fe)
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+
+	res := &SearchResult{Pattern: opt.Pattern, Matches: []SearchMatch{}}
+	// Files are searched in parallel in chunks, results kept in path order;
+	// a chunk stops the search once enough matches are in.
+	workers := runtime.GOMAXPROCS(0)
+	const chunk = 64
+	per := make([][]SearchMatch, chunk)
+	for lo := 0; lo < len(files) && len(res.Matches) < opt.MaxResults; lo += chunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hi := min(lo+chunk, len(files))
+		var wg sync.WaitGroup
+		next := make(chan int, hi-lo)
+		for i := lo; i < hi; i++ {
+			next <- i
+		}
+		close(next)
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					per[i-lo] = searchFile(files[i].Abs, files[i].Path, re, lit, opt.MaxResults+1)
+				}
+			}()
+		}
+		wg.Wait()
+		for i := 0; i < hi-lo; i++ {
+			res.FilesSearched++
+			if len(per[i]) > 0 {
+				res.FilesMatched++
+			}
+			for _, m := range per[i] {
+				if len(res.Matches) >= opt.MaxResults {
+					res.Truncated = true
+					break
+				}
+				res.Matches = append(res.Matches, m)
+			}
+			per[i] = nil
+		}
+		if len(res.Matches) >= opt.MaxResults && hi < len(files) {
+			res.Truncated = true
+		}
+	}
+	return res, nil
+}
+
+// searchFile returns up to max matching lines of one file; binary files
+// (a NUL in the first 8000 bytes, as git decides) have none.
+func searchFile(abs, rel string, re *regexp.Regexp, lit []byte, max int) []SearchMatch {
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return nil
+	}
+	if bytes.IndexByte(src[:min(len(src), binarySniffBytes)], 0) >= 0 {
+		return nil
+	}
+	// Cheap whole-file test first: most files do not match.
+	if re != nil {
+		if !re.Match(src) {
+			return nil
+		}
+	} else if !bytes.Contains(src, lit) {
+		return nil
+	}
+	var out []SearchMatch
+	line := 1
+	for len(src) > 0 && len(out) < max {
+		end := bytes.IndexByte(src, '\n')
+		l := src
+		if end >= 0 {
+			l = src[:end]
+		}
+		at := -1
+		if re != nil {
+			if loc := re.FindIndex(l); loc != nil {
+				at = loc[0]
+			}
+		} else {
+			at = bytes.Index(l, lit)
+		}
+		if at >= 0 {
+			out = append(out, SearchMatch{Path: rel, Line: line, Text: clipLine(l, at)})
+		}
+		if end < 0 {
+			break
+		}
+		src = src[end+1:]
+		line++
+	}
+	return out
+}
+
+// clipLine returns the line, trimmed and cut to maxMatchLineBytes around
+// the match at byte at.
+func clipLine(l []byte, at int) string {
+	l = bytes.TrimRight(l, "\r")
+	if len(l) <= maxMatchLineBytes {
+		return strings.ToValidUTF8(strings.TrimSpace(string(l)), "\uFFFD")
+	}
+	lo := max(0, at-maxMatchLineBytes/3)
+	hi := min(len(l), lo+maxMatchLineBytes)
+	s := strings.ToValidUTF8(string(l[lo:hi]), "")
+	if lo > 0 {
+		s = "…" + s
+	}
+	if hi < len(l) {
+		s += "…"
+	}
+	return strings.TrimSpace(s)
+}
+
+// globMatch matches a slash path against a glob. A glob without "/" matches
+// the base name; "**" matches any number of directories.
+func globMatch(glob, p string) bool {
+	if !strings.Contains(glob, "/") {
+		ok, _ := path.Match(glob, path.Base(p))
+		return ok
+	}
+	return matchSegs(strings.Split(glob, "/"), strings.Split(p, "/"))
+}
+
+func matchSegs(g, p []string) bool {
+	for len(g) > 0 {
+		if g[0] == "**" {
+			for i := 0; i <= len(p); i++ {
+				if matchSegs(g[1:], p[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(p) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(g[0], p[0]); !ok {
+			return false
+		}
+		g, p = g[1:], p[1:]
+	}
+	return len(p) == 0
+}
+
+// Render writes the matches as grep does: path:line: text.
+func (r *SearchResult) Render(w io.Writer) {
+	for _, m := range r.Matches {
+		fmt.Fprintf(w, "%s:%d: %s\n", m.Path, m.Line, m.Text)
+	}
+	switch {
+	case len(r.Matches) == 0:
+		fmt.Fprintf(w, "no matches in %d files\n", r.FilesSearched)
+	case r.Truncated:
+		fmt.Fprintf(w, "(stopped at %d matches; narrow the pattern or path_glob, or raise max_results)\n", len(r.Matches))
+	}
+}
+
+// ReadResult is a slice of one file.
+type ReadResult struct {
+	Path       string `json:"path"`
+	StartLine  int    `json:"start_line"`
+	EndLine    int    `json:"end_line"`
+	TotalLines int    `json:"total_lines"`
+	Content    string `json:"content"`
+	Truncated  bool   `json:"truncated"`
+}
+
+// ReadFile returns lines start..end (1-based, inclusive; 0 means the
+// defaults: from line 1, DefaultReadLines lines) of the file p inside root,
+// cut at MaxReadLines lines and about maxReadTokens tokens.
+func ReadFile(root, p string, start, end int) (*ReadResult, error) {
+	abs, rel, err := ConfinePath(root, p)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %q: %v", p, err)
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%q is a directory; list its files with wiki_query %q or wiki_search with path_glob %q", p, "module:"+rel, rel+"/**")
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%q is not a regular file", p)
+	}
+	if start < 0 || end < 0 {
+		return nil, errors.New("line numbers start at 1")
+	}
+	if start == 0 {
+		start = 1
+	}
+	if end != 0 && end < start {
+		return nil, fmt.Errorf("end_line %d is before start_line %d", end, start)
+	}
+	if end == 0 {
+		end = start + DefaultReadLines - 1
+	}
+	cut := false
+	if end-start+1 > MaxReadLines {
+		end, cut = start+MaxReadLines-1, true
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %q: %v", p, err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, _ := br.Peek(binarySniffBytes)
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, fmt.Errorf("%q is a binary file; wiki_read shows text only", p)
+	}
+	res := &ReadResult{Path: rel, StartLine: start}
+	var b strings.Builder
+	tokens := 0
+	n := 0
+	for {
+		l, err := br.ReadSlice('\n')
+		if len(l) > 0 || err == nil {
+			n++
+			if n >= start && n <= end && !res.Truncated {
+				line := bytes.TrimRight(l, "\r\n")
+				if len(line) > maxReadLineBytes {
+					line = append(line[:maxReadLineBytes:maxReadLineBytes], " …(line cut)"...)
+				}
+				s := strings.ToValidUTF8(string(line), "\uFFFD") + "\n"
+				t := engine.CountTokens(s)
+				if tokens+t > maxReadTokens {
+					res.Truncated = true
+				} else {
+					tokens += t
+					b.WriteString(s)
+					res.EndLine = n
+				}
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			// A line longer than the buffer: skip the rest of it.
+			for err == bufio.ErrBufferFull {
+				_, err = br.ReadSlice('\n')
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	res.TotalLines = n
+	res.Content = b.String()
+	if res.EndLine == 0 {
+		if start > n {
+			return nil, fmt.Errorf("%q has %d lines; start_line %d is past the end", p, n, start)
+		}
+		res.EndLine = start - 1
+	}
+	if cut && res.EndLine < n {
+		res.Truncated = true
+	}
+	if res.EndLine < min(end, n) {
+		res.Truncated = true
+	}
+	return res, nil
+}
+
+// Render writes the slice with line numbers.
+func (r *ReadResult) Render(w io.Writer) {
+	fmt.Fprintf(w, "%s:%d-%d (of %d lines)\n", r.Path, r.StartLine, r.EndLine, r.TotalLines)
+	n := r.StartLine
+	for l := range strings.Lines(r.Content) {
+		fmt.Fprintf(w, "%6d  %s", n, l)
+		n++
+	}
+	if r.Truncated {
+		fmt.Fprintf(w, "(cut at line %d to stay within limits; read on with start_line %d)\n", r.EndLine, r.EndLine+1)
+	}
+}

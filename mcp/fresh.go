@@ -1,0 +1,233 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// freshness watches the repository for files that changed since the live
+// generation was built. Checks run on a background goroutine, at most every
+// Options.CheckEvery and only after a call (an idle server costs nothing);
+// the walk they do takes about 20 ms on moby (graph/walk.go), too much to
+// pay inside a call whose budget is a few milliseconds.
+type freshness struct {
+	mu        sync.Mutex
+	running   bool
+	lastCheck time.Time
+	changed   []string // paths added, changed or removed since the build (sorted, capped)
+	nChanged  int
+	checked   bool   // a check completed for the current generation
+	trigger   uint64 // fingerprint of the change set a build was last started for
+	building  bool
+	buildErr  string
+	lastBuilt time.Time
+}
+
+// maxStaleListed caps the stale paths kept for status.
+const maxStaleListed = 50
+
+// touch notes a call: start a check when the last one is old enough.
+func (f *freshness) touch(s *Server) {
+	if s.opt.CheckEvery < 0 {
+		return
+	}
+	f.mu.Lock()
+	due := !f.running && s.nowFunc().Sub(f.lastCheck) >= s.opt.CheckEvery
+	if due {
+		f.running = true
+		f.lastCheck = s.nowFunc()
+	}
+	f.mu.Unlock()
+	if due {
+		s.goBackground(func(ctx context.Context) {
+			defer func() {
+				f.mu.Lock()
+				f.running = false
+				f.mu.Unlock()
+			}()
+			f.check(ctx, s)
+		})
+	}
+}
+
+// kick starts a build at once (no index yet).
+func (f *freshness) kick(s *Server) { f.startBuild(s, 1) }
+
+// newGeneration forgets the change set: it was measured against the old
+// generation.
+func (f *freshness) newGeneration() {
+	f.mu.Lock()
+	f.changed, f.nChanged, f.checked = nil, 0, false
+	f.lastCheck = time.Time{}
+	f.mu.Unlock()
+}
+
+// snapshot returns the stale paths seen by the last check and whether one ran.
+func (f *freshness) snapshot() (paths []string, n int, checked bool, building bool, buildErr string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.changed, f.nChanged, f.checked, f.building, f.buildErr
+}
+
+func (s *Server) goBackground(fn func(ctx context.Context)) {
+	if s.closed.Load() {
+		return
+	}
+	s.bgWG.Add(1)
+	go func() {
+		defer s.bgWG.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				s.logf("background panic: %v", r)
+			}
+		}()
+		fn(s.bgCtx)
+	}()
+}
+
+// check walks the repository and compares it with the live generation.
+func (f *freshness) check(ctx context.Context, s *Server) {
+	g, release, err := s.acquire()
+	if err != nil {
+		return
+	}
+	changed, n, err := changedFiles(ctx, s.root(g), g.snap, s.opt.Walk)
+	release()
+	if err != nil {
+		s.logf("freshness check: %v", err)
+		return
+	}
+	f.mu.Lock()
+	f.changed, f.nChanged, f.checked = changed, n, true
+	f.mu.Unlock()
+	if n > 0 {
+		h := fnv.New64a()
+		for _, p := range changed {
+			h.Write([]byte(p))
+			h.Write([]byte{0})
+		}
+		h.Write([]byte(strconv.Itoa(n)))
+		f.startBuild(s, h.Sum64()|1)
+	}
+}
+
+// startBuild runs Options.Build in the background unless a build for the
+// same change set already ran (a file the build skips must not loop).
+func (f *freshness) startBuild(s *Server, fingerprint uint64) {
+	if s.opt.Build == nil {
+		return
+	}
+	f.mu.Lock()
+	if f.building || (fingerprint == f.trigger && fingerprint != 1) {
+		f.mu.Unlock()
+		return
+	}
+	if fingerprint == 1 && s.nowFunc().Sub(f.lastBuilt) < 10*time.Second && f.buildErr != "" {
+		f.mu.Unlock()
+		return
+	}
+	f.building, f.trigger = true, fingerprint
+	f.mu.Unlock()
+	s.goBackground(func(ctx context.Context) {
+		start := time.Now()
+		err := s.opt.Build(ctx)
+		f.mu.Lock()
+		f.building, f.lastBuilt = false, time.Now()
+		f.buildErr = ""
+		if err != nil && !errors.Is(err, context.Canceled) {
+			f.buildErr = err.Error()
+		}
+		f.mu.Unlock()
+		if err != nil {
+			s.logf("background build failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
+		} else {
+			s.logf("background build done in %s", time.Since(start).Round(time.Millisecond))
+		}
+	})
+}
+
+// changedFiles lists files whose size or mtime differ from the generation,
+// new files, and removed ones (at most maxStaleListed paths, plus the count).
+func changedFiles(ctx context.Context, root string, snap *graph.Snapshot, wopt graph.WalkOptions) ([]string, int, error) {
+	stats, err := snap.Stats()
+	if err != nil {
+		return nil, 0, err
+	}
+	w, err := graph.Walk(ctx, root, wopt)
+	if err != nil {
+		return nil, 0, err
+	}
+	info := snap.Info()
+	ignore := make(map[string]bool, len(info.Skipped)+len(info.Failed))
+	for _, sk := range info.Skipped {
+		ignore[sk.Path] = true
+	}
+	for _, sk := range info.Failed {
+		ignore[sk.Path] = true
+	}
+	byPath := make(map[string]graph.FileStat, len(stats))
+	for _, st := range stats {
+		byPath[st.Path] = st
+	}
+	var out []string
+	n := 0
+	add := func(p string) {
+		n++
+		if len(out) < maxStaleListed {
+			out = append(out, p)
+		}
+	}
+	seen := make(map[string]bool, len(w.Files))
+	for _, fe := range w.Files {
+		seen[fe.Path] = true
+		st, ok := byPath[fe.Path]
+		if !ok {
+			if !ignore[fe.Path] {
+				add(fe.Path)
+			}
+			continue
+		}
+		if st.Size != fe.Size || st.ModTime != fe.ModTime {
+			add(fe.Path)
+		}
+	}
+	for _, st := range stats {
+		if !seen[st.Path] {
+			add(st.Path)
+		}
+	}
+	sort.Strings(out)
+	return out, n, nil
+}
+
+// fileStats returns the generation's file stats by path, decoded once.
+func (g *gen) fileStats() map[string]graph.FileStat {
+	g.statsOnce.Do(func() {
+		stats, _ := g.snap.Stats()
+		g.stats = make(map[string]graph.FileStat, len(stats))
+		for _, st := range stats {
+			g.stats[st.Path] = st
+		}
+	})
+	return g.stats
+}
+
+// fileChanged reports whether the indexed file path changed since the
+// generation was built (one stat; for marking answers).
+func (g *gen) fileChanged(root, path string) bool {
+	st, ok := g.fileStats()[path]
+	if !ok {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(path)))
+	return err != nil || fi.Size() != st.Size || fi.ModTime().UnixNano() != st.ModTime
+}

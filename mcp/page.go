@@ -1,0 +1,283 @@
+package mcp
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// MaxSourceLines bounds the source a page shows.
+const MaxSourceLines = 120
+
+// maxPageLineBytes bounds one source line and maxDocBytes a page's doc, so
+// that no page answer nears MaxAnswerTokens.
+const (
+	maxPageLineBytes = 400
+	maxDocBytes      = 8 << 10
+)
+
+// EdgeDirs are a page's neighbours of one edge type.
+type EdgeDirs struct {
+	Out     []string `json:"out"`
+	In      []string `json:"in"`
+	InTotal int      `json:"in_total,omitempty"`
+}
+
+// Page is the full view of one page, as `page --json` and wiki_page show it.
+type Page struct {
+	ID       string              `json:"id"`
+	Kind     string              `json:"kind"`
+	Title    string              `json:"title"`
+	Path     string              `json:"path"`
+	Line     int                 `json:"line"`
+	EndLine  int                 `json:"end_line,omitempty"`
+	SymKind  string              `json:"symbol_kind,omitempty"`
+	Lang     string              `json:"language,omitempty"`
+	Category string              `json:"category,omitempty"`
+	Created  string              `json:"created,omitempty"`
+	Doc      string              `json:"doc,omitempty"`
+	Source   string              `json:"source,omitempty"`
+	Stale    bool                `json:"stale,omitempty"`
+	Edges    map[string]EdgeDirs `json:"edges"`
+	Notes    []NoteView          `json:"notes"`
+}
+
+// NoteView is one note as shown on a page.
+type NoteView struct {
+	Text  string `json:"text"`
+	Time  string `json:"time"`
+	Stale string `json:"stale,omitempty"`
+}
+
+// PageOptions bound a page view. The zero value shows everything stored.
+type PageOptions struct {
+	MaxEdges int // neighbours listed per edge type and direction; 0 = all stored
+	Clip     bool
+}
+
+// LoadPage reads the page id from snap (or, for memory pages, from a) with
+// its edges, the memories linked to it, its notes and a bounded slice of its
+// source. a may be nil. A missing page is an error that suggests near IDs.
+func LoadPage(snap *graph.Snapshot, a *graph.Authored, id string, opt PageOptions) (*Page, error) {
+	kind, _, frag, err := graph.ParseID(id)
+	if err != nil {
+		return nil, err
+	}
+	var p *Page
+	if kind == graph.KindMemory {
+		m, ok := graph.Memory{}, false
+		if a != nil {
+			m, ok = a.Memory(frag)
+		}
+		if !ok {
+			return nil, fmt.Errorf("no page %q; memory IDs come from wiki_query or wikitoolkit query --kind memory", id)
+		}
+		p = &Page{ID: id, Kind: "memory", Title: m.Title, Category: m.Category, Created: m.Created.Local().Format(time.RFC3339),
+			Doc: m.Text, Edges: map[string]EdgeDirs{}}
+		if m.Link != "" {
+			p.Edges["relates"] = EdgeDirs{Out: []string{m.Link}, In: []string{}}
+		}
+	} else {
+		if snap == nil {
+			return nil, errors.New("no index")
+		}
+		rec, err := snap.Page(id)
+		if errors.Is(err, graph.ErrNotFound) {
+			hint := "IDs come from wiki_query (or 'wikitoolkit query')"
+			if near := snap.PageIDs(nearPrefix(id), 5); len(near) > 0 {
+				hint = "did you mean " + strings.Join(near, ", ") + "?"
+			}
+			if a != nil && len(a.Notes(id)) > 0 {
+				hint += fmt.Sprintf(" (%d notes are kept for it in case it returns)", len(a.Notes(id)))
+			}
+			return nil, fmt.Errorf("no page %q; %s", id, hint)
+		}
+		if err != nil {
+			return nil, err
+		}
+		p = &Page{ID: rec.ID, Kind: rec.Kind.String(), Title: rec.Title, Path: rec.Path, Line: rec.Line, EndLine: rec.EndLine,
+			SymKind: rec.SymKind, Lang: rec.Lang, Doc: rec.Doc, Edges: map[string]EdgeDirs{}}
+		if rec.Kind == graph.KindModule {
+			p.Line = 0
+		}
+		for t := graph.Contains; t <= graph.Relates; t++ {
+			if len(rec.Out[t]) == 0 && len(rec.In[t]) == 0 {
+				continue
+			}
+			p.Edges[t.String()] = EdgeDirs{Out: nonNil(rec.Out[t]), In: nonNil(rec.In[t]), InTotal: rec.InTotal[t]}
+		}
+		if rec.Kind == graph.KindSymbol || rec.Kind == graph.KindDoc {
+			p.Source, p.Stale = readSource(snap, rec.Path, rec.Line, rec.EndLine, opt.Clip)
+		}
+	}
+	if a != nil {
+		if linked := a.LinkedFrom(id); len(linked) > 0 {
+			d := p.Edges["relates"]
+			d.Out = nonNil(d.Out)
+			for _, m := range linked {
+				d.In = append(d.In, m.ID())
+			}
+			d.InTotal = max(d.InTotal, len(d.In))
+			p.Edges["relates"] = d
+		}
+	}
+	p.Notes = []NoteView{}
+	if a != nil {
+		for _, n := range a.Notes(id) {
+			p.Notes = append(p.Notes, NoteView{Text: n.Text, Time: n.Time.Local().Format(time.RFC3339)})
+		}
+	}
+	if opt.MaxEdges > 0 {
+		for t, d := range p.Edges {
+			if d.InTotal < len(d.In) {
+				d.InTotal = len(d.In)
+			}
+			if len(d.Out) > opt.MaxEdges {
+				d.Out = d.Out[:opt.MaxEdges]
+			}
+			if len(d.In) > opt.MaxEdges {
+				d.In = d.In[:opt.MaxEdges]
+			}
+			p.Edges[t] = d
+		}
+	}
+	if opt.Clip && len(p.Doc) > maxDocBytes {
+		p.Doc = strings.ToValidUTF8(p.Doc[:maxDocBytes], "") + " …(cut)"
+	}
+	return p, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// nearPrefix is the part of an ID that a near miss likely shares: up to the
+// '#' for symbols and docs, else the whole ID minus its last path element.
+func nearPrefix(id string) string {
+	if i := strings.IndexByte(id, '#'); i >= 0 {
+		return id[:i+1]
+	}
+	if i := strings.LastIndexByte(id, '/'); i >= 0 {
+		return id[:i+1]
+	}
+	return id
+}
+
+// readSource returns lines [start, end] of a file under the indexed root
+// (at most MaxSourceLines) and whether the file changed since the build.
+func readSource(snap *graph.Snapshot, path string, start, end int, clip bool) (string, bool) {
+	root := snap.Info().Root
+	if root == "" || graph.CheckPath(path) != nil {
+		return "", false
+	}
+	full := filepath.Join(root, filepath.FromSlash(path))
+	stale := false
+	if rec, err := snap.FileRecord(path); err == nil {
+		if fi, err := os.Stat(full); err != nil || fi.Size() != rec.Size || fi.ModTime().UnixNano() != rec.ModTime {
+			stale = true
+		}
+	}
+	f, err := os.Open(full)
+	if err != nil {
+		return "", true
+	}
+	defer f.Close()
+	if end < start {
+		end = start
+	}
+	if end-start+1 > MaxSourceLines {
+		end = start + MaxSourceLines - 1
+	}
+	var b strings.Builder
+	sc := bufio.NewScanner(io.LimitReader(f, 8<<20))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 1; sc.Scan() && n <= end; n++ {
+		if n >= start {
+			line := sc.Text()
+			if clip && len(line) > maxPageLineBytes {
+				line = line[:maxPageLineBytes] + " …"
+			}
+			b.WriteString(strings.ToValidUTF8(line, "\uFFFD"))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String(), stale
+}
+
+// Render writes the page as text. relatedHint names the command or tool
+// that lists all neighbours ("'wikitoolkit related'", "wiki_related").
+func (p *Page) Render(w io.Writer, relatedHint string) {
+	fmt.Fprintf(w, "%s  [%s", p.ID, p.Kind)
+	if p.SymKind != "" {
+		fmt.Fprintf(w, " %s", p.SymKind)
+	}
+	if p.Category != "" {
+		fmt.Fprintf(w, " %s", p.Category)
+	}
+	fmt.Fprintln(w, "]")
+	fmt.Fprintf(w, "%s\n", p.Title)
+	if p.Path != "" && p.Kind != "module" {
+		if p.Line > 0 {
+			fmt.Fprintf(w, "%s:%d", p.Path, p.Line)
+			if p.EndLine > p.Line {
+				fmt.Fprintf(w, "-%d", p.EndLine)
+			}
+			fmt.Fprintln(w)
+		} else {
+			fmt.Fprintln(w, p.Path)
+		}
+	}
+	if p.Created != "" {
+		fmt.Fprintf(w, "written %s\n", p.Created)
+	}
+	if p.Doc != "" {
+		fmt.Fprintf(w, "\n%s\n", p.Doc)
+	}
+	if p.Source != "" {
+		if p.Stale {
+			fmt.Fprintln(w, "\n(STALE: the file changed since the last build; the index refreshes itself shortly, or run 'wikitoolkit build')")
+		}
+		fmt.Fprintf(w, "\n%s", p.Source)
+	}
+	for _, t := range []string{"contains", "references", "imports", "relates"} {
+		d, ok := p.Edges[t]
+		if !ok {
+			continue
+		}
+		printIDs(w, t+" →", d.Out, len(d.Out), relatedHint)
+		total := max(d.InTotal, len(d.In))
+		printIDs(w, t+" ←", d.In, total, relatedHint)
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "\nnote %s: %s", n.Time, n.Text)
+		if n.Stale != "" {
+			fmt.Fprintf(w, " (%s)", n.Stale)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func printIDs(w io.Writer, label string, ids []string, total int, hint string) {
+	if len(ids) == 0 {
+		return
+	}
+	const show = 20
+	fmt.Fprintf(w, "\n%s (%d)\n", label, total)
+	for i, id := range ids {
+		if i == show {
+			fmt.Fprintf(w, "  … %d more (%s lists them)\n", total-show, hint)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", id)
+	}
+}

@@ -1,0 +1,456 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// MaxAnswerTokens bounds every tool answer (text plus structured content).
+const MaxAnswerTokens = 20000
+
+// maxTextTokens bounds the readable text of one answer; the structured
+// content carries the same facts, so the two together stay under
+// MaxAnswerTokens.
+const maxTextTokens = MaxAnswerTokens / 2
+
+// Options configure a Server. Only IndexDir is required.
+type Options struct {
+	// IndexDir is the index directory (<root>/.wikitoolkit).
+	IndexDir string
+	// Root is the repository root; "" means the root recorded by the last
+	// build, or the parent of IndexDir.
+	Root string
+	// Version is reported to clients.
+	Version string
+	// Build runs an incremental build of the index; the server calls it in
+	// the background when files changed or no index exists. nil disables
+	// automatic refresh.
+	Build func(ctx context.Context) error
+	// Walk are the build's walk options, used by the freshness check.
+	// wiki_search walks with the same ignore rules but every text file.
+	Walk graph.WalkOptions
+	// CheckEvery is the least time between two freshness checks; 0 means
+	// 3 s, negative disables them.
+	CheckEvery time.Duration
+	// Log receives one line per tool call (tool, argument and result sizes,
+	// status, milliseconds; never contents). nil discards.
+	Log io.Writer
+	// Allow, when non-empty, lists the only tools served; Deny lists tools
+	// never served. Names as in ToolNames.
+	Allow, Deny []string
+}
+
+// ToolNames lists every tool a Server can serve.
+var ToolNames = []string{"wiki_query", "wiki_page", "wiki_related", "wiki_status", "wiki_remember", "wiki_note", "wiki_search", "wiki_read"}
+
+// Server serves one index. Create it with New; it is safe for concurrent use
+// by any number of sessions.
+type Server struct {
+	opt      Options
+	dir      string
+	sdk      *sdk.Server
+	authored *graph.AuthoredCache
+
+	mu      sync.Mutex // guards cur, curKey and the refs of every gen
+	cur     *gen
+	curKey  fileKey
+	swapMu  sync.Mutex // held while opening a new generation
+	fresh   freshness
+	logMu   sync.Mutex
+	closed  atomic.Bool
+	bgWG    sync.WaitGroup
+	bgCtx   context.Context
+	bgStop  context.CancelFunc
+	nowFunc func() time.Time
+}
+
+// gen is one open generation with its ranking index. refs counts the calls
+// using it; a retired gen is closed when its last call returns.
+type gen struct {
+	snap    *graph.Snapshot
+	ix      *engine.Index
+	refs    int
+	retired bool
+
+	statsOnce sync.Once
+	stats     map[string]graph.FileStat
+}
+
+// fileKey identifies a version of the CURRENT file: a build replaces it by
+// rename, which changes the inode.
+type fileKey struct {
+	ino   uint64
+	size  int64
+	mtime int64
+}
+
+func statKey(path string) (fileKey, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileKey{}, false
+	}
+	k := fileKey{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		k.ino = uint64(st.Ino)
+	}
+	return k, true
+}
+
+// New returns a Server for the index in opt.IndexDir. The index need not
+// exist yet: tools then say so (and a build starts when opt.Build is set).
+func New(opt Options) (*Server, error) {
+	if opt.IndexDir == "" {
+		return nil, errors.New("mcp: no index directory")
+	}
+	dir, err := filepath.Abs(opt.IndexDir)
+	if err != nil {
+		return nil, err
+	}
+	if opt.CheckEvery == 0 {
+		opt.CheckEvery = 3 * time.Second
+	}
+	for _, n := range slices.Concat(opt.Allow, opt.Deny) {
+		if !slices.Contains(ToolNames, n) {
+			return nil, fmt.Errorf("unknown tool %q in the allow/deny lists (tools: %v)", n, ToolNames)
+		}
+	}
+	s := &Server{opt: opt, dir: dir, authored: graph.NewAuthoredCache(dir), nowFunc: time.Now}
+	s.bgCtx, s.bgStop = context.WithCancel(context.Background())
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "wikitoolkit", Version: opt.Version}, &sdk.ServerOptions{
+		Instructions: instructions,
+		Capabilities: &sdk.ServerCapabilities{},
+	})
+	s.sdk.AddReceivingMiddleware(s.logCalls)
+	s.addTools()
+	s.addResources()
+	return s, nil
+}
+
+const instructions = `wikitoolkit indexes this repository as a wiki of pages (modules, files, symbols, doc sections, memories). ` +
+	`Call wiki_query first for any question about the code, then wiki_page/wiki_related with its IDs; ` +
+	`use wiki_search and wiki_read instead of grep/find/cat. Sub-agents should do the same.`
+
+// SDK returns the underlying go-sdk server (for transports).
+func (s *Server) SDK() *sdk.Server { return s.sdk }
+
+// Run serves one session on t until the client disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	return s.sdk.Run(ctx, t)
+}
+
+// Close stops background work and releases the open generation. Calls in
+// flight finish first.
+func (s *Server) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	s.bgStop()
+	s.bgWG.Wait()
+	s.mu.Lock()
+	g := s.cur
+	s.cur = nil
+	s.mu.Unlock()
+	if g != nil {
+		s.retire(g)
+	}
+	return nil
+}
+
+func (s *Server) allowed(name string) bool {
+	if slices.Contains(s.opt.Deny, name) {
+		return false
+	}
+	return len(s.opt.Allow) == 0 || slices.Contains(s.opt.Allow, name)
+}
+
+// errNoIndex is what tools say before the first build finished.
+func (s *Server) errNoIndex() error {
+	if s.opt.Build != nil {
+		return fmt.Errorf("the index of this repository is being built; retry in a few seconds (wiki_status shows progress)")
+	}
+	return fmt.Errorf("no index in %s; run `wikitoolkit build` in the repository, then retry", s.dir)
+}
+
+// acquire returns the live generation, swapping to a newer one first when
+// CURRENT changed, and a release function the caller must call.
+func (s *Server) acquire() (*gen, func(), error) {
+	if s.closed.Load() {
+		return nil, nil, errors.New("the server is shutting down")
+	}
+	key, ok := statKey(filepath.Join(s.dir, "CURRENT"))
+	s.mu.Lock()
+	g := s.cur
+	stale := !ok || key != s.curKey || g == nil
+	s.mu.Unlock()
+	if stale && ok {
+		// One caller opens the new generation; others keep using the old
+		// one meanwhile, unless there is none.
+		if g == nil {
+			s.swapMu.Lock()
+			s.swap(key)
+			s.swapMu.Unlock()
+		} else if s.swapMu.TryLock() {
+			s.swap(key)
+			s.swapMu.Unlock()
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g = s.cur
+	if g == nil {
+		if !ok {
+			s.fresh.kick(s)
+		}
+		return nil, nil, s.errNoIndex()
+	}
+	g.refs++
+	return g, func() { s.release(g) }, nil
+}
+
+// swap opens the generation CURRENT names now, if it is not the open one.
+func (s *Server) swap(key fileKey) {
+	s.mu.Lock()
+	if s.cur != nil && s.curKey == key {
+		s.mu.Unlock()
+		return
+	}
+	old := s.cur
+	s.mu.Unlock()
+	if old != nil {
+		if n, err := graph.CurrentGeneration(s.dir); err == nil && n == old.snap.Generation {
+			s.mu.Lock()
+			s.curKey = key
+			s.mu.Unlock()
+			return
+		}
+	}
+	snap, err := graph.OpenSnapshot(s.dir)
+	if err != nil {
+		s.logf("open index: %v", err)
+		return
+	}
+	b, err := snap.Blob("engine")
+	var ix *engine.Index
+	if err == nil {
+		ix, err = engine.UnmarshalIndex(b)
+	}
+	if err != nil {
+		s.logf("generation %d has no readable ranking index: %v", snap.Generation, err)
+		snap.Close()
+		return
+	}
+	ng := &gen{snap: snap, ix: ix}
+	s.mu.Lock()
+	if s.closed.Load() {
+		s.mu.Unlock()
+		snap.Close()
+		return
+	}
+	s.cur, s.curKey = ng, key
+	s.mu.Unlock()
+	if old != nil {
+		s.retire(old)
+	}
+	s.fresh.newGeneration()
+}
+
+func (s *Server) release(g *gen) {
+	s.mu.Lock()
+	g.refs--
+	closeNow := g.retired && g.refs == 0
+	s.mu.Unlock()
+	if closeNow {
+		g.snap.Close()
+	}
+}
+
+func (s *Server) retire(g *gen) {
+	s.mu.Lock()
+	g.retired = true
+	closeNow := g.refs == 0
+	s.mu.Unlock()
+	if closeNow {
+		g.snap.Close()
+	}
+}
+
+// root returns the repository root.
+func (s *Server) root(g *gen) string {
+	if s.opt.Root != "" {
+		return s.opt.Root
+	}
+	if g != nil && g.snap.Info().Root != "" {
+		return g.snap.Info().Root
+	}
+	return filepath.Dir(s.dir)
+}
+
+// rootNoIndex returns the root without needing a generation.
+func (s *Server) rootNoIndex() string {
+	if s.opt.Root != "" {
+		return s.opt.Root
+	}
+	s.mu.Lock()
+	g := s.cur
+	s.mu.Unlock()
+	return s.root(g)
+}
+
+func (s *Server) logf(format string, a ...any) {
+	if s.opt.Log == nil {
+		return
+	}
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.opt.Log, "%s %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
+}
+
+// logCalls is receiving middleware: one line per tools/call with sizes,
+// status and duration, never contents.
+func (s *Server) logCalls(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (res sdk.Result, err error) {
+		if method != "tools/call" || s.opt.Log == nil {
+			return next(ctx, method, req)
+		}
+		start := time.Now()
+		name, argBytes := "?", 0
+		if p, ok := req.GetParams().(*sdk.CallToolParamsRaw); ok && p != nil {
+			name, argBytes = p.Name, len(p.Arguments)
+		}
+		res, err = next(ctx, method, req)
+		status, resBytes := "ok", 0
+		switch r := res.(type) {
+		case *sdk.CallToolResult:
+			if r.IsError {
+				status = "tool-error"
+			}
+			resBytes = resultBytes(r)
+		}
+		if err != nil {
+			status = "protocol-error"
+		}
+		s.logf("tool=%s args=%dB result=%dB status=%s ms=%.1f", name, argBytes, resBytes, status, float64(time.Since(start).Microseconds())/1000)
+		return res, err
+	}
+}
+
+func resultBytes(r *sdk.CallToolResult) int {
+	n := 0
+	for _, c := range r.Content {
+		if t, ok := c.(*sdk.TextContent); ok {
+			n += len(t.Text)
+		}
+	}
+	if raw, ok := r.StructuredContent.(json.RawMessage); ok {
+		n += len(raw)
+	}
+	return n
+}
+
+// call is what a tool handler gets: the request context's generation (nil
+// for tools that do not need one) and authored data.
+type call struct {
+	s *Server
+	g *gen
+}
+
+// toolFunc is a typed tool body: it returns the readable text and the
+// structured output, or an error the model can act on.
+type toolFunc[In, Out any] func(ctx context.Context, c *call, in In) (string, Out, error)
+
+// addTool registers a tool with a typed input (schema inferred from In's
+// json and jsonschema tags, then adjusted by tune), a minimal output schema
+// (an object; the full shape is documented in the text and costs tokens in
+// every tools/list), panic recovery and generation management.
+func addTool[In, Out any](s *Server, t *sdk.Tool, needIndex bool, tune func(props map[string]*schema), fn toolFunc[In, Out]) {
+	if !s.allowed(t.Name) {
+		return
+	}
+	in, err := inputSchema[In](tune)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", t.Name, err)) // programming error, caught by the registration test
+	}
+	t.InputSchema = in
+	t.OutputSchema = outputSchema
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, input In) (res *sdk.CallToolResult, out Out, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.logf("panic in %s: %v\n%s", t.Name, r, debug.Stack())
+				var zero Out
+				res, out, err = nil, zero, fmt.Errorf("internal error in %s (%v); this is a wikitoolkit bug — try other arguments or use wiki_search/wiki_read meanwhile", t.Name, r)
+			}
+		}()
+		c := &call{s: s}
+		s.fresh.touch(s)
+		if needIndex {
+			g, release, err := s.acquire()
+			if err != nil {
+				var zero Out
+				return nil, zero, err
+			}
+			defer release()
+			c.g = g
+		}
+		text, out, err := fn(ctx, c, input)
+		if err != nil {
+			var zero Out
+			return nil, zero, err
+		}
+		text = clipTokens(text, maxTextTokens)
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, out, nil
+	})
+}
+
+// clipTokens cuts text to at most max tokens, saying so.
+func clipTokens(text string, max int) string {
+	if engine.CountTokens(text) <= max {
+		return text
+	}
+	const note = "\n… (answer cut to fit the token limit; ask for less, e.g. a smaller line range or max_results)\n"
+	lo, hi := 0, len(text)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if engine.CountTokens(text[:mid])+engine.CountTokens(note) <= max {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return strings.ToValidUTF8(text[:lo], "") + note
+}
+
+func (s *Server) authoredData() (*graph.Authored, error) {
+	a, err := s.authored.Get()
+	if err != nil {
+		s.logf("read notes and memories: %v", err)
+	}
+	return a, err
+}
+
+func (s *Server) addTools() {
+	s.addQuery()
+	s.addPage()
+	s.addRelated()
+	s.addStatus()
+	s.addRemember()
+	s.addNote()
+	s.addSearch()
+	s.addRead()
+}

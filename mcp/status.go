@@ -1,0 +1,155 @@
+package mcp
+
+import (
+	"bufio"
+	"maps"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// Status is the health of an index, as `status --json` and wiki_status show it.
+type Status struct {
+	Index       string         `json:"index"`
+	Root        string         `json:"root"`
+	Generation  int            `json:"generation"`
+	Pages       map[string]int `json:"pages"`
+	Edges       map[string]int `json:"edges"`
+	Files       int            `json:"files"`
+	Languages   map[string]int `json:"languages"`
+	LastBuild   LastBuild      `json:"last_build"`
+	StaleFiles  int            `json:"stale_files"`
+	Stale       []string       `json:"stale,omitempty"`
+	IndexBytes  int64          `json:"index_bytes"`
+	SourceBytes int64          `json:"source_bytes"`
+	Skipped     []graph.Skip   `json:"skipped"`
+	Failed      []graph.Skip   `json:"failed,omitempty"`
+	Diagnostics int            `json:"diagnostics"`
+	Notes       int            `json:"notes"`
+	NotedPages  int            `json:"noted_pages"`
+	OrphanNotes int            `json:"orphan_notes"`
+	Orphans     []string       `json:"orphans,omitempty"`
+	Bypass      Bypass         `json:"bypass"`
+	Building    bool           `json:"building,omitempty"`
+	BuildError  string         `json:"build_error,omitempty"`
+}
+
+// LastBuild summarises the build that wrote the live generation.
+type LastBuild struct {
+	Time           string  `json:"time"`
+	Seconds        float64 `json:"seconds"`
+	Mode           string  `json:"mode"`
+	FilesParsed    int     `json:"files_parsed"`
+	FilesUnchanged int     `json:"files_unchanged"`
+	FilesRemoved   int     `json:"files_removed"`
+}
+
+// Bypass counts the searches agents ran with their own tools (Grep, Glob,
+// grep/rg/find in Bash) that the Claude Code hook saw, instead of the wiki.
+type Bypass struct {
+	Events int    `json:"events"`
+	Last   string `json:"last,omitempty"`
+}
+
+// StatusOptions say how CollectStatus finds stale files.
+type StatusOptions struct {
+	// Stale, when non-nil, supplies stale files (from a server's background
+	// check) instead of stat'ing every indexed file.
+	Stale func() (paths []string, n int, ok bool)
+}
+
+// CollectStatus reports on snap, the authored data a (may be nil) and the
+// hook's bypass log.
+func CollectStatus(snap *graph.Snapshot, a *graph.Authored, opt StatusOptions) (*Status, error) {
+	info := snap.Info()
+	st := &Status{Index: snap.Dir, Root: info.Root, Generation: snap.Generation, Pages: maps.Clone(info.Pages), Edges: maps.Clone(info.Edges),
+		Files: info.Files, Languages: info.Languages, IndexBytes: snap.SizeBytes(), SourceBytes: info.SourceBytes,
+		Skipped: info.Skipped, Failed: info.Failed, Diagnostics: info.Diagnostics,
+		LastBuild: LastBuild{Time: info.Started.Local().Format(time.RFC3339), Seconds: round3(info.Seconds), Mode: info.Mode,
+			FilesParsed: info.FilesParsed, FilesUnchanged: info.FilesUnchanged, FilesRemoved: info.FilesRemoved}}
+	if st.Skipped == nil {
+		st.Skipped = []graph.Skip{}
+	}
+	done := false
+	if opt.Stale != nil {
+		var paths []string
+		paths, st.StaleFiles, done = opt.Stale()
+		st.Stale = paths
+	}
+	if !done {
+		stats, err := snap.Stats()
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range stats {
+			fi, err := os.Stat(filepath.Join(info.Root, filepath.FromSlash(s.Path)))
+			if err != nil || fi.Size() != s.Size || fi.ModTime().UnixNano() != s.ModTime {
+				st.StaleFiles++
+				if len(st.Stale) < maxStaleListed {
+					st.Stale = append(st.Stale, s.Path)
+				}
+			}
+		}
+	}
+	if a != nil {
+		if st.Pages == nil {
+			st.Pages = map[string]int{}
+		}
+		st.Pages["memory"] = len(a.Memories())
+		st.Notes, st.NotedPages = a.NoteCount()
+		for _, id := range a.NotedPages() {
+			if kind, _, frag, err := graph.ParseID(id); err == nil && kind == graph.KindMemory {
+				if _, ok := a.Memory(frag); ok {
+					continue
+				}
+			} else if _, err := snap.Page(id); err == nil {
+				continue
+			}
+			st.OrphanNotes += len(a.Notes(id))
+			if len(st.Orphans) < maxStaleListed {
+				st.Orphans = append(st.Orphans, id)
+			}
+		}
+		if st.Edges != nil {
+			n := 0
+			for _, m := range a.Memories() {
+				if m.Link != "" {
+					n++
+				}
+			}
+			st.Edges["relates"] += n
+		}
+	}
+	st.Bypass = ReadBypass(snap.Dir)
+	return st, nil
+}
+
+func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+
+// HookLogName is the file in the index directory where the hook records
+// each bypassing search, one JSON line per event.
+const HookLogName = "hook.log"
+
+// ReadBypass counts the hook's recorded events.
+func ReadBypass(indexDir string) Bypass {
+	var b Bypass
+	for _, name := range []string{HookLogName + ".1", HookLogName} {
+		f, err := os.Open(filepath.Join(indexDir, name))
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if len(sc.Bytes()) > 0 {
+				b.Events++
+			}
+		}
+		f.Close()
+		if fi, err := os.Stat(filepath.Join(indexDir, name)); err == nil && b.Events > 0 {
+			b.Last = fi.ModTime().Local().Format(time.RFC3339)
+		}
+	}
+	return b
+}

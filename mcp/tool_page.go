@@ -1,0 +1,33 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type pageIn struct {
+	PageID string `json:"page_id" jsonschema:"a page ID from wiki_query, e.g. symbol:cli/cli.go#Main or file:cli/cli.go"`
+}
+
+// maxPageEdges bounds the neighbours a page lists per edge type and
+// direction (wiki_related lists more).
+const maxPageEdges = 50
+
+func (s *Server) addPage() {
+	addTool(s, &sdk.Tool{Name: "wiki_page", Description: "One page in full: signature, doc, source lines, callers, callees, " +
+		"contents, linked memories and notes. Prefer it to Read for a symbol or file found by wiki_query."},
+		true, nil, s.page)
+}
+
+func (s *Server) page(ctx context.Context, c *call, in pageIn) (string, *Page, error) {
+	a, _ := s.authoredData()
+	p, err := LoadPage(c.g.snap, a, strings.TrimSpace(in.PageID), PageOptions{MaxEdges: maxPageEdges, Clip: true})
+	if err != nil {
+		return "", nil, err
+	}
+	var b strings.Builder
+	p.Render(&b, "wiki_related")
+	return b.String(), p, nil
+}

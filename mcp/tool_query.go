@@ -1,0 +1,72 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+)
+
+type queryIn struct {
+	Question     string   `json:"question" jsonschema:"words, an identifier (parseConfig, pkg.Func), a path (cli/main.go:42) or a pasted stack trace"`
+	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"max tokens of the answer"`
+	Focus        []string `json:"focus,omitempty" jsonschema:"repo-relative paths you are working on; nearby pages rank higher"`
+}
+
+// queryOut is engine.Result (the `query --json` shape) plus the result
+// paths whose files changed since the build.
+type queryOut struct {
+	engine.Result
+	Stale []string `json:"stale,omitempty"`
+}
+
+func (s *Server) addQuery() {
+	addTool(s, &sdk.Tool{Name: "wiki_query", Description: "Find code in this repository: ranked files, symbols, docs and saved memories for a question, " +
+		"identifier, path or stack trace, within a token budget. Use it FIRST, before Grep/Glob/Read: one call is faster and cheaper " +
+		"than many. Result IDs feed wiki_page and wiki_related."},
+		true, func(p map[string]*schema) { bounds(p["budget_tokens"], engine.DefaultBudgetTokens, 100, engine.MaxBudgetTokens) },
+		s.query)
+}
+
+func (s *Server) query(ctx context.Context, c *call, in queryIn) (string, queryOut, error) {
+	q := strings.TrimSpace(in.Question)
+	if q == "" {
+		return "", queryOut{}, errors.New("question is empty: ask in words, or give an identifier, path or stack trace")
+	}
+	opt := engine.Options{BudgetTokens: in.BudgetTokens}
+	for _, f := range in.Focus {
+		if f = strings.TrimSpace(f); f != "" {
+			opt.Focus = append(opt.Focus, strings.TrimPrefix(f, "./"))
+		}
+	}
+	if a, _ := s.authoredData(); a != nil {
+		opt.Extra = a.MemoryPages()
+	}
+	res, err := c.g.ix.Query(ctx, q, opt)
+	if err != nil {
+		return "", queryOut{}, err
+	}
+	out := queryOut{Result: res}
+	root := s.root(c.g)
+	seen := map[string]bool{}
+	for _, st := range res.Results {
+		if st.Path != "" && !seen[st.Path] {
+			seen[st.Path] = true
+			if c.g.fileChanged(root, st.Path) {
+				out.Stale = append(out.Stale, st.Path)
+			}
+		}
+	}
+	text := res.Render()
+	if len(res.Results) == 0 {
+		text += "No page matched. Try other words or an identifier; wiki_search finds exact text.\n"
+	}
+	if len(out.Stale) > 0 {
+		text += fmt.Sprintf("STALE (changed since the last build, refreshing): %s\n", strings.Join(out.Stale, ", "))
+	}
+	return text, out, nil
+}

@@ -1,0 +1,98 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+type rememberIn struct {
+	Fact       string `json:"fact" jsonschema:"the fact, in full sentences"`
+	Category   string `json:"category,omitempty" jsonschema:"e.g. decision, convention, gotcha, how-to"`
+	Title      string `json:"title,omitempty" jsonschema:"short title; default: the fact's first words"`
+	LinkPageID string `json:"link_page_id,omitempty" jsonschema:"ID of the page the fact is about"`
+	Rel        string `json:"rel,omitempty" jsonschema:"relation to that page (default relates_to)"`
+}
+
+type rememberOut struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+func (s *Server) addRemember() {
+	addTool(s, &sdk.Tool{Name: "wiki_remember", Description: "Save a lasting fact about this repository (decision, convention, " +
+		"gotcha) as a memory page that wiki_query finds in later sessions; rebuilds keep it."},
+		false, nil, s.remember)
+}
+
+func (s *Server) remember(ctx context.Context, c *call, in rememberIn) (string, rememberOut, error) {
+	link := strings.TrimSpace(in.LinkPageID)
+	if link != "" {
+		if err := s.checkPageExists(link); err != nil {
+			return "", rememberOut{}, err
+		}
+	}
+	id, err := graph.AddMemory(s.dir, graph.Memory{Text: in.Fact, Category: in.Category, Title: in.Title, Link: link, Rel: in.Rel})
+	if err != nil {
+		return "", rememberOut{}, fmt.Errorf("not saved: %v", err)
+	}
+	a, _ := s.authoredData()
+	out := rememberOut{ID: id}
+	if a != nil {
+		if m, ok := a.Memory(strings.TrimPrefix(id, "memory:")); ok {
+			out.Title = m.Title
+		}
+	}
+	return fmt.Sprintf("saved %s\n", id), out, nil
+}
+
+// checkPageExists returns a tool error when id is malformed or names no
+// page of the live index or memory.
+func (s *Server) checkPageExists(id string) error {
+	if kind, _, _, err := graph.ParseID(id); err != nil {
+		return err
+	} else if kind == graph.KindMemory {
+		a, _ := s.authoredData()
+		return CheckPage(nil, a, id)
+	}
+	g, release, err := s.acquire()
+	if err != nil {
+		return err
+	}
+	defer release()
+	a, _ := s.authoredData()
+	return CheckPage(g.snap, a, id)
+}
+
+// CheckPage returns an error that says what to do when id is malformed or
+// names no page of snap (nil: only memories are checked) or memory of a.
+func CheckPage(snap *graph.Snapshot, a *graph.Authored, id string) error {
+	kind, _, frag, err := graph.ParseID(id)
+	if err != nil {
+		return err
+	}
+	if kind == graph.KindMemory {
+		if a != nil {
+			if _, ok := a.Memory(frag); ok {
+				return nil
+			}
+		}
+		return fmt.Errorf("no page %q; memory IDs come from wiki_query", id)
+	}
+	if snap == nil {
+		return nil
+	}
+	if _, err := snap.Page(id); err != nil {
+		if errors.Is(err, graph.ErrNotFound) {
+			_, err := LoadPage(snap, nil, id, PageOptions{})
+			return err // "no page …; did you mean …"
+		}
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type statusIn struct{}
+
+func (s *Server) addStatus() {
+	addTool(s, &sdk.Tool{Name: "wiki_status", Description: "Index health: page counts, last build, stale files, notes, " +
+		"and how often searches bypassed the wiki."}, true, nil, s.status)
+}
+
+func (s *Server) status(ctx context.Context, c *call, _ statusIn) (string, *Status, error) {
+	a, _ := s.authoredData()
+	opt := StatusOptions{}
+	if s.opt.CheckEvery >= 0 {
+		opt.Stale = func() ([]string, int, bool) {
+			paths, n, ok, _, _ := s.fresh.snapshot()
+			return paths, n, ok
+		}
+	}
+	st, err := CollectStatus(c.g.snap, a, opt)
+	if err != nil {
+		return "", nil, err
+	}
+	_, _, _, st.Building, st.BuildError = s.fresh.snapshot()
+	var b strings.Builder
+	RenderStatus(&b, st)
+	return b.String(), st, nil
+}
+
+// RenderStatus writes the status as text.
+func RenderStatus(w *strings.Builder, st *Status) {
+	fmt.Fprintf(w, "index      %s (generation %d, %s on disk for %s of source)\n", st.Index, st.Generation, HumanBytes(st.IndexBytes), HumanBytes(st.SourceBytes))
+	fmt.Fprintf(w, "root       %s\n", st.Root)
+	fmt.Fprintf(w, "last build %s, %s, %.2fs (%d parsed, %d unchanged, %d removed)\n", st.LastBuild.Time, st.LastBuild.Mode, st.LastBuild.Seconds,
+		st.LastBuild.FilesParsed, st.LastBuild.FilesUnchanged, st.LastBuild.FilesRemoved)
+	fmt.Fprintf(w, "pages      %s\n", CountsLine(st.Pages, []string{"module", "file", "symbol", "doc", "memory"}))
+	fmt.Fprintf(w, "edges      %s\n", CountsLine(st.Edges, []string{"contains", "references", "imports", "relates"}))
+	fmt.Fprintf(w, "files      %d: %s\n", st.Files, CountsLine(st.Languages, nil))
+	if st.Diagnostics > 0 {
+		fmt.Fprintf(w, "syntax     %d diagnostics in parsed files (indexed anyway)\n", st.Diagnostics)
+	}
+	switch {
+	case st.StaleFiles > 0 && st.Building:
+		fmt.Fprintf(w, "stale      %d files changed since the build; refreshing now\n", st.StaleFiles)
+	case st.StaleFiles > 0:
+		fmt.Fprintf(w, "stale      %d files changed since the build; run 'wikitoolkit build'\n", st.StaleFiles)
+	default:
+		fmt.Fprintln(w, "stale      none")
+	}
+	if st.BuildError != "" {
+		fmt.Fprintf(w, "refresh    failed: %s\n", st.BuildError)
+	}
+	fmt.Fprintf(w, "notes      %d on %d pages", st.Notes, st.NotedPages)
+	if st.OrphanNotes > 0 {
+		fmt.Fprintf(w, " (%d on pages that no longer exist, kept: %s)", st.OrphanNotes, strings.Join(st.Orphans, ", "))
+	}
+	fmt.Fprintln(w)
+	if st.Bypass.Events > 0 {
+		fmt.Fprintf(w, "bypass     %d searches with Grep/Glob/grep instead of the wiki (last %s)\n", st.Bypass.Events, st.Bypass.Last)
+	}
+	if len(st.Skipped) > 0 {
+		fmt.Fprintf(w, "skipped    %d\n", len(st.Skipped))
+		for i, s := range st.Skipped {
+			if i == 50 {
+				fmt.Fprintf(w, "  … %d more\n", len(st.Skipped)-50)
+				break
+			}
+			fmt.Fprintf(w, "  %s: %s\n", s.Path, s.Reason)
+		}
+	}
+	for _, s := range st.Failed {
+		fmt.Fprintf(w, "failed     %s: %s\n", s.Path, s.Reason)
+	}
+}

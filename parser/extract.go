@@ -1,0 +1,688 @@
+package parser
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// role is what a query capture means to the extractor. The .scm files name
+// captures after roles:
+//
+//	@def.<kind>    a definition node (kind as in DefKind.String); paired with @name
+//	@name          the definition's (possibly qualified) name
+//	@scope         a node that qualifies definitions inside it without being
+//	               one (Rust impl); paired with @name
+//	@receiver      Go method receiver type
+//	@ref.call, @ref.type, @ref.sel   a reference, the node is its name
+//	@ref.jsx       a JSX tag; lower-case (HTML) tags are dropped
+//	@qual          the expression left of a @ref.* in the same match
+//	@import.path, @import.alias      an import's path and local name
+//	@import.stmt   a whole import statement, taken apart in Go per language
+//	@import.fn     a call's function name; the match is an import only for
+//	               require-like names
+//	@doc, @doc.owner  a Python docstring and the definition it documents
+//	@package       the Go package clause (its doc is the package doc)
+//	@heading, @paragraph  Markdown blocks
+type role uint8
+
+const (
+	roleIgnore role = iota
+	roleName
+	roleScope
+	roleReceiver
+	roleRefCall
+	roleRefType
+	roleRefSel
+	roleRefJSX
+	roleQual
+	roleImportPath
+	roleImportAlias
+	roleImportStmt
+	roleImportFn
+	roleDoc
+	roleDocOwner
+	rolePackage
+	roleHeading
+	roleParagraph
+	roleDef // roleDef + role(kind) for each DefKind
+)
+
+var roleByName = func() map[string]role {
+	m := map[string]role{
+		"name": roleName, "scope": roleScope, "receiver": roleReceiver,
+		"ref.call": roleRefCall, "ref.type": roleRefType, "ref.sel": roleRefSel, "ref.jsx": roleRefJSX,
+		"qual": roleQual, "import.path": roleImportPath, "import.alias": roleImportAlias,
+		"import.stmt": roleImportStmt, "import.fn": roleImportFn, "doc": roleDoc, "doc.owner": roleDocOwner,
+		"package": rolePackage, "heading": roleHeading, "paragraph": roleParagraph,
+	}
+	for k := KindFunc; k <= KindSection; k++ {
+		m["def."+k.String()] = roleDef + role(k)
+	}
+	return m
+}()
+
+// rawDef is a definition or scope as found by the query, before nesting is
+// known. Offsets are byte offsets into the source.
+type rawDef struct {
+	start, end         uint32
+	nameStart, nameEnd uint32
+	recvStart, recvEnd uint32 // Go receiver type; recvEnd == 0 when absent
+	kind               DefKind
+	scope              bool // qualifies nested definitions but is not one
+	parent             int32
+	qualified          string
+	name               string
+	out                int32 // index in Facts.Defs, -1 for scopes
+}
+
+type rawRef struct {
+	start, end   uint32
+	qStart, qEnd uint32 // qualifier; qEnd == 0 when absent
+	kind         RefKind
+}
+
+type rawDoc struct {
+	owner      uint32 // start offset of the documented definition
+	start, end uint32
+}
+
+// kindRank orders duplicate captures of one name: the most specific kind
+// wins (a Go type_spec matched as struct and as type is a struct).
+func kindRank(k DefKind) int {
+	switch k {
+	case KindVar, KindConst:
+		return 1
+	case KindType:
+		return 2
+	case KindField:
+		return 3
+	case KindFunc:
+		return 4
+	case KindMethod:
+		return 5
+	}
+	return 6
+}
+
+func nodeRange(n *sitter.Node, srcLen int) (uint32, uint32) {
+	s, e := n.StartByte(), n.EndByte()
+	if e > uint32(srcLen) {
+		e = uint32(srcLen)
+	}
+	if s > e {
+		s = e
+	}
+	return s, e
+}
+
+// extractCode runs the language's query over the tree and turns the matches
+// into f's Defs, Refs, Imports and Doc.
+func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Facts) {
+	root := tree.RootNode()
+	p.defs, p.refs, p.docs, p.imports = p.defs[:0], p.refs[:0], p.docs[:0], p.imports[:0]
+	if len(p.intern) > 4096 {
+		p.intern = make(interner)
+	}
+	pkgStart := int64(-1)
+	n := len(src)
+
+	p.qc.Exec(s.query, root)
+	for {
+		m, ok := p.qc.NextMatch()
+		if !ok {
+			break
+		}
+		var (
+			main, name, qual, recv, alias, path, fn *sitter.Node
+			mainRole                                role
+		)
+		for _, c := range m.Captures {
+			r := s.roles[c.Index]
+			switch {
+			case r == roleName:
+				name = c.Node
+			case r == roleQual:
+				qual = c.Node
+			case r == roleReceiver:
+				recv = c.Node
+			case r == roleImportAlias:
+				alias = c.Node
+			case r == roleImportPath:
+				path = c.Node
+			case r == roleImportFn:
+				fn = c.Node
+			case r == roleDoc:
+				path = c.Node
+			default:
+				main, mainRole = c.Node, r
+			}
+		}
+		switch {
+		case mainRole >= roleRefCall && mainRole <= roleRefJSX && main != nil:
+			st, en := nodeRange(main, n)
+			if st == en {
+				continue
+			}
+			k := RefCall
+			switch mainRole {
+			case roleRefType:
+				k = RefType
+			case roleRefSel:
+				k = RefSelector
+			case roleRefJSX:
+				if c := src[st]; c >= 'a' && c <= 'z' {
+					continue
+				}
+			}
+			r := rawRef{start: st, end: en, kind: k}
+			if qual != nil {
+				r.qStart, r.qEnd = nodeRange(qual, n)
+			} else if s.builtins != nil && s.builtins[string(src[st:en])] {
+				continue
+			}
+			p.refs = append(p.refs, r)
+		case mainRole > roleDef || mainRole == roleScope:
+			if main == nil || name == nil {
+				continue
+			}
+			d := rawDef{kind: KindUnknown, scope: mainRole == roleScope}
+			if !d.scope {
+				d.kind = DefKind(mainRole - roleDef)
+			}
+			d.start, d.end = nodeRange(main, n)
+			d.nameStart, d.nameEnd = nodeRange(name, n)
+			if recv != nil {
+				d.recvStart, d.recvEnd = nodeRange(recv, n)
+			}
+			if d.nameStart == d.nameEnd {
+				continue
+			}
+			p.defs = append(p.defs, d)
+		case mainRole == roleDocOwner:
+			if main != nil && path != nil {
+				st, _ := nodeRange(main, n)
+				ds, de := nodeRange(path, n)
+				p.docs = append(p.docs, rawDoc{owner: st, start: ds, end: de})
+			}
+		case mainRole == rolePackage:
+			if main != nil && pkgStart < 0 {
+				st, _ := nodeRange(main, n)
+				pkgStart = int64(st)
+			}
+		case mainRole == roleImportStmt && main != nil:
+			st, en := nodeRange(main, n)
+			p.importStmt(s, src, st, en)
+		default:
+			if path == nil {
+				continue
+			}
+			if fn != nil {
+				st, en := nodeRange(fn, n)
+				if !isRequire(s, src[st:en]) {
+					continue
+				}
+			}
+			st, en := nodeRange(path, n)
+			imp := Import{Path: unquote(src[st:en]), Line: p.lines.line(st) + 1}
+			if alias != nil {
+				as, ae := nodeRange(alias, n)
+				imp.Alias = validString(src[as:ae])
+			}
+			if imp.Path != "" {
+				p.imports = append(p.imports, imp)
+			}
+		}
+	}
+
+	p.buildDefs(s, src, f)
+	p.buildRefs(src, f)
+	if len(p.imports) > 0 {
+		f.Imports = dedupeImports(slices.Clone(p.imports))
+	}
+	f.Doc = p.fileDoc(s, root, src, pkgStart)
+}
+
+func isRequire(s *langSpec, fn []byte) bool {
+	switch string(fn) {
+	case "require":
+		return true
+	case "require_relative", "load":
+		return s.name == "ruby"
+	}
+	return false
+}
+
+// unquote strips quotes or angle brackets around an import path.
+func unquote(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) >= 2 {
+		switch {
+		case b[0] == '"' && b[len(b)-1] == '"', b[0] == '\'' && b[len(b)-1] == '\'',
+			b[0] == '`' && b[len(b)-1] == '`', b[0] == '<' && b[len(b)-1] == '>':
+			b = b[1 : len(b)-1]
+		}
+	}
+	return foldSpace(b, 512)
+}
+
+// importStmt takes apart a whole import statement (Java import, C# using,
+// Rust use argument, PHP use clause or require/include).
+func (p *Parser) importStmt(s *langSpec, src []byte, st, en uint32) {
+	text := strings.TrimSpace(foldSpace(src[st:en], 512))
+	line := p.lines.line(st) + 1
+	var path, alias string
+	switch s.name {
+	case "java":
+		text = strings.TrimSuffix(strings.TrimPrefix(text, "import "), ";")
+		text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "static "))
+		path = strings.ReplaceAll(text, " ", "")
+	case "csharp":
+		text = strings.TrimSuffix(text, ";")
+		text = strings.TrimPrefix(text, "global ")
+		text = strings.TrimPrefix(text, "using ")
+		text = strings.TrimPrefix(text, "static ")
+		if i := strings.IndexByte(text, '='); i >= 0 {
+			alias, path = strings.TrimSpace(text[:i]), strings.TrimSpace(text[i+1:])
+		} else {
+			path = strings.TrimSpace(text)
+		}
+	case "rust":
+		path = text
+		if i := strings.LastIndex(text, " as "); i >= 0 && !strings.ContainsAny(text, "{}") {
+			path, alias = strings.TrimSpace(text[:i]), strings.TrimSpace(text[i+4:])
+		}
+	case "php":
+		switch {
+		case strings.HasPrefix(text, "require") || strings.HasPrefix(text, "include"):
+			// The last quoted string: require_once __DIR__ . '/x.php'.
+			q := strings.LastIndexAny(text, "'\"")
+			if q <= 0 {
+				return
+			}
+			open := strings.LastIndexByte(text[:q], text[q])
+			if open < 0 {
+				return
+			}
+			path = text[open+1 : q]
+		default:
+			path = text
+			if i := strings.LastIndex(text, " as "); i >= 0 {
+				path, alias = strings.TrimSpace(text[:i]), strings.TrimSpace(text[i+4:])
+			}
+			path = strings.TrimPrefix(strings.TrimPrefix(path, "function "), "const ")
+			path = strings.TrimPrefix(path, "\\")
+		}
+	default:
+		path = text
+	}
+	if path != "" {
+		p.imports = append(p.imports, Import{Path: path, Alias: alias, Line: line})
+	}
+}
+
+// buildDefs dedupes the raw definitions, nests them by byte range, and
+// fills f.Defs with names, qualified names, kinds, signatures and docs.
+func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
+	defs := p.defs
+	if len(defs) == 0 {
+		return
+	}
+	// Dedupe captures of one name node, keeping the most specific kind.
+	slices.SortFunc(defs, func(a, b rawDef) int {
+		if a.nameStart != b.nameStart {
+			return int(a.nameStart) - int(b.nameStart)
+		}
+		return kindRank(b.kind) - kindRank(a.kind)
+	})
+	w := 0
+	for i := range defs {
+		if i > 0 && defs[i].nameStart == defs[w-1].nameStart {
+			continue
+		}
+		defs[w] = defs[i]
+		w++
+	}
+	defs = defs[:w]
+
+	// A namespace ending in ';' (C# file-scoped, PHP braceless) covers the
+	// rest of the file up to the next such namespace.
+	fileScoped := s.name == "csharp" || s.name == "php"
+	for i := range defs {
+		d := &defs[i]
+		if fileScoped && d.kind == KindModule && d.end > d.start && src[d.end-1] == ';' {
+			d.end = uint32(len(src))
+			for j := range defs {
+				o := &defs[j]
+				if o.kind == KindModule && o.start > d.start && src[max(o.end, 1)-1] == ';' && o.start < d.end {
+					d.end = o.start
+				}
+			}
+		}
+	}
+
+	// Nest: sort by start, longer first, then sweep with a stack.
+	slices.SortFunc(defs, func(a, b rawDef) int {
+		if a.start != b.start {
+			return int(a.start) - int(b.start)
+		}
+		if a.end != b.end {
+			return int(b.end) - int(a.end)
+		}
+		return int(a.nameStart) - int(b.nameStart)
+	})
+	stack := p.stack[:0]
+	out := int32(0)
+	for i := range defs {
+		d := &defs[i]
+		for len(stack) > 0 {
+			t := &defs[stack[len(stack)-1]]
+			if t.end <= d.start || (t.start == d.start && t.end == d.end) {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			break
+		}
+		d.parent = -1
+		// Type aliases, typedefs, variables and fields do not qualify what
+		// they contain (typedef struct point {...} point_t).
+		for k := len(stack) - 1; k >= 0; k-- {
+			if t := &defs[stack[k]]; t.scope || !transparent(t.kind) {
+				d.parent = stack[k]
+				break
+			}
+		}
+		stack = append(stack, int32(i))
+		if d.scope {
+			d.out = -1
+		} else {
+			d.out = out
+			out++
+		}
+	}
+	p.stack = stack
+
+	f.Defs = make([]Def, 0, out)
+	docs := p.docs
+	slices.SortFunc(docs, func(a, b rawDoc) int { return int(a.owner) - int(b.owner) })
+	for i := range defs {
+		d := &defs[i]
+		prefix, name := splitName(validString(src[d.nameStart:d.nameEnd]))
+		if d.scope {
+			name = lastIdent(name)
+			prefix = ""
+		}
+		if d.recvEnd > 0 {
+			prefix = joinDot(lastIdent(validString(src[d.recvStart:d.recvEnd])), prefix)
+		}
+		parentQual := ""
+		parentDef := int32(-1)
+		var parentKind DefKind
+		parentScope := false
+		if d.parent >= 0 {
+			pd := &defs[d.parent]
+			parentQual, parentKind, parentScope = pd.qualified, pd.kind, pd.scope
+			for a := d.parent; a >= 0; a = defs[a].parent {
+				if !defs[a].scope {
+					parentDef = defs[a].out
+					break
+				}
+			}
+		}
+		d.name = name
+		d.qualified = joinDot(joinDot(parentQual, prefix), name)
+		if d.scope {
+			continue
+		}
+		kind := d.kind
+		if kind == KindFunc && (parentScope || parentKind == KindClass || parentKind == KindStruct ||
+			parentKind == KindInterface || parentKind == KindTrait || parentKind == KindEnum) {
+			kind = KindMethod
+		}
+		if s.name == "python" && kind == KindVar && isUpper(name) {
+			kind = KindConst
+		}
+		startLine := p.lines.line(d.start)
+		def := Def{
+			Kind:      kind,
+			Name:      name,
+			Qualified: d.qualified,
+			Parent:    int(parentDef),
+			StartLine: startLine + 1,
+			EndLine:   p.lines.endLine(d.start, d.end),
+			Signature: p.signature(s, src, d, kind),
+		}
+		if s.name == "python" {
+			if j, ok := slices.BinarySearchFunc(docs, d.start, func(x rawDoc, t uint32) int { return int(x.owner) - int(t) }); ok {
+				def.Doc = docstring(src[docs[j].start:docs[j].end])
+			}
+		}
+		// A member declared on its parent's first line has no doc of its own.
+		if def.Doc == "" && (d.parent < 0 || p.lines.line(defs[d.parent].start) != startLine) {
+			def.Doc = docAbove(src, p.lines, startLine, s)
+		}
+		f.Defs = append(f.Defs, def)
+	}
+	// Offsets of the last segment of every definition name: references at
+	// these offsets are the definitions themselves.
+	names := p.names[:0]
+	for i := range defs {
+		d := &defs[i]
+		names = append(names, d.nameEnd-uint32(min(len(d.name), int(d.nameEnd-d.nameStart))))
+	}
+	sortUint32(names)
+	p.names = names
+	p.defs = defs
+}
+
+func joinDot(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "." + b
+}
+
+func isUpper(s string) bool {
+	hasLetter := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' {
+			return false
+		}
+		if c >= 'A' && c <= 'Z' {
+			hasLetter = true
+		}
+	}
+	return hasLetter
+}
+
+// signature returns the definition's text up to its body, folded.
+func (p *Parser) signature(s *langSpec, src []byte, d *rawDef, kind DefKind) string {
+	start := int(d.start)
+	switch s.name {
+	case "javascript", "typescript", "tsx":
+		// A variable declarator starts with its name: include the
+		// const/let/var keyword before it.
+		if d.start == d.nameStart {
+			e := prevWordEnd(src, start)
+			if kw := prevWord(src, start); kw == "const" || kw == "let" || kw == "var" {
+				start = e - len(kw)
+			}
+		}
+	}
+	end := signatureEnd(src, start, int(d.end), s.sig, s.name == "rust")
+	sig := foldSpace(src[start:end], MaxSignatureBytes)
+	if s.name == "go" {
+		var kw string
+		switch kind {
+		case KindType, KindStruct, KindInterface:
+			kw = "type "
+		case KindConst:
+			kw = "const "
+		case KindVar:
+			kw = "var "
+		}
+		if kw != "" && !strings.HasPrefix(sig, kw) {
+			sig = truncate(kw+sig, MaxSignatureBytes)
+		}
+	}
+	return sig
+}
+
+// prevWordEnd returns the offset just after the word before start.
+func prevWordEnd(src []byte, start int) int {
+	i := start
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n' || src[i-1] == '\r') {
+		i--
+	}
+	return i
+}
+
+// prevWord returns the identifier that ends just before start, skipping
+// whitespace.
+func prevWord(src []byte, start int) string {
+	e := prevWordEnd(src, start)
+	b := e
+	for b > 0 && isIdentByte(src[b-1]) && e-b < 16 {
+		b--
+	}
+	return string(src[b:e])
+}
+
+// buildRefs merges duplicate captures of one name, drops definition names,
+// finds each reference's innermost enclosing definition and fills f.Refs.
+func (p *Parser) buildRefs(src []byte, f *Facts) {
+	refs := p.refs
+	if len(refs) == 0 {
+		return
+	}
+	slices.SortFunc(refs, func(a, b rawRef) int {
+		if a.start != b.start {
+			return int(a.start) - int(b.start)
+		}
+		return int(a.kind) - int(b.kind)
+	})
+	// Output definitions in start order with their end offsets.
+	defs := p.defs
+	idx := p.defIdx[:0]
+	for i := range defs {
+		if !defs[i].scope {
+			idx = append(idx, int32(i))
+		}
+	}
+	p.defIdx = idx
+	names := p.names
+	stack := p.stack[:0]
+	f.Refs = make([]Ref, 0, len(refs))
+	di, ni := 0, 0
+	for i := 0; i < len(refs); i++ {
+		r := refs[i]
+		// Merge later captures of the same name: lowest kind wins (already
+		// first), any qualifier fills in.
+		for i+1 < len(refs) && refs[i+1].start == r.start {
+			if r.qEnd == 0 {
+				r.qStart, r.qEnd = refs[i+1].qStart, refs[i+1].qEnd
+			}
+			i++
+		}
+		for ni < len(names) && names[ni] < r.start {
+			ni++
+		}
+		if ni < len(names) && names[ni] == r.start {
+			continue
+		}
+		for di < len(idx) && defs[idx[di]].start <= r.start {
+			d := &defs[idx[di]]
+			for len(stack) > 0 && defs[idx[stack[len(stack)-1]]].end <= d.start {
+				stack = stack[:len(stack)-1]
+			}
+			stack = append(stack, int32(di))
+			di++
+		}
+		for len(stack) > 0 && defs[idx[stack[len(stack)-1]]].end <= r.start {
+			stack = stack[:len(stack)-1]
+		}
+		enc := -1
+		if len(stack) > 0 {
+			enc = int(defs[idx[stack[len(stack)-1]]].out)
+		}
+		ref := Ref{Name: p.intern.get(src[r.start:r.end]), Kind: r.kind, Line: p.lines.line(r.start) + 1, Enclosing: enc}
+		if r.qEnd > r.qStart {
+			q := src[r.qStart:r.qEnd]
+			if len(q) > 1 && q[0] == '$' {
+				q = q[1:] // PHP $this
+			}
+			if plainIdent(q) {
+				ref.Qualifier = p.intern.get(q)
+			}
+		}
+		f.Refs = append(f.Refs, ref)
+	}
+	p.stack = stack
+}
+
+// fileDoc returns the package doc (Go), module docstring (Python) or the
+// leading comment block (others).
+func (p *Parser) fileDoc(s *langSpec, root *sitter.Node, src []byte, pkgStart int64) string {
+	switch s.name {
+	case "go":
+		if pkgStart >= 0 {
+			return docAbove(src, p.lines, p.lines.line(uint32(pkgStart)), s)
+		}
+		return ""
+	case "python":
+		cnt := min(int(root.NamedChildCount()), 8)
+		for i := 0; i < cnt; i++ {
+			c := root.NamedChild(i)
+			if c == nil {
+				break
+			}
+			t := c.Type()
+			if t == "comment" {
+				continue
+			}
+			if t == "expression_statement" && c.NamedChildCount() == 1 {
+				if str := c.NamedChild(0); str != nil && str.Type() == "string" {
+					st, en := nodeRange(str, len(src))
+					return docstring(src[st:en])
+				}
+			}
+			break
+		}
+	}
+	return leadingDoc(src, p.lines, s)
+}
+
+// dedupeImports sorts imports by line and drops a repeated path on one line
+// (two patterns matching one statement), keeping the aliased one.
+func dedupeImports(imps []Import) []Import {
+	slices.SortStableFunc(imps, func(a, b Import) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	w := 0
+	for i := range imps {
+		if w > 0 && imps[w-1].Line == imps[i].Line && imps[w-1].Path == imps[i].Path {
+			if imps[w-1].Alias == "" {
+				imps[w-1].Alias = imps[i].Alias
+			}
+			continue
+		}
+		imps[w] = imps[i]
+		w++
+	}
+	return imps[:w]
+}
+
+// transparent reports whether definitions of kind k are skipped when
+// looking for the parent of a nested definition.
+func transparent(k DefKind) bool {
+	return k == KindType || k == KindVar || k == KindConst || k == KindField || k == KindMacro
+}

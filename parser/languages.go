@@ -1,0 +1,198 @@
+package parser
+
+import (
+	"embed"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/cpp"
+	"github.com/smacker/go-tree-sitter/csharp"
+	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/java"
+	"github.com/smacker/go-tree-sitter/javascript"
+	markdown "github.com/smacker/go-tree-sitter/markdown/tree-sitter-markdown"
+	"github.com/smacker/go-tree-sitter/php"
+	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/ruby"
+	"github.com/smacker/go-tree-sitter/rust"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
+)
+
+//go:embed queries/*.scm
+var queryFS embed.FS
+
+// extByLang lists the file extensions of each language. ".d.ts" ends in
+// ".ts" and is TypeScript too.
+var extByLang = map[string][]string{
+	"go":         {".go"},
+	"python":     {".py", ".pyi"},
+	"javascript": {".js", ".mjs", ".cjs", ".jsx"},
+	"typescript": {".ts", ".mts", ".cts"},
+	"tsx":        {".tsx"},
+	"rust":       {".rs"},
+	"java":       {".java"},
+	"c":          {".c", ".h"},
+	"cpp":        {".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h++"},
+	"csharp":     {".cs"},
+	"ruby":       {".rb"},
+	"php":        {".php"},
+	"markdown":   {".md", ".markdown"},
+}
+
+// langByBase maps extension-less file names to their language.
+var langByBase = map[string]string{
+	"Rakefile": "ruby",
+	"Gemfile":  "ruby",
+}
+
+var langByExt = func() map[string]string {
+	m := make(map[string]string)
+	for lang, exts := range extByLang {
+		for _, e := range exts {
+			m[e] = lang
+		}
+	}
+	return m
+}()
+
+// Detect returns the language name of the file at path ("go", "python",
+// "javascript", "typescript", "tsx", "rust", "java", "c", "cpp", "csharp",
+// "ruby", "php", "markdown"), or "" when the language is not supported.
+// It looks only at the name, never at the contents.
+func Detect(p string) string {
+	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
+	if l, ok := langByBase[base]; ok {
+		return l
+	}
+	ext := strings.ToLower(path.Ext(base))
+	if ext == "" {
+		return ""
+	}
+	return langByExt[ext]
+}
+
+// Languages returns the supported language names, sorted. The caller owns
+// the returned slice.
+func Languages() []string {
+	out := make([]string, 0, len(extByLang))
+	for l := range extByLang {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// commentStyle says which line-comment markers a language uses; block
+// comments (/* */) are recognised for every style but hash.
+type commentStyle uint8
+
+const (
+	commentSlash commentStyle = iota // //, ///, //!, /* */
+	commentHash                      // #
+	commentBoth                      // PHP: //, #, /* */
+)
+
+// sigStyle says where a signature ends.
+type sigStyle uint8
+
+const (
+	sigBrace sigStyle = iota // at '{' or ';' outside parentheses
+	sigArrow                 // like sigBrace, and also at "=>"
+	sigColon                 // Python: at ':' outside brackets
+	sigLine                  // Ruby: at the end of the first line
+)
+
+// langSpec is everything the extractor knows about one language. The
+// compiled query and the grammar are shared by all Parsers.
+type langSpec struct {
+	name     string
+	grammar  func() *sitter.Language
+	queries  []string // files under queries/, concatenated in order
+	comments commentStyle
+	sig      sigStyle
+	// attrPrefixes are line prefixes (after indentation) that may sit
+	// between a doc comment and its definition: decorators, attributes.
+	attrPrefixes []string
+	// builtins are unqualified reference names dropped as noise
+	// (predeclared types and functions).
+	builtins map[string]bool
+
+	once  sync.Once
+	lang  *sitter.Language
+	query *sitter.Query
+	roles []role // capture index -> role
+	err   error
+}
+
+var specs = map[string]*langSpec{
+	"go": {name: "go", grammar: golang.GetLanguage, queries: []string{"go.scm"}, builtins: set(
+		"bool byte rune string error any comparable int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr",
+		"float32 float64 complex64 complex128 append cap clear close complex copy delete imag len make max min new panic",
+		"print println real recover")},
+	"python": {name: "python", grammar: python.GetLanguage, queries: []string{"python.scm"}, comments: commentHash, sig: sigColon, attrPrefixes: []string{"@"}, builtins: set(
+		"int str float bool bytes list dict set tuple object type None len print isinstance issubclass range super",
+		"enumerate zip map filter sorted reversed min max sum any all abs getattr setattr hasattr iter next repr open")},
+	"javascript": {name: "javascript", grammar: javascript.GetLanguage, queries: []string{"javascript.scm"}, sig: sigArrow, attrPrefixes: []string{"@"}},
+	"typescript": {name: "typescript", grammar: typescript.GetLanguage, queries: []string{"typescript.scm"}, sig: sigArrow, attrPrefixes: []string{"@"}},
+	"tsx":        {name: "tsx", grammar: tsx.GetLanguage, queries: []string{"typescript.scm", "tsx.scm"}, sig: sigArrow, attrPrefixes: []string{"@"}},
+	"rust":       {name: "rust", grammar: rust.GetLanguage, queries: []string{"rust.scm"}, attrPrefixes: []string{"#["}},
+	"java":       {name: "java", grammar: java.GetLanguage, queries: []string{"java.scm"}, attrPrefixes: []string{"@"}},
+	"c":          {name: "c", grammar: c.GetLanguage, queries: []string{"c.scm"}},
+	"cpp":        {name: "cpp", grammar: cpp.GetLanguage, queries: []string{"cpp.scm"}, attrPrefixes: []string{"template", "[["}},
+	"csharp":     {name: "csharp", grammar: csharp.GetLanguage, queries: []string{"csharp.scm"}, sig: sigArrow, attrPrefixes: []string{"["}},
+	"ruby":       {name: "ruby", grammar: ruby.GetLanguage, queries: []string{"ruby.scm"}, comments: commentHash, sig: sigLine},
+	"php":        {name: "php", grammar: php.GetLanguage, queries: []string{"php.scm"}, comments: commentBoth, attrPrefixes: []string{"#["}},
+	"markdown":   {name: "markdown", grammar: markdown.GetLanguage, queries: []string{"markdown.scm"}},
+}
+
+func set(lists ...string) map[string]bool {
+	m := make(map[string]bool)
+	for _, l := range lists {
+		for _, w := range strings.Fields(l) {
+			m[w] = true
+		}
+	}
+	return m
+}
+
+// load compiles the language's query once; later calls return the cached
+// result. It is safe for concurrent use.
+func (s *langSpec) load() error {
+	s.once.Do(func() {
+		s.lang = s.grammar()
+		var src []byte
+		for _, f := range s.queries {
+			b, err := queryFS.ReadFile("queries/" + f)
+			if err != nil {
+				s.err = fmt.Errorf("read query %s: %w", f, err)
+				return
+			}
+			src = append(src, b...)
+			src = append(src, '\n')
+		}
+		q, err := sitter.NewQuery(src, s.lang)
+		if err != nil {
+			s.err = fmt.Errorf("compile %s query: %w", s.name, err)
+			return
+		}
+		s.query = q
+		n := q.CaptureCount()
+		s.roles = make([]role, n)
+		for i := uint32(0); i < n; i++ {
+			name := q.CaptureNameForId(i)
+			r, ok := roleByName[name]
+			if !ok {
+				s.err = fmt.Errorf("%s query: unknown capture @%s", s.name, name)
+				return
+			}
+			s.roles[i] = r
+		}
+	})
+	return s.err
+}

@@ -1,0 +1,185 @@
+package parser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// ErrUnsupported is returned by Parse for a file whose language Detect does
+// not know.
+var ErrUnsupported = errors.New("unsupported language")
+
+// Parser parses files into Facts. It owns one tree-sitter parser, one query
+// cursor and scratch buffers that it reuses from file to file, so a build
+// creates one Parser per worker goroutine. A Parser is not safe for
+// concurrent use; the compiled grammars and queries it uses are shared.
+// The zero value is not usable: call NewParser, and Close when done.
+type Parser struct {
+	ts  *sitter.Parser
+	qc  *sitter.QueryCursor
+	cur *langSpec // language the tree-sitter parser is set to
+
+	// Scratch reused across files.
+	lines   lineIndex
+	defs    []rawDef
+	refs    []rawRef
+	docs    []rawDoc
+	stack   []int32
+	names   []uint32
+	heads   []heading
+	intern  interner
+	defIdx  []int32
+	imports []Import
+}
+
+// NewParser returns a Parser ready for any supported language. Close it to
+// free its C memory promptly.
+func NewParser() *Parser {
+	return &Parser{ts: sitter.NewParser(), qc: sitter.NewQueryCursor(), intern: make(interner)}
+}
+
+// Close frees the Parser's C memory. The Parser must not be used afterwards.
+// Closing twice is harmless.
+func (p *Parser) Close() {
+	if p.qc != nil {
+		p.qc.Close()
+		p.qc = nil
+	}
+	if p.ts != nil {
+		p.ts.Close()
+		p.ts = nil
+	}
+}
+
+// spec returns the loaded language spec for path.
+func (p *Parser) spec(path string) (*langSpec, error) {
+	lang := Detect(path)
+	s := specs[lang]
+	if s == nil {
+		return nil, fmt.Errorf("parse %s: %w", path, ErrUnsupported)
+	}
+	if err := s.load(); err != nil {
+		return nil, err
+	}
+	if p.cur != s {
+		p.ts.SetLanguage(s.lang)
+		p.cur = s
+	}
+	return s, nil
+}
+
+// ParseOnly runs the tree-sitter parse of src and discards the tree. It does
+// no extraction; benchmarks use it as the floor that Parse is measured
+// against.
+func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s, err := p.spec(path)
+	if err != nil {
+		return err
+	}
+	_ = s
+	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	if err != nil {
+		return fmt.Errorf("parse %s: %w", path, err)
+	}
+	tree.Close()
+	return nil
+}
+
+// Parse extracts the Facts of the file at path (used only to pick the
+// language) with contents src. Syntax errors are not errors: they become
+// Facts.Diagnostics and extraction keeps what the parser recovered. Parse
+// returns an error only for an unsupported language (ErrUnsupported) or a
+// cancelled ctx. Every string in the result is valid UTF-8 and owned by the
+// caller; src is not retained.
+func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*Facts, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s, err := p.spec(path)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	defer tree.Close()
+	f := &Facts{Language: s.name}
+	p.safeExtract(s, tree, src, f)
+	return f, nil
+}
+
+// safeExtract runs extraction and turns a panic (a bug in this package, not
+// in the input) into a diagnostic, so that one odd file cannot stop a build.
+func (p *Parser) safeExtract(s *langSpec, tree *sitter.Tree, src []byte, f *Facts) {
+	defer func() {
+		if r := recover(); r != nil {
+			*f = Facts{Language: s.name, Diagnostics: []Diagnostic{{Line: 1, Column: 1,
+				Message: validString(fmt.Appendf(nil, "internal error extracting %s facts: %v", s.name, r))}}}
+			p.intern = make(interner)
+		}
+	}()
+	p.lines = p.lines.build(src)
+	if s.name == "markdown" {
+		p.extractMarkdown(s, tree, src, f)
+	} else {
+		p.extractCode(s, tree, src, f)
+	}
+	p.diagnose(tree.RootNode(), src, f)
+}
+
+// diagnose reports ERROR and MISSING nodes, descending only into subtrees
+// that contain an error, up to MaxDiagnostics.
+func (p *Parser) diagnose(root *sitter.Node, src []byte, f *Facts) {
+	if !root.HasError() {
+		return
+	}
+	var walk func(n *sitter.Node, depth int)
+	walk = func(n *sitter.Node, depth int) {
+		if len(f.Diagnostics) >= MaxDiagnostics {
+			return
+		}
+		if n.IsError() || n.IsMissing() {
+			pt := n.StartPoint()
+			var msg string
+			if n.IsMissing() {
+				msg = "missing " + validString([]byte(n.Type()))
+			} else {
+				start, end := n.StartByte(), n.EndByte()
+				if end > uint32(len(src)) {
+					end = uint32(len(src))
+				}
+				if end-start > 24 {
+					end = start + 24
+				}
+				msg = fmt.Sprintf("syntax error near %q", foldSpace(src[start:end], 24))
+			}
+			f.Diagnostics = append(f.Diagnostics, Diagnostic{Line: int(pt.Row) + 1, Column: int(pt.Column) + 1, Message: msg})
+			return
+		}
+		// Deeply nested garbage: report the subtree rather than recursing on.
+		if depth > 500 {
+			pt := n.StartPoint()
+			f.Diagnostics = append(f.Diagnostics, Diagnostic{Line: int(pt.Row) + 1, Column: int(pt.Column) + 1, Message: "syntax error"})
+			return
+		}
+		cnt := int(n.ChildCount())
+		for i := 0; i < cnt && len(f.Diagnostics) < MaxDiagnostics; i++ {
+			c := n.Child(i)
+			if c != nil && (c.HasError() || c.IsMissing()) {
+				walk(c, depth+1)
+			}
+		}
+	}
+	walk(root, 0)
+	if len(f.Diagnostics) == 0 {
+		// HasError without a located node: report the file as a whole.
+		f.Diagnostics = append(f.Diagnostics, Diagnostic{Line: 1, Column: 1, Message: "syntax error"})
+	}
+}
