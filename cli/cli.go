@@ -52,6 +52,14 @@ func init() {
 		{"page", "[--json] ID", "show one page: title, doc, source, edges, notes", runPage},
 		{"related", "[--rel R] [--direction in|out|both] [--json] ID", "a page's neighbours by edge type", runRelated},
 		{"status", "[--json]", "pages, edges, files, languages, skipped files, last build, index size", runStatus},
+		{"remember", "[--category C] [--title T] [--link ID] [--rel R] [--json] FACT", "save a memory page (a lasting fact) that queries find", runRemember},
+		{"note", "[--json] ID TEXT", "append a dated note to a page", runNote},
+		{"search", "[--regex] [--glob G] [--max N] [--json] PATTERN", "exact text (or RE2) search in the repository's text files", runSearch},
+		{"read", "[--json] PATH[:START-END]", "print numbered lines of a file inside the repository", runRead},
+		{"mcp", "[--http ADDR] [--token-file F] [--config F] [--log-file F]", "serve the wiki to AI agents over MCP (stdio by default)", runMCP},
+		{"install", "[--client claude,vscode,cursor,codex]", "register the MCP server, tool permissions and hook with agent clients", runInstall},
+		{"uninstall", "[--client claude,vscode,cursor,codex]", "undo exactly what install did", runUninstall},
+		{"hook", "claude", "Claude Code PreToolUse hook: adds wiki hits to Grep/Glob/grep calls, never blocks", runHook},
 	}
 }
 
@@ -77,7 +85,7 @@ Run 'wikitoolkit COMMAND --help' for a command's flags.
 func usageText() string {
 	var b strings.Builder
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
 	}
 	return fmt.Sprintf(globalUsage, b.String())
 }

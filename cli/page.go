@@ -34,3 +34,6 @@ func runPage(e *env, args []string) error {
 	pj.Render(e.stdout, "'wikitoolkit related'")
 	return nil
 }
+
+// pageJSON is the `page --json` document.
+type pageJSON = mcp.Page

@@ -39,3 +39,6 @@ func runStatus(e *env, args []string) error {
 	fmt.Fprint(e.stdout, b.String())
 	return nil
 }
+
+// statusJSON is the `status --json` document.
+type statusJSON = mcp.Status

@@ -166,28 +166,33 @@ const minStubTokens = 6
 
 func (p *packer) add(s Stub) {
 	room := p.r.BudgetTokens - p.used - p.reserve
-	for try := 0; ; try++ {
+	// Each step shrinks the stub once; the steps are finite, so is the loop.
+	for step := 0; ; step++ {
 		t := CountTokens(renderStub(&s))
 		if t <= room {
 			p.used += t
 			p.r.Results = append(p.r.Results, s)
 			return
 		}
-		switch {
-		case try == 0 && s.Explain != "" && len(s.Explain) > 200:
-			s.Explain = firstLine(s.Explain, 200)
-		case len(s.Symbols) > 2:
-			s.Symbols, s.symLines = s.Symbols[:2], s.symLines[:min(2, len(s.symLines))]
-		case len(s.Snippet) > 60:
-			s.Snippet = firstLine(s.Snippet, 60)
-		case s.Snippet != "":
-			s.Snippet = ""
-		case len(s.Symbols) > 0:
-			s.Symbols, s.symLines = nil, nil
-		case s.Explain != "":
+		switch step {
+		case 0:
 			s.Explain = ""
-		case len(s.Title) > 80:
-			s.Title = firstLine(s.Title, 80)
+		case 1:
+			if len(s.Symbols) > 2 {
+				s.Symbols, s.symLines = s.Symbols[:2], s.symLines[:min(2, len(s.symLines))]
+			}
+		case 2:
+			if len(s.Snippet) > 60 {
+				s.Snippet = firstLine(s.Snippet, 60)
+			}
+		case 3:
+			s.Snippet = ""
+		case 4:
+			s.Symbols, s.symLines = nil, nil
+		case 5:
+			if len(s.Title) > 80 {
+				s.Title = firstLine(s.Title, 80)
+			}
 		default:
 			p.skipped++
 			p.r.Truncated = true

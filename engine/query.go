@@ -49,7 +49,7 @@ var (
 	// Go: pkg/path.(*T).Method(0x1, ...)  or  pkg.Func(...)
 	reGoFunc = regexp.MustCompile(`(?:^|[\s/])([\w.-]+)\.(?:\(\*?(\w+)\)\.)?(\w+)\((?:0x[0-9a-f]+|\.\.\.|, |\{[^}]*\})*\)`)
 	// A path or file name with an extension, optionally :line[:col].
-	rePath = regexp.MustCompile(`(?:^|[\s"'(\[{<,=` + "`" + `])((?:[\w.@+-]+/)*[\w.@+-]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,7})(?::(\d+))?(?::\d+)?`)
+	rePath = regexp.MustCompile(`(?:^|[\s"'(\[{<,=` + "`" + `])(/?(?:[\w.@+-]+/)*[\w.@+-]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,7})(?::(\d+))?(?::\d+)?`)
 	// A leading component: "reverseproxy: ...", "fix(tree): ...", "[refactor] ...".
 	reComponent = regexp.MustCompile(`^\s*(?:\[[^\]]{1,30}\]\s*)?([\w./-]{1,60})(?:\(([\w ./,-]{1,60})\))?!?:\s`)
 	// Code-like tokens: identifiers with qualifiers (a.b, a::b, a#b, a->b).

@@ -91,6 +91,10 @@ func splitIdent(dst []string, s string) []string {
 			flush(i)
 			start = i
 		case c == 'l' && prev == 'u':
+			// An acronym's plural stays whole: "CIDRs", "URLs" (then stemmed to cidr, url).
+			if r == 's' && i-start >= 2 && (i+1 == len(s) || s[i+1] < 'a' || s[i+1] > 'z') {
+				break
+			}
 			// "HTTPRequest": the upper run ends one before this lower rune.
 			j := i - 1
 			for j > start && s[j]&0xC0 == 0x80 {

@@ -98,7 +98,14 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	info := &BuildInfo{Root: root, Mode: "full", Started: start.UTC()}
+	info := &BuildInfo{Root: root, Mode: "full", Started: start.UTC(), Phases: map[string]float64{}}
+	phase := time.Now()
+	lap := func(name string) {
+		now := time.Now()
+		info.Phases[name] += now.Sub(phase).Seconds()
+		phase = now
+	}
+	lap("walk")
 	if prev != nil {
 		info.Mode = "incremental"
 	}
@@ -128,6 +135,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	lap("parse")
 	reused := map[string]FileStat{} // content unchanged despite a new mtime
 	var parsed []*FileRecord
 	for _, res := range results {
@@ -181,8 +189,13 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	}
 	all := parsed
 	if prev != nil && len(keep) > 0 {
-		err := prev.EachFileRecord(func(rec *FileRecord) error {
+		pg, err := prev.Graph()
+		if err != nil {
+			return nil, fmt.Errorf("read previous index: %w", err)
+		}
+		err = prev.EachFileRecord(func(rec *FileRecord) error {
 			if keep[rec.Path] {
+				restoreText(rec, pg)
 				if s, ok := reused[rec.Path]; ok {
 					rec.ModTime = s.ModTime
 				}
@@ -206,8 +219,10 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	lap("load")
 
-	g := buildGraph(all)
+	g := buildGraph(all, goModulePath(root))
+	lap("resolve")
 	info.Files = len(all)
 	info.Languages = map[string]int{}
 	for _, f := range all {
@@ -239,6 +254,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 			return nil, err
 		}
 	}
+	lap("rank")
 
 	gens := generations(dir)
 	next := 1
@@ -253,7 +269,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeGeneration(ctx, w, all, g, blobs, info, start); err != nil {
+	if err := writeGeneration(ctx, w, all, g, blobs, info, start, lap); err != nil {
 		w.abort()
 		return nil, err
 	}
@@ -264,13 +280,18 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	return info, nil
 }
 
-func writeGeneration(ctx context.Context, w *genWriter, all []*FileRecord, g *Graph, blobs map[string][]byte, info *BuildInfo, start time.Time) error {
+func writeGeneration(ctx context.Context, w *genWriter, all []*FileRecord, g *Graph, blobs map[string][]byte, info *BuildInfo, start time.Time, lap func(string)) error {
 	stats := make([]FileStat, len(all))
+	facts := enc{b: make([]byte, 0, 1<<20)}
+	facts.uint(uint64(len(all)))
 	for i, f := range all {
 		stats[i] = FileStat{Path: f.Path, Size: f.Size, ModTime: f.ModTime, Hash: f.Hash}
-		if err := w.set("f/"+f.Path, f.marshal()); err != nil {
-			return err
-		}
+		rec := f.marshal()
+		facts.uint(uint64(len(rec)))
+		facts.b = append(facts.b, rec...)
+	}
+	if err := w.setBlob("facts", facts.b); err != nil {
+		return err
 	}
 	if err := w.setStats(stats); err != nil {
 		return err
@@ -278,29 +299,15 @@ func writeGeneration(ctx context.Context, w *genWriter, all []*FileRecord, g *Gr
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var rec PageRecord
-	for i := range g.Pages {
-		rec = PageRecord{Page: g.Pages[i]}
-		for _, e := range g.Out(uint32(i), 0, true) {
-			if len(rec.Out[e.Type]) < MaxStoredEdges {
-				rec.Out[e.Type] = append(rec.Out[e.Type], g.Pages[e.To].ID)
-			}
-		}
-		for _, e := range g.In(uint32(i), 0, true) {
-			rec.InTotal[e.Type]++
-			if len(rec.In[e.Type]) < MaxStoredEdges {
-				rec.In[e.Type] = append(rec.In[e.Type], g.Pages[e.From].ID)
-			}
-		}
-		if err := w.set("p/"+rec.ID, rec.marshal()); err != nil {
-			return err
-		}
+	if err := w.setBlob("graph", encodeGraph(g)); err != nil {
+		return err
 	}
 	for name, b := range blobs {
 		if err := w.setBlob(name, b); err != nil {
 			return err
 		}
 	}
+	lap("write")
 	info.Seconds = time.Since(start).Seconds()
 	js, err := json.Marshal(info)
 	if err != nil {
@@ -405,6 +412,7 @@ func parseOne(ctx context.Context, p *parser.Parser, fe FileEntry, prev map[stri
 		res.fail = err.Error()
 		return res, buf
 	}
+	dedupeRefs(facts)
 	res.rec = &FileRecord{Path: fe.Path, Lang: fe.Lang, Size: int64(len(src)), ModTime: fe.ModTime, Hash: h, Facts: facts}
 	return res, buf
 }

@@ -86,7 +86,12 @@ func loadGraph(t *testing.T, s *Snapshot) *Graph {
 	if err := s.EachFileRecord(func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	return buildGraph(recs)
+	g, err := s.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = recs
+	return g
 }
 
 func buildFixture(t *testing.T, name string) (*Snapshot, *BuildInfo) {

@@ -5,8 +5,12 @@ import (
 )
 
 // FileRecord is what a generation keeps of one indexed file: its stat and
-// content hash (for incremental builds) and its parser facts (so an
-// incremental build re-resolves references without reparsing).
+// content hash (for incremental builds) and its parser facts, so an
+// incremental build re-resolves references without reparsing.
+//
+// Stored facts carry no text the graph blob already holds: definitions'
+// signatures and docs and the file doc live once, on the pages, and
+// restoreText copies them back when an unchanged file is reused.
 type FileRecord struct {
 	Path    string
 	Lang    string
@@ -16,27 +20,56 @@ type FileRecord struct {
 	Facts   *parser.Facts
 }
 
-func encodeFacts(e *enc, f *parser.Facts) {
+// marshal encodes r without definition text. Names and qualifiers go
+// through a per-file string table: a file names the same identifiers over
+// and over (moby: 4.1 uses per distinct name).
+func (r *FileRecord) marshal() []byte {
+	e := enc{b: make([]byte, 0, 256)}
+	e.str(r.Path)
+	e.str(r.Lang)
+	e.int(int(r.Size))
+	e.int(int(r.ModTime))
+	e.uint(r.Hash)
+	f := r.Facts
+	if f == nil {
+		f = &parser.Facts{}
+	}
+	table := map[string]uint64{}
+	var strs []string
+	intern := func(s string) uint64 {
+		if i, ok := table[s]; ok {
+			return i
+		}
+		table[s] = uint64(len(strs))
+		strs = append(strs, s)
+		return uint64(len(strs) - 1)
+	}
+	for _, d := range f.Defs {
+		intern(d.Name)
+		intern(d.Qualified)
+	}
+	for _, rf := range f.Refs {
+		intern(rf.Name)
+		intern(rf.Qualifier)
+	}
 	e.str(f.Language)
-	e.str(f.Doc)
+	e.strs(strs)
 	e.uint(uint64(len(f.Defs)))
 	for _, d := range f.Defs {
 		e.uint(uint64(d.Kind))
-		e.str(d.Name)
-		e.str(d.Qualified)
+		e.uint(table[d.Name])
+		e.uint(table[d.Qualified])
 		e.int(d.Parent)
 		e.int(d.StartLine)
 		e.int(d.EndLine - d.StartLine)
-		e.str(d.Signature)
-		e.str(d.Doc)
 	}
 	e.uint(uint64(len(f.Refs)))
-	for _, r := range f.Refs {
-		e.str(r.Name)
-		e.str(r.Qualifier)
-		e.uint(uint64(r.Kind))
-		e.int(r.Line)
-		e.int(r.Enclosing)
+	for _, rf := range f.Refs {
+		e.uint(table[rf.Name])
+		e.uint(table[rf.Qualifier])
+		e.uint(uint64(rf.Kind))
+		e.int(rf.Line)
+		e.int(rf.Enclosing)
 	}
 	e.uint(uint64(len(f.Imports)))
 	for _, im := range f.Imports {
@@ -50,33 +83,44 @@ func encodeFacts(e *enc, f *parser.Facts) {
 		e.int(dg.Column)
 		e.str(dg.Message)
 	}
+	return e.b
 }
 
-func decodeFacts(d *dec) *parser.Facts {
-	f := &parser.Facts{Language: d.str(), Doc: d.str()}
+func unmarshalFileRecord(b []byte) (*FileRecord, error) {
+	d := dec{b: b}
+	r := &FileRecord{Path: d.str(), Lang: d.str(), Size: int64(d.int()), ModTime: int64(d.int()), Hash: d.uint()}
+	f := &parser.Facts{Language: d.str()}
+	r.Facts = f
+	strs := d.strs()
+	s := func() string {
+		i := d.uint()
+		if i >= uint64(len(strs)) {
+			d.fail()
+			return ""
+		}
+		return strs[i]
+	}
 	if n := d.count(); n > 0 {
 		f.Defs = make([]parser.Def, n)
 		for i := range f.Defs {
 			df := &f.Defs[i]
 			df.Kind = parser.DefKind(d.uint())
-			df.Name = d.str()
-			df.Qualified = d.str()
+			df.Name = s()
+			df.Qualified = s()
 			df.Parent = d.int()
 			df.StartLine = d.int()
 			df.EndLine = df.StartLine + d.int()
-			df.Signature = d.str()
-			df.Doc = d.str()
 		}
 	}
 	if n := d.count(); n > 0 {
 		f.Refs = make([]parser.Ref, n)
 		for i := range f.Refs {
-			r := &f.Refs[i]
-			r.Name = d.str()
-			r.Qualifier = d.str()
-			r.Kind = parser.RefKind(d.uint())
-			r.Line = d.int()
-			r.Enclosing = d.int()
+			rf := &f.Refs[i]
+			rf.Name = s()
+			rf.Qualifier = s()
+			rf.Kind = parser.RefKind(d.uint())
+			rf.Line = d.int()
+			rf.Enclosing = d.int()
 		}
 	}
 	if n := d.count(); n > 0 {
@@ -91,31 +135,56 @@ func decodeFacts(d *dec) *parser.Facts {
 			f.Diagnostics[i] = parser.Diagnostic{Line: d.int(), Column: d.int(), Message: d.str()}
 		}
 	}
-	return f
-}
-
-// MarshalFileRecord encodes r (facts included).
-func (r *FileRecord) marshal() []byte {
-	e := enc{b: make([]byte, 0, 256)}
-	e.str(r.Path)
-	e.str(r.Lang)
-	e.int(int(r.Size))
-	e.int(int(r.ModTime))
-	e.uint(r.Hash)
-	encodeFacts(&e, r.Facts)
-	return e.b
-}
-
-func unmarshalFileRecord(b []byte) (*FileRecord, error) {
-	d := dec{b: b}
-	r := &FileRecord{Path: d.str(), Lang: d.str(), Size: int64(d.int()), ModTime: int64(d.int()), Hash: d.uint()}
-	r.Facts = decodeFacts(&d)
 	return r, d.err
 }
 
-// PageRecord is a page as stored: the page itself plus its neighbours'
-// IDs grouped by edge type and direction. In-edge lists of very popular
-// pages are capped at MaxStoredEdges (InTotal keeps the real count).
+// restoreText fills the definition signatures and docs and the file doc of
+// a stored record from the graph it was built into. buildGraph adds a
+// file's definitions right after its file page, in order, which is what
+// makes def i page fp+1+i.
+func restoreText(r *FileRecord, g *Graph) {
+	fp, ok := g.Lookup(FileID(r.Path))
+	if !ok || r.Facts == nil {
+		return
+	}
+	r.Facts.Doc = g.Pages[fp].Doc
+	for i := range r.Facts.Defs {
+		pi := int(fp) + 1 + i
+		if pi >= len(g.Pages) || g.Pages[pi].Path != r.Path {
+			return
+		}
+		p := &g.Pages[pi]
+		r.Facts.Defs[i].Doc = p.Doc
+		if p.Kind == KindSymbol {
+			r.Facts.Defs[i].Signature = p.Title
+		}
+	}
+}
+
+// dedupeRefs drops repeated uses of the same name from the same
+// definition: resolution and ranking only need each (name, qualifier,
+// kind, enclosing) once, and moby's files repeat them 2.3 times on average.
+func dedupeRefs(f *parser.Facts) {
+	type key struct {
+		name, qual string
+		kind       parser.RefKind
+		enc        int
+	}
+	seen := make(map[key]bool, len(f.Refs))
+	out := f.Refs[:0]
+	for _, r := range f.Refs {
+		k := key{r.Name, r.Qualifier, r.Kind, r.Enclosing}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	f.Refs = out
+}
+
+// PageRecord is a page with its neighbours' IDs by edge type and
+// direction, as `page` and `related` show it. Lists longer than
+// MaxStoredEdges are cut; InTotal keeps the real count of in-edges.
 type PageRecord struct {
 	Page
 	Out     [numEdgeTypes][]string
@@ -123,60 +192,22 @@ type PageRecord struct {
 	InTotal [numEdgeTypes]int
 }
 
-// MaxStoredEdges caps the neighbour list stored per page, type and
-// direction: a page shows its first 200 callers; status and related report
-// the total.
+// MaxStoredEdges caps the neighbours listed per page, type and direction.
 const MaxStoredEdges = 200
 
-func encodePage(e *enc, p *Page) {
-	e.str(p.ID)
-	e.uint(uint64(p.Kind))
-	e.str(p.Title)
-	e.str(p.Name)
-	e.str(p.Qualified)
-	e.str(p.SymKind)
-	e.str(p.Path)
-	e.int(p.Line)
-	e.int(p.EndLine - p.Line)
-	e.str(p.Lang)
-	e.str(p.Doc)
-	e.bool(p.Test)
-}
-
-func decodePage(d *dec, p *Page) {
-	p.ID = d.str()
-	p.Kind = Kind(d.uint())
-	p.Title = d.str()
-	p.Name = d.str()
-	p.Qualified = d.str()
-	p.SymKind = d.str()
-	p.Path = d.str()
-	p.Line = d.int()
-	p.EndLine = p.Line + d.int()
-	p.Lang = d.str()
-	p.Doc = d.str()
-	p.Test = d.bool()
-}
-
-func (r *PageRecord) marshal() []byte {
-	e := enc{b: make([]byte, 0, 256)}
-	encodePage(&e, &r.Page)
-	for t := range numEdgeTypes {
-		e.strs(r.Out[t])
-		e.strs(r.In[t])
-		e.int(r.InTotal[t])
+// Record returns page i with its neighbours.
+func (g *Graph) Record(i uint32) *PageRecord {
+	rec := &PageRecord{Page: g.Pages[i]}
+	for _, e := range g.Out(i, 0, true) {
+		if len(rec.Out[e.Type]) < MaxStoredEdges {
+			rec.Out[e.Type] = append(rec.Out[e.Type], g.Pages[e.To].ID)
+		}
 	}
-	return e.b
-}
-
-func unmarshalPageRecord(b []byte) (*PageRecord, error) {
-	d := dec{b: b}
-	r := &PageRecord{}
-	decodePage(&d, &r.Page)
-	for t := range numEdgeTypes {
-		r.Out[t] = d.strs()
-		r.In[t] = d.strs()
-		r.InTotal[t] = d.int()
+	for _, e := range g.In(i, 0, true) {
+		rec.InTotal[e.Type]++
+		if len(rec.In[e.Type]) < MaxStoredEdges {
+			rec.In[e.Type] = append(rec.In[e.Type], g.Pages[e.From].ID)
+		}
 	}
-	return r, d.err
+	return rec
 }

@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,25 +66,27 @@ func dirOf(p string) string {
 
 // resolver turns file records into pages and edges.
 type resolver struct {
-	files   []*FileRecord
-	pages   []Page
-	edges   []Edge
-	fileIdx map[string]uint32 // path → file page
-	modIdx  map[string]uint32 // dir → module page
-	byName  map[string][]uint32
-	fileSfx map[string][]string
-	dirSfx  map[string][]string
+	files    []*FileRecord
+	pages    []Page
+	edges    []Edge
+	fileIdx  map[string]uint32 // path → file page
+	modIdx   map[string]uint32 // dir → module page
+	byName   map[string][]uint32
+	fileSfx  map[string][]string
+	dirSfx   map[string][]string
+	goModule string
 }
 
 // buildGraph derives every page and edge from the file records (sorted by path).
-func buildGraph(files []*FileRecord) *Graph {
+func buildGraph(files []*FileRecord, goModule string) *Graph {
 	r := &resolver{
-		files:   files,
-		fileIdx: make(map[string]uint32, len(files)),
-		modIdx:  make(map[string]uint32),
-		byName:  make(map[string][]uint32),
-		fileSfx: make(map[string][]string),
-		dirSfx:  make(map[string][]string),
+		files:    files,
+		fileIdx:  make(map[string]uint32, len(files)),
+		modIdx:   make(map[string]uint32),
+		byName:   make(map[string][]uint32),
+		fileSfx:  make(map[string][]string),
+		dirSfx:   make(map[string][]string),
+		goModule: goModule,
 	}
 	r.addModules()
 	symStart := r.addFilesAndSymbols()
@@ -258,6 +262,11 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 	}
 	switch f.Lang {
 	case "go":
+		if r.goModule != "" && strings.HasPrefix(imp, r.goModule+"/") {
+			if i, ok := r.modIdx[strings.TrimPrefix(imp, r.goModule+"/")]; ok {
+				return i, true
+			}
+		}
 		first, _, _ := strings.Cut(imp, "/")
 		if !strings.Contains(first, ".") {
 			return 0, false // standard library
@@ -446,4 +455,18 @@ func (r *resolver) link(from uint32, cands []uint32, keep func(uint32) bool) boo
 		}
 	}
 	return true
+}
+
+// goModulePath reads the module path of root/go.mod, or "".
+func goModulePath(root string) string {
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], "\"`")
+		}
+	}
+	return ""
 }

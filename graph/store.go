@@ -24,13 +24,14 @@ package graph
 //
 //	m/info              BuildInfo as JSON (small, read by status)
 //	m/stat              every indexed file's path, size, mtime and hash (one value; the no-change rebuild reads only this)
-//	f/<path>            FileRecord: stat + parser facts, so incremental builds re-resolve without reparsing
-//	p/<page id>         PageRecord: the page and its neighbours by edge type and direction
-//	x/<name>/<nnnn>     opaque blobs (the ranking index), split into chunks of at most blobChunk bytes
+//	x/facts/<nnnnnn>    every FileRecord: stat + parser facts without their text, so incremental builds re-resolve without reparsing
+//	x/graph/<nnnnnn>    every page and edge (graphcodec.go), zstd-compressed, in chunks of at most blobChunk bytes
+//	x/<name>/<nnnnnn>   other blobs the same way: x/engine is the ranking index
 //
-// Measured on moby/moby (see the closing note of the index issue and
-// benchmarks/README.md) the generation is well under the 30 % of source
-// bytes the design allows.
+// Page text (signatures, docs) is stored once, in x/graph. Facts are one
+// blob rather than a key per file because whole-blob zstd stores moby's in
+// 0.9 MB where per-key values in Badger's zstd blocks took 1.5 MB, and every
+// reader of facts (an incremental build) reads them all anyway.
 
 import (
 	"bytes"
@@ -42,6 +43,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -79,7 +81,10 @@ type BuildInfo struct {
 	Languages      map[string]int `json:"languages"`
 	Diagnostics    int            `json:"diagnostics"`
 	Skipped        []Skip         `json:"skipped"`
-	Failed         []Skip         `json:"failed,omitempty"`
+	// Phases holds the seconds spent in each phase of the build (walk,
+	// parse, load, resolve, rank, write), for benchmarks and --verbose.
+	Phases map[string]float64 `json:"phases,omitempty"`
+	Failed []Skip             `json:"failed,omitempty"`
 }
 
 // FileStat is the part of a FileRecord a no-change rebuild compares.
@@ -103,7 +108,8 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		WithValueLogFileSize(16 << 20).
 		WithNumCompactors(2).
 		WithNumGoroutines(2).
-		WithCompression(options.Snappy).
+		WithCompression(options.ZSTD).WithZSTDCompressionLevel(1).
+		WithBlockSize(16 << 10).
 		WithMetricsEnabled(false).
 		WithDetectConflicts(false)
 }
@@ -148,6 +154,12 @@ type Snapshot struct {
 	Generation int
 	db         *badger.DB
 	info       BuildInfo
+
+	graphOnce sync.Once
+	graph     *Graph
+	graphErr  error
+	statOnce  sync.Once
+	stats     []FileStat
 }
 
 // OpenSnapshot opens the live generation of the index directory dir
@@ -221,13 +233,31 @@ func (s *Snapshot) get(key string) ([]byte, error) {
 	return out, err
 }
 
-// Page returns the stored page with the given ID, or ErrNotFound.
+// Graph decodes the generation's graph on first use and returns it; later
+// calls share it.
+func (s *Snapshot) Graph() (*Graph, error) {
+	s.graphOnce.Do(func() {
+		b, err := s.Blob("graph")
+		if err != nil {
+			s.graphErr = fmt.Errorf("read graph: %w (run `wikitoolkit build --full`)", err)
+			return
+		}
+		s.graph, s.graphErr = decodeGraph(b)
+	})
+	return s.graph, s.graphErr
+}
+
+// Page returns the page with the given ID and its neighbours, or ErrNotFound.
 func (s *Snapshot) Page(id string) (*PageRecord, error) {
-	b, err := s.get("p/" + id)
+	g, err := s.Graph()
 	if err != nil {
 		return nil, err
 	}
-	return unmarshalPageRecord(b)
+	i, ok := g.Lookup(id)
+	if !ok {
+		return nil, ErrNotFound
+	}
+	return g.Record(i), nil
 }
 
 // Blob returns the blob stored under name, or ErrNotFound.
@@ -250,7 +280,11 @@ func (s *Snapshot) Blob(name string) ([]byte, error) {
 	if buf.Len() == 0 {
 		return nil, ErrNotFound
 	}
-	return buf.Bytes(), nil
+	b, err := decompress(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("blob %s: %w", name, err)
+	}
+	return b, nil
 }
 
 // Stats returns the stat of every indexed file, sorted by path.
@@ -277,36 +311,39 @@ func (s *Snapshot) Stats() ([]FileStat, error) {
 	return out, d.err
 }
 
-// FileRecord returns the stored record of one file, or ErrNotFound.
-func (s *Snapshot) FileRecord(path string) (*FileRecord, error) {
-	b, err := s.get("f/" + path)
-	if err != nil {
-		return nil, err
+// FileStat returns the stat recorded for path at build time.
+func (s *Snapshot) FileStat(path string) (FileStat, bool) {
+	s.statOnce.Do(func() { s.stats, _ = s.Stats() })
+	i, ok := sort.Find(len(s.stats), func(i int) int { return strings.Compare(path, s.stats[i].Path) })
+	if !ok {
+		return FileStat{}, false
 	}
-	return unmarshalFileRecord(b)
+	return s.stats[i], true
 }
 
 // EachFileRecord calls fn for every stored file record in path order.
 func (s *Snapshot) EachFileRecord(fn func(*FileRecord) error) error {
-	return s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte("f/"), PrefetchValues: true, PrefetchSize: 64})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			var rec *FileRecord
-			err := it.Item().Value(func(v []byte) error {
-				var err error
-				rec, err = unmarshalFileRecord(v)
-				return err
-			})
-			if err != nil {
-				return fmt.Errorf("file record %s: %w", it.Item().Key(), err)
-			}
-			if err := fn(rec); err != nil {
-				return err
-			}
+	b, err := s.Blob("facts")
+	if err != nil {
+		return err
+	}
+	d := dec{b: b}
+	n := d.count()
+	for range n {
+		m := d.count()
+		if d.err != nil {
+			break
 		}
-		return nil
-	})
+		rec, err := unmarshalFileRecord(d.b[:m])
+		if err != nil {
+			return fmt.Errorf("file record %d: %w", m, err)
+		}
+		d.b = d.b[m:]
+		if err := fn(rec); err != nil {
+			return err
+		}
+	}
+	return d.err
 }
 
 // SizeBytes returns the bytes on disk of the live generation.
@@ -355,6 +392,7 @@ func newGenWriter(dir string, n int) (*genWriter, error) {
 func (w *genWriter) set(key string, val []byte) error { return w.wb.Set([]byte(key), val) }
 
 func (w *genWriter) setBlob(name string, b []byte) error {
+	b = compress(b)
 	for i := 0; len(b) > 0 || i == 0; i++ {
 		n := min(len(b), blobChunk)
 		if err := w.set(fmt.Sprintf("x/%s/%06d", name, i), b[:n]); err != nil {
@@ -523,17 +561,21 @@ func (l *Lock) Unlock() error {
 	return l.f.Close()
 }
 
-// PageIDs returns up to limit page IDs starting with prefix, in key order.
+// PageIDs returns up to limit page IDs starting with prefix, sorted.
 func (s *Snapshot) PageIDs(prefix string, limit int) []string {
-	var out []string
-	p := []byte("p/" + prefix)
-	s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
-		defer it.Close()
-		for it.Rewind(); it.Valid() && len(out) < limit; it.Next() {
-			out = append(out, string(it.Item().Key()[2:]))
-		}
+	g, err := s.Graph()
+	if err != nil {
 		return nil
-	})
+	}
+	var out []string
+	for i := range g.Pages {
+		if strings.HasPrefix(g.Pages[i].ID, prefix) {
+			out = append(out, g.Pages[i].ID)
+		}
+	}
+	sort.Strings(out)
+	if len(out) > limit {
+		out = out[:limit]
+	}
 	return out
 }

@@ -644,8 +644,12 @@ func TestWalkRealTree(t *testing.T) {
 			r, _, _ := strings.Cut(s.Reason, " (")
 			reasons[r]++
 		}
-		t.Logf("ExcludeDirs=%v: %d files, %d unsupported, %d dirs, %d skipped %v in %v",
-			exclude, len(res.Files), res.Unsupported, res.Dirs, len(res.Skipped), reasons, time.Since(start))
+		what := "default ExcludeDirs"
+		if exclude != nil {
+			what = "no ExcludeDirs"
+		}
+		t.Logf("%s: %d files, %d unsupported, %d dirs, %d skipped %v in %v",
+			what, len(res.Files), res.Unsupported, res.Dirs, len(res.Skipped), reasons, time.Since(start))
 	}
 }
 

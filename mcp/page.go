@@ -182,7 +182,7 @@ func readSource(snap *graph.Snapshot, path string, start, end int, clip bool) (s
 	}
 	full := filepath.Join(root, filepath.FromSlash(path))
 	stale := false
-	if rec, err := snap.FileRecord(path); err == nil {
+	if rec, ok := snap.FileStat(path); ok {
 		if fi, err := os.Stat(full); err != nil || fi.Size() != rec.Size || fi.ModTime().UnixNano() != rec.ModTime {
 			stale = true
 		}

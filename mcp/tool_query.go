@@ -28,7 +28,9 @@ func (s *Server) addQuery() {
 	addTool(s, &sdk.Tool{Name: "wiki_query", Description: "Find code in this repository: ranked files, symbols, docs and saved memories for a question, " +
 		"identifier, path or stack trace, within a token budget. Use it FIRST, before Grep/Glob/Read: one call is faster and cheaper " +
 		"than many. Result IDs feed wiki_page and wiki_related."},
-		true, func(p map[string]*schema) { bounds(p["budget_tokens"], engine.DefaultBudgetTokens, 100, engine.MaxBudgetTokens) },
+		true, func(p map[string]*schema) {
+			bounds(p["budget_tokens"], engine.DefaultBudgetTokens, 100, engine.MaxBudgetTokens)
+		},
 		s.query)
 }
 

@@ -78,11 +78,9 @@ func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s, err := p.spec(path)
-	if err != nil {
+	if _, err := p.spec(path); err != nil {
 		return err
 	}
-	_ = s
 	tree, err := p.ts.ParseCtx(ctx, nil, src)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", path, err)
@@ -96,7 +94,8 @@ func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
 // Facts.Diagnostics and extraction keeps what the parser recovered. Parse
 // returns an error only for an unsupported language (ErrUnsupported) or a
 // cancelled ctx. Every string in the result is valid UTF-8 and owned by the
-// caller; src is not retained.
+// caller; src is not retained. Diagnostic lines and columns are 1-based,
+// columns counted in bytes.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*Facts, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

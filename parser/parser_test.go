@@ -590,8 +590,8 @@ function top(Book $b): ?Shelf { return null; }
 	{
 		name: "markdown",
 		path: "docs/guide.md",
-		src: "# Guide\n\nFirst *para*\nline two.\n\n## Install It!\n\nRun it.\n\n```sh\n# not a heading\n```\n\nSetext Title\n------------\n\nUnder setext.\n\n### Deep `code`\ntext\n# Back ##\nend\n",
-		doc: "First *para*\nline two.",
+		src:  "# Guide\n\nFirst *para*\nline two.\n\n## Install It!\n\nRun it.\n\n```sh\n# not a heading\n```\n\nSetext Title\n------------\n\nUnder setext.\n\n### Deep `code`\ntext\n# Back ##\nend\n",
+		doc:  "First *para*\nline two.",
 		defs: []string{
 			"section guide 1-20 | # Guide",
 			"section install-it 6-13 | ## Install It!",

@@ -1,0 +1,293 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/mcp"
+)
+
+// hookBudget is the time the hook may take before it answers without
+// hits: Claude Code waits for PreToolUse hooks before running the tool, so
+// the hook must cost less than the search it shadows.
+const hookBudget = 40 * time.Millisecond
+
+// maxHookLogBytes caps hook.log; the previous log is kept as hook.log.1.
+const maxHookLogBytes = 256 << 10
+
+// hookEvent is the part of Claude Code's PreToolUse event the hook reads.
+type hookEvent struct {
+	HookEventName string `json:"hook_event_name"`
+	ToolName      string `json:"tool_name"`
+	Cwd           string `json:"cwd"`
+	ToolInput     struct {
+		Pattern string `json:"pattern"`
+		Command string `json:"command"`
+		Path    string `json:"path"`
+		Glob    string `json:"glob"`
+	} `json:"tool_input"`
+}
+
+type hookOutput struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// runHook never fails: whatever goes wrong, it exits 0 and lets the tool run.
+func runHook(e *env, args []string) error {
+	if len(args) != 1 || args[0] != "claude" {
+		return usagef("usage: wikitoolkit hook claude (reads a Claude Code PreToolUse event on stdin)")
+	}
+	start := time.Now()
+	defer func() { recover() }() // never block the agent's tool on a bug here
+	b, err := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
+	if err != nil {
+		return nil
+	}
+	var ev hookEvent
+	if json.Unmarshal(b, &ev) != nil {
+		return nil
+	}
+	query, kind := hookQuery(&ev)
+	if kind == "" {
+		return nil // not a search
+	}
+	cwd := ev.Cwd
+	if cwd == "" {
+		cwd = "."
+	}
+	indexDir := e.indexDir
+	if indexDir == "" {
+		indexDir = filepath.Join(findRoot(cwd), graph.IndexDirName)
+	}
+	if _, err := os.Stat(filepath.Join(indexDir, "CURRENT")); err != nil {
+		return nil // no index here: say nothing
+	}
+
+	type answer struct {
+		text string
+		hits int
+	}
+	done := make(chan answer, 1)
+	if query != "" {
+		go func() {
+			defer func() { recover() }()
+			done <- hookAnswer(e.ctx, indexDir, query)
+		}()
+	}
+	var ans answer
+	timer := time.NewTimer(hookBudget - time.Since(start))
+	defer timer.Stop()
+	if query != "" {
+		select {
+		case ans = <-done:
+		case <-timer.C:
+		}
+	}
+	recordHookEvent(indexDir, ev.ToolName, kind, ans.hits, time.Since(start))
+
+	var ctx strings.Builder
+	if ans.hits > 0 {
+		fmt.Fprintf(&ctx, "wikitoolkit index: top pages for %q (IDs work with the wiki_page and wiki_related MCP tools):\n%s", query, ans.text)
+	}
+	ctx.WriteString("Tip: this repository has a wikitoolkit index; wiki_query (ranked) and wiki_search (exact text) answer this faster and in fewer tokens than " + ev.ToolName + ".")
+	var out hookOutput
+	out.HookSpecificOutput.HookEventName = "PreToolUse"
+	out.HookSpecificOutput.AdditionalContext = ctx.String()
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	enc.Encode(out)
+	return nil
+}
+
+// hookAnswer runs the query on the index: the top 5 stubs within 400 tokens.
+func hookAnswer(ctx context.Context, indexDir, q string) (a struct {
+	text string
+	hits int
+}) {
+	snap, err := graph.OpenSnapshot(indexDir)
+	if err != nil {
+		return a
+	}
+	defer snap.Close()
+	ix, err := loadEngine(snap)
+	if err != nil {
+		return a
+	}
+	opt := engine.Options{BudgetTokens: 400}
+	if au, err := graph.LoadAuthored(indexDir); err == nil {
+		opt.Extra = au.MemoryPages()
+	}
+	res, err := ix.Query(ctx, q, opt)
+	if err != nil || len(res.Results) == 0 {
+		return a
+	}
+	if len(res.Results) > 5 {
+		res.Results = res.Results[:5]
+		res.Truncated = false
+	}
+	a.text, a.hits = res.Render(), len(res.Results)
+	return a
+}
+
+var (
+	reRegexEscape = regexp.MustCompile(`\\[a-zA-Z]`)
+	reNonWord     = regexp.MustCompile(`[^\w./:-]+`)
+	searchCmds    = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "git": true, "find": true, "fd": true}
+)
+
+// hookQuery turns a search tool call into a wiki question and names the
+// kind of search ("" when the call is not a search).
+func hookQuery(ev *hookEvent) (query, kind string) {
+	switch ev.ToolName {
+	case "Grep":
+		return regexWords(ev.ToolInput.Pattern), "grep"
+	case "Glob":
+		return globWords(ev.ToolInput.Pattern), "glob"
+	case "Bash":
+		return bashSearch(ev.ToolInput.Command)
+	}
+	return "", ""
+}
+
+func regexWords(p string) string {
+	p = reRegexEscape.ReplaceAllString(p, " ")
+	return strings.Join(strings.Fields(reNonWord.ReplaceAllString(p, " ")), " ")
+}
+
+func globWords(g string) string {
+	base := path.Base(g)
+	base = strings.TrimSuffix(base, path.Ext(base))
+	w := strings.Join(strings.Fields(strings.NewReplacer("*", " ", "?", " ", "{", " ", "}", " ", ",", " ", "[", " ", "]", " ").Replace(base)), " ")
+	if len(w) < 3 {
+		return ""
+	}
+	return w
+}
+
+// bashSearch finds a grep/rg/find in a shell command and returns its pattern.
+func bashSearch(cmd string) (string, string) {
+	for _, seg := range regexp.MustCompile(`\|\||&&|[|;]`).Split(cmd, -1) {
+		words := shellWords(seg)
+		for len(words) > 0 && strings.Contains(words[0], "=") {
+			words = words[1:] // VAR=value prefixes
+		}
+		if len(words) == 0 {
+			continue
+		}
+		name := path.Base(words[0])
+		if !searchCmds[name] {
+			continue
+		}
+		args := words[1:]
+		if name == "git" {
+			if len(args) == 0 || args[0] != "grep" {
+				continue
+			}
+			name, args = "grep", args[1:]
+		}
+		if name == "find" || name == "fd" {
+			for i, a := range args {
+				if (a == "-name" || a == "-iname" || a == "-path" || a == "-ipath" || a == "-regex") && i+1 < len(args) {
+					return globWords(args[i+1]), "find"
+				}
+			}
+			if name == "fd" {
+				for _, a := range args {
+					if !strings.HasPrefix(a, "-") {
+						return regexWords(a), "find"
+					}
+				}
+			}
+			return "", "find"
+		}
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if a == "-e" || a == "--regexp" {
+				if i+1 < len(args) {
+					return regexWords(args[i+1]), "grep"
+				}
+				continue
+			}
+			if strings.HasPrefix(a, "-") {
+				if takesValue(name, a) {
+					i++
+				}
+				continue
+			}
+			return regexWords(a), "grep"
+		}
+		return "", "grep"
+	}
+	return "", ""
+}
+
+func takesValue(cmd, flag string) bool {
+	switch flag {
+	case "-A", "-B", "-C", "-m", "-f", "--include", "--exclude", "--exclude-dir", "-g", "--glob", "-t", "--type", "-T", "--type-not", "--max-count", "--context":
+		return true
+	}
+	return false
+}
+
+// shellWords splits a command into words, honouring single and double quotes.
+func shellWords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	in := false
+	var quote rune
+	for _, r := range s {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// recordHookEvent appends one JSON line to <index>/hook.log (no patterns,
+// no contents), rotating the log at maxHookLogBytes.
+func recordHookEvent(indexDir, tool, kind string, hits int, took time.Duration) {
+	p := filepath.Join(indexDir, mcp.HookLogName)
+	if fi, err := os.Stat(p); err == nil && fi.Size() > maxHookLogBytes {
+		os.Rename(p, p+".1")
+	}
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	line, _ := json.Marshal(map[string]any{"time": time.Now().UTC().Format(time.RFC3339), "tool": tool, "kind": kind, "hits": hits,
+		"ms": took.Milliseconds()})
+	f.Write(append(line, '\n'))
+}

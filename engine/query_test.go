@@ -1,0 +1,143 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSplitIdent(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+	}{
+		{"parseConfig", "parse config"},
+		{"ParseHTTPRequest2", "parse http request 2"},
+		{"snake_case_name", "snake case name"},
+		{"__init__", "init"},
+		{"HTTPServer", "http server"},
+		{"utf8Decode", "utf 8 decode"},
+		{"kebab-case", "kebab case"},
+		{"getURLsFromHTML", "get urls from html"},
+		{"trustedCIDRs", "trusted cidrs"},
+		{"XMLHttpRequest", "xml http request"},
+		{"a::b", "a b"},
+		{"ÜberName", "über name"},
+		{"", ""},
+	} {
+		got := strings.Join(splitIdent(nil, tc.in), " ")
+		if got != tc.want {
+			t.Errorf("splitIdent(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestStem(t *testing.T) {
+	for _, group := range [][]string{
+		{"fixture", "fixtures"},
+		{"parse", "parsing", "parsed", "parses"},
+		{"match", "matches", "matched", "matching"},
+		{"policy", "policies"},
+		{"run", "running"},
+		{"call", "calls", "calling"},
+	} {
+		want := stem(group[0])
+		for _, w := range group[1:] {
+			if got := stem(w); got != want {
+				t.Errorf("stem(%q) = %q, want %q (as stem(%q))", w, got, want, group[0])
+			}
+		}
+	}
+	for _, w := range []string{"is", "as", "bus", "go", "class", "status"} {
+		if stem(w) == "" {
+			t.Errorf("stem(%q) is empty", w)
+		}
+	}
+}
+
+func terms(a analysis) map[string]queryTerm {
+	m := map[string]queryTerm{}
+	for _, t := range a.terms {
+		m[t.term] = t
+	}
+	return m
+}
+
+func TestAnalyzeIdentifiers(t *testing.T) {
+	a := analyze("fix: data race with trustedCIDRs in `parseConfig` and pkg.Func, Class.method, a::b::c, max_len")
+	m := terms(a)
+	for _, want := range []string{"=trustedcidrs", "=parseconfig", "=pkg.func", "=func", "=class.method", "=method", "=b.c", "=max_len", "trust", "cidr", "pars", "config", "data", stem("race")} {
+		if _, ok := m[want]; !ok {
+			t.Errorf("missing term %q in %v", want, a.terms)
+		}
+	}
+	if m["=parseconfig"].weight <= m["data"].weight {
+		t.Errorf("an identifier must weigh more than a prose word: %v vs %v", m["=parseconfig"], m["data"])
+	}
+	if _, ok := m["with"]; ok {
+		t.Error("stop word kept")
+	}
+	if a.component != "" {
+		t.Errorf("commit type taken as component: %q", a.component)
+	}
+}
+
+func TestAnalyzeComponent(t *testing.T) {
+	for q, want := range map[string]string{
+		"reverseproxy: Fix `health_port` being ignored": "reverseproxy",
+		"fix(tree): wrong when wildcard follows":        "tree",
+		"perf(recovery): optimize line reading":         "recovery",
+		"feat: add thing":                               "",
+		"fixtures: fix tracebacks":                      "fixtures",
+		"[refactor] Start using match case":             "",
+		"_pytest._py.path: remove fspath compat":        "_pytest._py.path",
+		"what does this do":                             "",
+	} {
+		if got := analyze(q).component; got != want {
+			t.Errorf("component of %q = %q, want %q", q, got, want)
+		}
+	}
+}
+
+func TestAnalyzePathsAndTraces(t *testing.T) {
+	q := `Traceback (most recent call last):
+  File "/usr/lib/python3/site-packages/_pytest/runner.py", line 341, in from_call
+    result = func()
+  File "src/_pytest/fixtures.py", line 12, in getfixturevalue
+panic: runtime error
+goroutine 1 [running]:
+github.com/x/y/engine.(*Ranker).Query(0xc000, 0x1)
+	/home/u/y/engine/rank.go:123 +0x1d
+    at renderPage (web/src/page.ts:3:9)
+see engine/pack.go:41 and score.go`
+	a := analyze(q)
+	var paths []string
+	for _, p := range a.paths {
+		paths = append(paths, p.path)
+	}
+	for _, want := range []string{"/usr/lib/python3/site-packages/_pytest/runner.py", "src/_pytest/fixtures.py", "web/src/page.ts", "/home/u/y/engine/rank.go", "engine/pack.go", "score.go"} {
+		if !slices.Contains(paths, want) {
+			t.Errorf("path %q not found in %q", want, paths)
+		}
+	}
+	m := terms(a)
+	for _, want := range []string{"=from_call", "=getfixturevalue", "=ranker.query", "=renderpage", "/rank.go", "/fixtures.py"} {
+		if _, ok := m[want]; !ok {
+			t.Errorf("missing term %q", want)
+		}
+	}
+	for _, p := range a.paths {
+		if p.path == "engine/pack.go" && p.line != 41 {
+			t.Errorf("line of engine/pack.go = %d, want 41", p.line)
+		}
+	}
+}
+
+func TestAnalyzeHostile(t *testing.T) {
+	for _, q := range []string{"", " ", "::::", "`", "```", strings.Repeat("a.", 10000), "\x00\xff\xfe", strings.Repeat("File \"x.py\", line 1, in f\n", 500), "((((", "a:b:c"} {
+		a := analyze(q)
+		if len(a.terms) > maxQueryTerms {
+			t.Errorf("%d terms for %q", len(a.terms), q[:min(20, len(q))])
+		}
+	}
+}

