@@ -169,9 +169,12 @@ func analyze(q string) analysis {
 			if i := strings.LastIndexByte(base, '/'); i >= 0 {
 				base = base[i+1:]
 			}
+			// Small text weights: the component is mostly a multiplicative
+			// boost (score.go); as text it would add the same points to every
+			// file of the directory and drown what tells them apart.
 			add(segTerm(base), weightComponent, roleComponent)
 			add(exactTerm(base), weightComponentExact, roleExact)
-			addWords(base, weightWord)
+			addWords(base, weightComponentWord)
 		}
 		rest = rest[len(m[0]):]
 	}

@@ -43,8 +43,9 @@ const (
 	weightSegWord        = 0.25 // a plain word that may be a directory or file stem
 	weightTraceFunc      = 3.0  // a function in a stack-trace frame
 	weightPathSeg        = 2.0  // a file named in the question
-	weightComponent      = 2.5  // the leading "component:" as a path segment
-	weightComponentExact = 1.0  // ... and as a name
+	weightComponent      = 0.5  // the leading "component:" as a path segment (it mostly acts as a boost, below)
+	weightComponentExact = 0.3  // ... as a name
+	weightComponentWord  = 0.3  // ... as words
 	qualifierShare       = 0.5  // "Server" of "Server.name", relative to the whole
 	lastPartShare        = 0.8  // "name" of "Server.name"
 	repeatWeight         = 0.3  // each repetition of a term adds this share of its weight

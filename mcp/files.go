@@ -82,6 +82,7 @@ type SearchOptions struct {
 	Regex      bool   // RE2 syntax; otherwise Pattern is literal
 	PathGlob   string // "*.go" matches base names; "cli/**/*.go" whole paths
 	MaxResults int    // 0 → DefaultSearchResults
+	MaxTokens  int    // stop when the matches' text reaches this many tokens; 0 = no limit
 	Walk       graph.WalkOptions
 }
 
@@ -143,6 +144,7 @@ func Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult,
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 
 	res := &SearchResult{Pattern: opt.Pattern, Matches: []SearchMatch{}}
+	tokens := 0
 	// Files are searched in parallel in chunks, results kept in path order;
 	// a chunk stops the search once enough matches are in.
 	workers := runtime.GOMAXPROCS(0)
@@ -178,6 +180,15 @@ func Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult,
 				if len(res.Matches) >= opt.MaxResults {
 					res.Truncated = true
 					break
+				}
+				if opt.MaxTokens > 0 {
+					// Counted as rendered ("path:line: text"), once.
+					tokens += engine.CountTokens(m.Path) + engine.CountTokens(m.Text) + 4
+					if tokens > opt.MaxTokens {
+						res.Truncated = true
+						opt.MaxResults = len(res.Matches) // stop here
+						break
+					}
 				}
 				res.Matches = append(res.Matches, m)
 			}
@@ -295,7 +306,7 @@ func (r *SearchResult) Render(w io.Writer) {
 	case len(r.Matches) == 0:
 		fmt.Fprintf(w, "no matches in %d files\n", r.FilesSearched)
 	case r.Truncated:
-		fmt.Fprintf(w, "(stopped at %d matches; narrow the pattern or path_glob, or raise max_results)\n", len(r.Matches))
+		fmt.Fprintf(w, "(stopped at %d matches; narrow the pattern or path_glob)\n", len(r.Matches))
 	}
 }
 

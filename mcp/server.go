@@ -376,9 +376,8 @@ type call struct {
 type toolFunc[In, Out any] func(ctx context.Context, c *call, in In) (string, Out, error)
 
 // addTool registers a tool with a typed input (schema inferred from In's
-// json and jsonschema tags, then adjusted by tune), a minimal output schema
-// (an object; the full shape is documented in the text and costs tokens in
-// every tools/list), panic recovery and generation management.
+// json and jsonschema tags, then adjusted by tune), a typed output sent as
+// structured content, panic recovery and generation management.
 func addTool[In, Out any](s *Server, t *sdk.Tool, needIndex bool, tune func(props map[string]*schema), fn toolFunc[In, Out]) {
 	if !s.allowed(t.Name) {
 		return
@@ -388,13 +387,12 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, needIndex bool, tune func(prop
 		panic(fmt.Sprintf("tool %s: %v", t.Name, err)) // programming error, caught by the registration test
 	}
 	t.InputSchema = in
-	t.OutputSchema = outputSchema
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, input In) (res *sdk.CallToolResult, out Out, err error) {
+	// Out is registered as any: no output schema in tools/list (see schema.go).
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, input In) (res *sdk.CallToolResult, out any, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				s.logf("panic in %s: %v\n%s", t.Name, r, debug.Stack())
-				var zero Out
-				res, out, err = nil, zero, fmt.Errorf("internal error in %s (%v); this is a wikitoolkit bug — try other arguments or use wiki_search/wiki_read meanwhile", t.Name, r)
+				res, out, err = nil, nil, fmt.Errorf("internal error in %s (%v); this is a wikitoolkit bug — try other arguments or use wiki_search/wiki_read meanwhile", t.Name, r)
 			}
 		}()
 		c := &call{s: s}
@@ -402,17 +400,16 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, needIndex bool, tune func(prop
 		if needIndex {
 			g, release, err := s.acquire()
 			if err != nil {
-				var zero Out
-				return nil, zero, err
+				return nil, nil, err
 			}
 			defer release()
 			c.g = g
 		}
-		text, out, err := fn(ctx, c, input)
+		text, o, err := fn(ctx, c, input)
 		if err != nil {
-			var zero Out
-			return nil, zero, err
+			return nil, nil, err
 		}
+		out = o
 		text = clipTokens(text, maxTextTokens)
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, out, nil
 	})

@@ -12,7 +12,7 @@ import (
 )
 
 type noteIn struct {
-	PageID string `json:"page_id" jsonschema:"a page ID from wiki_query"`
+	PageID string `json:"page_id" jsonschema:"ID from wiki_query"`
 	Text   string `json:"text" jsonschema:"the note"`
 }
 
@@ -23,8 +23,7 @@ type noteOut struct {
 }
 
 func (s *Server) addNote() {
-	addTool(s, &sdk.Tool{Name: "wiki_note", Description: "Append a dated note to a page (a pitfall, a TODO, what you learned " +
-		"editing it); wiki_page shows it and rebuilds keep it."}, false, nil, s.note)
+	addTool(s, &sdk.Tool{Name: "wiki_note", Description: "Add a dated note (pitfall, lesson) to a page; wiki_page shows it."}, false, nil, s.note)
 }
 
 func (s *Server) note(ctx context.Context, c *call, in noteIn) (string, noteOut, error) {

@@ -8,7 +8,7 @@ import (
 )
 
 type pageIn struct {
-	PageID string `json:"page_id" jsonschema:"a page ID from wiki_query, e.g. symbol:cli/cli.go#Main or file:cli/cli.go"`
+	PageID string `json:"page_id" jsonschema:"ID from wiki_query, e.g. file:cli/cli.go"`
 }
 
 // maxPageEdges bounds the neighbours a page lists per edge type and
@@ -16,8 +16,8 @@ type pageIn struct {
 const maxPageEdges = 50
 
 func (s *Server) addPage() {
-	addTool(s, &sdk.Tool{Name: "wiki_page", Description: "One page in full: signature, doc, source lines, callers, callees, " +
-		"contents, linked memories and notes. Prefer it to Read for a symbol or file found by wiki_query."},
+	addTool(s, &sdk.Tool{Name: "wiki_page", Description: "Full page for an ID from wiki_query: signature, doc, source, callers, callees, notes. " +
+		"Use instead of Read."},
 		true, nil, s.page)
 }
 

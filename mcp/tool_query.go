@@ -12,9 +12,9 @@ import (
 )
 
 type queryIn struct {
-	Question     string   `json:"question" jsonschema:"words, an identifier (parseConfig, pkg.Func), a path (cli/main.go:42) or a pasted stack trace"`
-	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"max tokens of the answer"`
-	Focus        []string `json:"focus,omitempty" jsonschema:"repo-relative paths you are working on; nearby pages rank higher"`
+	Question     string   `json:"question" jsonschema:"words, identifier, path or stack trace"`
+	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"answer size limit"`
+	Focus        []string `json:"focus,omitempty" jsonschema:"paths you are editing; nearby pages rank higher"`
 }
 
 // queryOut is engine.Result (the `query --json` shape) plus the result
@@ -25,9 +25,8 @@ type queryOut struct {
 }
 
 func (s *Server) addQuery() {
-	addTool(s, &sdk.Tool{Name: "wiki_query", Description: "Find code in this repository: ranked files, symbols, docs and saved memories for a question, " +
-		"identifier, path or stack trace, within a token budget. Use it FIRST, before Grep/Glob/Read: one call is faster and cheaper " +
-		"than many. Result IDs feed wiki_page and wiki_related."},
+	addTool(s, &sdk.Tool{Name: "wiki_query", Description: "Search this repository's wiki FIRST, before Grep/Glob/Read: ranked files, symbols, docs and " +
+		"memories for a question, identifier, path or stack trace, in one cheap call. IDs feed wiki_page, wiki_related."},
 		true, func(p map[string]*schema) {
 			bounds(p["budget_tokens"], engine.DefaultBudgetTokens, 100, engine.MaxBudgetTokens)
 		},

@@ -8,22 +8,18 @@ import (
 )
 
 type relatedIn struct {
-	PageID    string `json:"page_id" jsonschema:"a page ID from wiki_query"`
-	Rel       string `json:"rel,omitempty" jsonschema:"edge type: contains, references, imports or relates; empty for all"`
-	Direction string `json:"direction,omitempty" jsonschema:"out (what it uses/contains), in (what uses/contains it) or both"`
+	PageID    string `json:"page_id" jsonschema:"ID from wiki_query"`
+	Rel       string `json:"rel,omitempty" jsonschema:"contains, references, imports or relates (default all)"`
+	Direction string `json:"direction,omitempty" jsonschema:"in, out or both (default)"`
 }
 
 // maxRelated bounds the neighbours of one answer.
 const maxRelated = 300
 
 func (s *Server) addRelated() {
-	addTool(s, &sdk.Tool{Name: "wiki_related", Description: "Neighbours of a page by edge type: callers (references, in), " +
-		"callees (references, out), contents, imports, linked memories. Use it instead of grepping for usages."},
-		true, func(p map[string]*schema) {
-			if d := p["direction"]; d != nil {
-				d.Enum = []any{"in", "out", "both"}
-			}
-		}, s.related)
+	addTool(s, &sdk.Tool{Name: "wiki_related", Description: "Neighbours of a wiki_query ID: callers (references, in), callees (references, out), " +
+		"contents, imports, memories. Use instead of grepping for usages."},
+		true, nil, s.related)
 }
 
 func (s *Server) related(ctx context.Context, c *call, in relatedIn) (string, RelatedView, error) {

@@ -12,11 +12,11 @@ import (
 )
 
 type rememberIn struct {
-	Fact       string `json:"fact" jsonschema:"the fact, in full sentences"`
-	Category   string `json:"category,omitempty" jsonschema:"e.g. decision, convention, gotcha, how-to"`
-	Title      string `json:"title,omitempty" jsonschema:"short title; default: the fact's first words"`
-	LinkPageID string `json:"link_page_id,omitempty" jsonschema:"ID of the page the fact is about"`
-	Rel        string `json:"rel,omitempty" jsonschema:"relation to that page (default relates_to)"`
+	Fact       string `json:"fact" jsonschema:"the fact"`
+	Category   string `json:"category,omitempty" jsonschema:"e.g. decision, gotcha"`
+	Title      string `json:"title,omitempty" jsonschema:"short title"`
+	LinkPageID string `json:"link_page_id,omitempty" jsonschema:"ID of the page it is about"`
+	Rel        string `json:"rel,omitempty" jsonschema:"relation (default relates_to)"`
 }
 
 type rememberOut struct {
@@ -25,8 +25,8 @@ type rememberOut struct {
 }
 
 func (s *Server) addRemember() {
-	addTool(s, &sdk.Tool{Name: "wiki_remember", Description: "Save a lasting fact about this repository (decision, convention, " +
-		"gotcha) as a memory page that wiki_query finds in later sessions; rebuilds keep it."},
+	addTool(s, &sdk.Tool{Name: "wiki_remember", Description: "Save a lasting fact (decision, convention, gotcha) as a memory that " +
+		"wiki_query finds in later sessions."},
 		false, nil, s.remember)
 }
 

@@ -11,8 +11,7 @@ import (
 type statusIn struct{}
 
 func (s *Server) addStatus() {
-	addTool(s, &sdk.Tool{Name: "wiki_status", Description: "Index health: page counts, last build, stale files, notes, " +
-		"and how often searches bypassed the wiki."}, true, nil, s.status)
+	addTool(s, &sdk.Tool{Name: "wiki_status", Description: "Wiki index health: counts, last build, stale files, notes."}, true, nil, s.status)
 }
 
 func (s *Server) status(ctx context.Context, c *call, _ statusIn) (string, *Status, error) {
