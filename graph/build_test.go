@@ -174,3 +174,35 @@ func TestFanOutCapped(t *testing.T) {
 		t.Fatalf("ambiguous String resolved to %d definitions", n)
 	}
 }
+
+// TestFileDeletedDuringBuild removes a file between the walk and its
+// parse: the build reports it as skipped and goes on.
+func TestFileDeletedDuringBuild(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "a.go", "package a\n\nfunc A() {}\n")
+	write(t, root, "b.go", "package a\n\nfunc B() { A() }\n")
+	w, err := Walk(context.Background(), root, WalkOptions{Detect: func(string) string { return "go" }})
+	if err != nil || len(w.Files) != 2 {
+		t.Fatalf("walk: %v %+v", err, w)
+	}
+	os.Remove(filepath.Join(root, "a.go"))
+	res, err := parseFiles(context.Background(), w.Files, nil, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var skipped, parsed int
+	for _, r := range res {
+		switch {
+		case r.skip != "":
+			skipped++
+			if r.entry.Path != "a.go" || r.skip != "unreadable: no such file or directory" {
+				t.Errorf("skip %s: %q", r.entry.Path, r.skip)
+			}
+		case r.rec != nil:
+			parsed++
+		}
+	}
+	if skipped != 1 || parsed != 1 {
+		t.Fatalf("skipped %d parsed %d", skipped, parsed)
+	}
+}
