@@ -47,7 +47,7 @@ var commands []command
 
 func init() {
 	commands = []command{
-		{"build", "[PATH] [--full] [--quiet] [--json]", "index a repository (incrementally unless --full)", runBuild},
+		{"build", "[PATH] [--full] [--quiet] [--json] [--verbose] [--max-file-bytes N] [--exclude-dirs D,...]", "index a repository (incrementally unless --full)", runBuild},
 		{"query", "[--budget N] [--kind K,...] [--focus PATH,...] [--explain] [--json] QUESTION...", "ranked page stubs that fit a token budget", runQuery},
 		{"page", "[--json] ID", "show one page: title, doc, source, edges, notes", runPage},
 		{"related", "[--rel R] [--direction in|out|both] [--json] ID", "a page's neighbours by edge type", runRelated},
@@ -199,7 +199,7 @@ func printCommandHelp(e *env, fs *flag.FlagSet) {
 			if f.DefValue != "" && f.DefValue != "false" {
 				def = fmt.Sprintf(" (default %s)", f.DefValue)
 			}
-			fmt.Fprintf(e.stdout, "  --%-12s %s%s\n", n, f.Usage, def)
+			fmt.Fprintf(e.stdout, "  --%-16s %s%s\n", n, f.Usage, def)
 		}
 	}
 }
