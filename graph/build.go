@@ -414,6 +414,7 @@ func parseOne(ctx context.Context, p *parser.Parser, fe FileEntry, prev map[stri
 	}
 	dedupeRefs(facts)
 	res.rec = &FileRecord{Path: fe.Path, Lang: fe.Lang, Size: int64(len(src)), ModTime: fe.ModTime, Hash: h, Facts: facts}
+	res.rec.fingerprint(src)
 	return res, buf
 }
 

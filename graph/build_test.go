@@ -206,3 +206,40 @@ func TestFileDeletedDuringBuild(t *testing.T) {
 		t.Fatalf("skipped %d parsed %d", skipped, parsed)
 	}
 }
+
+// TestFingerprints: an edit changes a symbol's Hash; a rename keeps its
+// BodyHash; an unchanged file keeps its hashes across incremental builds.
+func TestFingerprints(t *testing.T) {
+	root := t.TempDir()
+	body := "\tx := 1\n\treturn x + 1\n}\n"
+	write(t, root, "a.go", "package a\n\nfunc Old() int {\n"+body)
+	write(t, root, "b.go", "package a\n\nfunc Keep() int {\n\treturn 2\n}\n")
+	build(t, root, false)
+	s := open(t, root)
+	old, _ := s.Page("symbol:a.go#Old")
+	keep, _ := s.Page("symbol:b.go#Keep")
+	s.Close()
+	if old.Hash == 0 || old.BodyHash == 0 {
+		t.Fatalf("no fingerprints: %+v", old.Page)
+	}
+	write(t, root, "a.go", "package a\n\nfunc New() int {\n"+body)
+	build(t, root, false)
+	s = open(t, root)
+	renamed, err := s.Page("symbol:a.go#New")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if renamed.BodyHash != old.BodyHash || renamed.Hash == old.Hash {
+		t.Fatalf("rename: body %x→%x, hash %x→%x", old.BodyHash, renamed.BodyHash, old.Hash, renamed.Hash)
+	}
+	if k, _ := s.Page("symbol:b.go#Keep"); k.Hash != keep.Hash {
+		t.Fatalf("unchanged file's hash moved: %x → %x", keep.Hash, k.Hash)
+	}
+	s.Close()
+	write(t, root, "a.go", "package a\n\nfunc New() int {\n\treturn 3\n}\n")
+	build(t, root, false)
+	s = open(t, root)
+	if edited, _ := s.Page("symbol:a.go#New"); edited.Hash == renamed.Hash || edited.BodyHash == renamed.BodyHash {
+		t.Fatal("an edit left the fingerprints unchanged")
+	}
+}

@@ -11,7 +11,7 @@ import (
 // are front-coded against the previous page, which shares them most of the
 // time; edges are sorted by (From, Type, To) and delta-coded.
 
-const graphFormat = 1
+const graphFormat = 2
 
 func encodeGraph(g *Graph) []byte {
 	e := enc{b: make([]byte, 0, 64*len(g.Pages)+4*len(g.out))}
@@ -48,6 +48,8 @@ func encodeGraph(g *Graph) []byte {
 		e.str(p.Lang)
 		e.str(p.Doc)
 		e.bool(p.Test)
+		e.uint(uint64(p.Hash))
+		e.uint(uint64(p.BodyHash))
 	}
 	e.uint(uint64(len(g.out)))
 	var from uint32
@@ -111,6 +113,8 @@ func decodeGraph(b []byte) (*Graph, error) {
 		p.Lang = d.str()
 		p.Doc = d.str()
 		p.Test = d.bool()
+		p.Hash = uint32(d.uint())
+		p.BodyHash = uint32(d.uint())
 	}
 	m := d.count()
 	edges := make([]Edge, m)

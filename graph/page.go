@@ -68,6 +68,13 @@ type Page struct {
 	Idents []string
 	// Test reports a page in a test file or test directory.
 	Test bool
+	// Hash fingerprints the page's source text (a symbol's or section's
+	// lines, a file's bytes); notes anchored to the page compare it to tell
+	// that the code changed under them. BodyHash fingerprints a symbol's
+	// lines after its first (its body without the signature), which
+	// survives a rename, so a note can follow a moved or renamed symbol.
+	// Zero means unknown (modules, memories, one-line definitions' bodies).
+	Hash, BodyHash uint32
 }
 
 // EdgeType is the type of an edge.

@@ -1,6 +1,9 @@
 package graph
 
 import (
+	"bytes"
+
+	"github.com/cespare/xxhash/v2"
 	"github.com/wikitoolkit/wikitoolkit/parser"
 )
 
@@ -18,6 +21,50 @@ type FileRecord struct {
 	ModTime int64  // UnixNano
 	Hash    uint64 // xxhash64 of the content
 	Facts   *parser.Facts
+	// DefHash and BodyHash fingerprint each definition's lines (see
+	// Page.Hash); they parallel Facts.Defs.
+	DefHash, BodyHash []uint32
+}
+
+// fingerprint fills r.DefHash and r.BodyHash from the file's source.
+func (r *FileRecord) fingerprint(src []byte) {
+	if r.Facts == nil || len(r.Facts.Defs) == 0 {
+		return
+	}
+	// starts[i] is the offset of line i+1.
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+2)
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	lines := func(from, to int) []byte { // 1-based, inclusive
+		if from < 1 || from > to || from > len(starts) {
+			return nil
+		}
+		end := len(src)
+		if to < len(starts) {
+			end = starts[to]
+		}
+		return src[starts[from-1]:end]
+	}
+	r.DefHash = make([]uint32, len(r.Facts.Defs))
+	r.BodyHash = make([]uint32, len(r.Facts.Defs))
+	for i, d := range r.Facts.Defs {
+		r.DefHash[i] = hash32(lines(d.StartLine, d.EndLine))
+		if d.EndLine > d.StartLine+1 {
+			r.BodyHash[i] = hash32(lines(d.StartLine+1, d.EndLine))
+		}
+	}
+}
+
+// hash32 is a non-zero 32-bit fingerprint of b (zero stays "unknown").
+func hash32(b []byte) uint32 {
+	h := uint32(xxhash.Sum64(b))
+	if h == 0 {
+		h = 1
+	}
+	return h
 }
 
 // marshal encodes r without definition text. Names and qualifiers go
@@ -55,7 +102,13 @@ func (r *FileRecord) marshal() []byte {
 	e.str(f.Language)
 	e.strs(strs)
 	e.uint(uint64(len(f.Defs)))
-	for _, d := range f.Defs {
+	for i, d := range f.Defs {
+		var h, bh uint32
+		if i < len(r.DefHash) && i < len(r.BodyHash) {
+			h, bh = r.DefHash[i], r.BodyHash[i]
+		}
+		e.uint(uint64(h))
+		e.uint(uint64(bh))
 		e.uint(uint64(d.Kind))
 		e.uint(table[d.Name])
 		e.uint(table[d.Qualified])
@@ -102,7 +155,11 @@ func unmarshalFileRecord(b []byte) (*FileRecord, error) {
 	}
 	if n := d.count(); n > 0 {
 		f.Defs = make([]parser.Def, n)
+		r.DefHash = make([]uint32, n)
+		r.BodyHash = make([]uint32, n)
 		for i := range f.Defs {
+			r.DefHash[i] = uint32(d.uint())
+			r.BodyHash[i] = uint32(d.uint())
 			df := &f.Defs[i]
 			df.Kind = parser.DefKind(d.uint())
 			df.Name = s()

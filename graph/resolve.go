@@ -203,7 +203,8 @@ func (r *resolver) addFilesAndSymbols() []uint32 {
 		test := IsTestPath(f.Path)
 		mod := r.modIdx[dirOf(f.Path)]
 		fp := r.addInDir(Page{ID: FileID(f.Path), Kind: KindFile, Title: f.Path, Name: path.Base(f.Path), Path: f.Path,
-			Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: distinctNames(facts.Refs, -1, maxIdents), Test: test}, mod)
+			Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: distinctNames(facts.Refs, -1, maxIdents), Test: test,
+			Hash: uint32(f.Hash) | 1}, mod)
 		r.fileIdx[f.Path] = fp
 		r.edge(r.modIdx[dirOf(f.Path)], fp, Contains)
 		for s := f.Path; ; {
@@ -230,6 +231,9 @@ func (r *resolver) addFilesAndSymbols() []uint32 {
 			}
 			p := Page{Name: d.Name, Qualified: qual, Path: f.Path, Line: d.StartLine, EndLine: d.EndLine, Lang: f.Lang,
 				Doc: d.Doc, Test: test}
+			if di < len(f.DefHash) && di < len(f.BodyHash) {
+				p.Hash, p.BodyHash = f.DefHash[di], f.BodyHash[di]
+			}
 			if d.Kind == parser.KindSection {
 				p.ID, p.Kind, p.Title = DocID(f.Path, qual), KindDoc, d.Name
 			} else {
