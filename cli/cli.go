@@ -56,7 +56,7 @@ func init() {
 		{"note", "[--json] ID TEXT", "append a dated note to a page", runNote},
 		{"search", "[--regex] [--glob G] [--max N] [--json] PATTERN", "exact text (or RE2) search in the repository's text files", runSearch},
 		{"read", "[--json] PATH[:START-END]", "print numbered lines of a file inside the repository", runRead},
-		{"mcp", "[--http ADDR] [--token-file F] [--config F] [--log-file F]", "serve the wiki to AI agents over MCP (stdio by default)", runMCP},
+		{"mcp", "[--http ADDR] [--token-file F] [--config F] [--log-file F] [--refresh=false]", "serve the wiki to AI agents over MCP (stdio by default)", runMCP},
 		{"install", "[--client claude,vscode,cursor,codex]", "register the MCP server, tool permissions and hook with agent clients", runInstall},
 		{"uninstall", "[--client claude,vscode,cursor,codex]", "undo exactly what install did", runUninstall},
 		{"hook", "claude", "Claude Code PreToolUse hook: adds wiki hits to Grep/Glob/grep calls, never blocks", runHook},

@@ -451,6 +451,12 @@ func (in *installer) installClaudeSettings(rel string) error {
 	if !existed {
 		r.Created = true
 	}
+	// Keys install creates in an existing file, removed again when empty.
+	for _, k := range []string{"permissions", "permissions.allow", "enabledMcpjsonServers", "hooks", "hooks.PreToolUse"} {
+		if !hasPath(o, k) {
+			r.Added = appendNew(r.Added, "key:"+k)
+		}
+	}
 	perms, err := o.child("permissions")
 	if err != nil {
 		return err
@@ -499,6 +505,19 @@ func (in *installer) installClaudeSettings(rel string) error {
 	return in.writeFile(rel, o.pretty(), old, existed)
 }
 
+// hasPath reports whether the dotted key path exists in o.
+func hasPath(o *jsonObj, path string) bool {
+	first, rest, nested := strings.Cut(path, ".")
+	if _, ok := o.get(first); !ok {
+		return false
+	}
+	if !nested {
+		return true
+	}
+	c, err := o.child(first)
+	return err == nil && hasPath(c, rest)
+}
+
 func appendNew(s []string, v string) []string {
 	if slices.Contains(s, v) {
 		return s
@@ -545,29 +564,38 @@ func (in *installer) uninstallClaudeSettings(rel string) error {
 	r := in.rec.Files[rel]
 	added := toolPermissions()
 	enabledAdded := true
+	created := map[string]bool{}
 	if r != nil {
 		added, enabledAdded = nil, false
 		for _, a := range r.Added {
-			if a == "enabledMcpjsonServers:"+serverName {
+			switch {
+			case a == "enabledMcpjsonServers:"+serverName:
 				enabledAdded = true
-			} else {
+			case strings.HasPrefix(a, "key:"):
+				created[strings.TrimPrefix(a, "key:")] = true
+			default:
 				added = append(added, a)
 			}
 		}
+		if r.Created {
+			for _, k := range []string{"permissions", "permissions.allow", "enabledMcpjsonServers", "hooks", "hooks.PreToolUse"} {
+				created[k] = true
+			}
+		}
 	}
-	if raw, ok := o.get("permissions"); ok && raw != nil {
+	if _, ok := o.get("permissions"); ok {
 		perms, err := o.child("permissions")
 		if err != nil {
 			return err
 		}
 		allow, _ := perms.strings("allow")
 		allow = slices.DeleteFunc(allow, func(p string) bool { return slices.Contains(added, p) })
-		if len(allow) == 0 && r != nil && r.Created {
+		if len(allow) == 0 && created["permissions.allow"] {
 			perms.del("allow")
 		} else {
-			perms.setValue("allow", allow)
+			perms.setValue("allow", nonNilStrings(allow))
 		}
-		if perms.empty() && r != nil && r.Created {
+		if perms.empty() && created["permissions"] {
 			o.del("permissions")
 		} else {
 			o.setChild("permissions", perms)
@@ -576,23 +604,23 @@ func (in *installer) uninstallClaudeSettings(rel string) error {
 	if enabledAdded {
 		if enabled, err := o.strings("enabledMcpjsonServers"); err == nil && enabled != nil {
 			enabled = slices.DeleteFunc(enabled, func(s string) bool { return s == serverName })
-			if len(enabled) == 0 && r != nil && r.Created {
+			if len(enabled) == 0 && created["enabledMcpjsonServers"] {
 				o.del("enabledMcpjsonServers")
 			} else {
-				o.setValue("enabledMcpjsonServers", enabled)
+				o.setValue("enabledMcpjsonServers", nonNilStrings(enabled))
 			}
 		}
 	}
-	if raw, ok := o.get("hooks"); ok && raw != nil {
+	if _, ok := o.get("hooks"); ok {
 		hooks, err := o.child("hooks")
 		if err != nil {
 			return err
 		}
-		var pre []map[string]any
 		if raw, ok := hooks.get("PreToolUse"); ok {
+			var pre []map[string]any
 			json.Unmarshal(raw, &pre)
 			pre, _ = dropOurHooks(pre, in.hookCommand())
-			if len(pre) == 0 && r != nil && r.Created {
+			if len(pre) == 0 && created["hooks.PreToolUse"] {
 				hooks.del("PreToolUse")
 			} else {
 				if pre == nil {
@@ -601,7 +629,7 @@ func (in *installer) uninstallClaudeSettings(rel string) error {
 				hooks.setValue("PreToolUse", pre)
 			}
 		}
-		if hooks.empty() && r != nil && r.Created {
+		if hooks.empty() && created["hooks"] {
 			o.del("hooks")
 		} else {
 			o.setChild("hooks", hooks)
@@ -610,6 +638,13 @@ func (in *installer) uninstallClaudeSettings(rel string) error {
 	err = in.removeOrWrite(rel, o.pretty(), old, o.empty())
 	delete(in.rec.Files, rel)
 	return err
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 func (in *installer) installCodex(rel string) error {

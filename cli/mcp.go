@@ -15,8 +15,6 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/mcp"
 	"github.com/wikitoolkit/wikitoolkit/parser"
@@ -34,6 +32,7 @@ func runMCP(e *env, args []string) error {
 	tokenFile := fs.String("token-file", "", "file holding the bearer token HTTP clients must send (or env WIKITOOLKIT_TOKEN)")
 	config := fs.String("config", "", `JSON file {"allow": [tools], "deny": [tools]} restricting the tools served`)
 	logFile := fs.String("log-file", "", "append one line per tool call here instead of stderr")
+	refresh := fs.Bool("refresh", true, "notice changed files and rebuild the index in the background")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -63,7 +62,7 @@ func runMCP(e *env, args []string) error {
 	root, indexDir := e.rootAndIndex()
 	walk := graph.WalkOptions{Detect: parser.Detect}
 	var buildMu sync.Mutex // one background build per process; the build lock handles other processes
-	srv, err := mcp.New(mcp.Options{
+	opt := mcp.Options{
 		IndexDir: indexDir,
 		Root:     root,
 		Version:  Version,
@@ -77,7 +76,11 @@ func runMCP(e *env, args []string) error {
 			_, err := graph.Build(ctx, graph.BuildOptions{Root: root, IndexDir: indexDir, Walk: walk, Extra: engine.BuildBlobs})
 			return err
 		},
-	})
+	}
+	if !*refresh {
+		opt.Build, opt.CheckEvery = nil, -1
+	}
+	srv, err := mcp.New(opt)
 	if err != nil {
 		return err
 	}
@@ -92,8 +95,7 @@ func runMCP(e *env, args []string) error {
 			os.Stdout = os.Stderr
 			defer func() { os.Stdout = out.(*os.File) }()
 		}
-		t := &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
-		err := srv.Run(e.ctx, t)
+		err := srv.Run(e.ctx, mcp.StdioTransport(in, out))
 		if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || e.ctx.Err() != nil) {
 			return nil
 		}
@@ -128,10 +130,6 @@ func runMCP(e *env, args []string) error {
 		return hs.Shutdown(ctx)
 	}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // rootAndIndex returns the repository root and the index directory: from
 // --index (the root is then what its last build recorded) or from the

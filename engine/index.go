@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"path"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -44,7 +45,9 @@ type Index struct {
 const numKinds = 5 // graph.KindModule .. graph.KindMemory
 
 const (
-	flagTest = 1 << iota
+	flagTest = 1 << iota // a test file or test directory
+	flagDoc              // documentation text: Markdown, reStructuredText, plain text
+	flagAux              // code under a documentation or example directory
 )
 
 // NewIndex builds the ranking index of g. prev (may be nil) is the index of
@@ -59,6 +62,7 @@ func NewIndex(g *graph.Graph, prev *Index) *Index {
 		if p.Test || isTestPath(p.Path) {
 			ix.flags[i] |= flagTest
 		}
+		ix.flags[i] |= docFlags(p)
 		ix.group[i] = uint32(i)
 		if (p.Kind == graph.KindSymbol || p.Kind == graph.KindDoc) && p.Path != "" {
 			if f, ok := g.Lookup(graph.FileID(p.Path)); ok && int(f) < n {
@@ -152,12 +156,12 @@ func (ix *Index) buildText(g *graph.Graph) {
 	// postings can be laid out in place.
 	type hit struct {
 		page   uint32
-		impact uint8
+		impact [2]uint8
 	}
 	counts := make([]uint32, len(terms)+1)
 	type pageHits struct {
 		terms   []uint32
-		impacts []uint8
+		impacts [][2]uint8
 	}
 	ph := make([]pageHits, n)
 	for i, es := range entries {
@@ -170,7 +174,7 @@ func (ix *Index) buildText(g *graph.Graph) {
 		flush := func(term uint32) {
 			imp := impact(&tf, &lens[i], &ix.avgLen[k])
 			tf = [numFields]uint32{}
-			if imp == 0 {
+			if imp == [2]uint8{} {
 				return
 			}
 			nt := remap[term]
@@ -211,7 +215,7 @@ func (ix *Index) buildText(g *graph.Graph) {
 		last := uint32(0)
 		for _, h := range hs {
 			post = appendUvarint(post, uint64(h.page-last))
-			post = append(post, h.impact)
+			post = append(post, h.impact[0], h.impact[1])
 			last = h.page
 		}
 	}
@@ -219,22 +223,33 @@ func (ix *Index) buildText(g *graph.Graph) {
 	ix.post = post
 }
 
-// impact is the BM25F saturation tf~/(k1+tf~) of one term on one page,
-// quantized to a byte; tf~ sums the fields' weighted, length-normalised tf.
-func impact(tf, lens *[numFields]uint32, avg *[numFields]float32) uint8 {
-	var t float64
+// impact is the BM25F saturation tf~/(k1+tf~) of one term on one page, per
+// channel (names, content), each quantized to a byte; tf~ sums the
+// channel's fields' weighted, length-normalised tf. Two channels, because
+// one shared saturation let a big file that uses a word in thirty symbols
+// score like a file named after it.
+func impact(tf, lens *[numFields]uint32, avg *[numFields]float32) [2]uint8 {
+	var t [2]float64
 	for f := range numFields {
 		if tf[f] == 0 {
 			continue
 		}
 		norm := 1 - fieldB[f] + fieldB[f]*float64(lens[f])/float64(avg[f])
-		t += fieldWeight[f] * float64(tf[f]) / norm
+		t[fieldChannel[f]] += fieldWeight[f] * float64(tf[f]) / norm
 	}
-	if t <= 0 {
-		return 0
+	var out [2]uint8
+	for c, v := range t {
+		if v > 0 {
+			q := math.Round(v / (bm25K1 + v) * impactQuantMax)
+			out[c] = uint8(max(1, min(q, impactQuantMax)))
+		}
 	}
-	q := math.Round(t / (bm25K1 + t) * impactQuantMax)
-	return uint8(max(1, min(q, impactQuantMax)))
+	return out
+}
+
+// impactValue is the score of one posting's two impact bytes, before idf and query weight.
+func impactValue(name, content uint8) float64 {
+	return (nameChannelWeight*float64(name) + contentChannelWeight*float64(content)) / impactQuantMax
 }
 
 // isTestPath reports paths that conventionally hold tests, for pages the
@@ -260,6 +275,29 @@ func isTestPath(p string) bool {
 	return false
 }
 
+// docFlags classifies documentation files and code kept beside documentation.
+func docFlags(p *graph.Page) uint8 {
+	if p.Kind != graph.KindFile && p.Kind != graph.KindSymbol && p.Kind != graph.KindDoc {
+		return 0
+	}
+	var f uint8
+	switch strings.ToLower(path.Ext(p.Path)) {
+	case ".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc":
+		f |= flagDoc
+	}
+	if p.Lang == "markdown" {
+		f |= flagDoc
+	}
+	dir := p.Path[:max(0, strings.LastIndexByte(p.Path, '/'))]
+	for seg := range strings.SplitSeq(dir, "/") {
+		switch strings.ToLower(seg) {
+		case "doc", "docs", "documentation", "example", "examples", "_examples", "sample", "samples", "demo", "demos":
+			f |= flagAux
+		}
+	}
+	return f
+}
+
 // lookupTerm returns the term's ID or false, by binary search of the sorted dictionary.
 func (ix *Index) lookupTerm(t string) (uint32, bool) {
 	lo, hi := 0, len(ix.termOff)-1
@@ -282,7 +320,8 @@ func (ix *Index) term(id uint32) string {
 	return unsafeString(b)
 }
 
-// postings decodes term t's postings into pages and impacts (appending).
+// postings decodes term t's postings into pages and impacts (appending;
+// two impact bytes per page: name channel, content channel).
 func (ix *Index) postings(t uint32, pages []uint32, imps []uint8) ([]uint32, []uint8) {
 	b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
 	cnt, k := uvarint(b)
@@ -293,7 +332,7 @@ func (ix *Index) postings(t uint32, pages []uint32, imps []uint8) ([]uint32, []u
 	last := uint64(0)
 	for range cnt {
 		d, k := uvarint(b)
-		if k <= 0 || k >= len(b) {
+		if k <= 0 || k+1 >= len(b) {
 			break
 		}
 		last += d
@@ -301,8 +340,8 @@ func (ix *Index) postings(t uint32, pages []uint32, imps []uint8) ([]uint32, []u
 			break
 		}
 		pages = append(pages, uint32(last))
-		imps = append(imps, b[k])
-		b = b[k+1:]
+		imps = append(imps, b[k], b[k+1])
+		b = b[k+2:]
 	}
 	return pages, imps
 }

@@ -17,7 +17,7 @@ const (
 	wPath       = 2.0 // directories and file stem: "tree" in "perf(tree)" points at tree.go
 	wTitle      = 1.0 // signature words (parameter and result types)
 	wDoc        = 1.0 // doc comment / docstring / section text: prose that matches prose questions
-	wIdents     = 0.6 // identifiers used in the body: broad but noisy
+	wIdents     = 1.0 // identifiers used in the body: broad but noisy
 	wIdentExact = 0.8 // whole identifiers used in the body ("trustedCIDRs" is used in context.go)
 	// A file page also carries its symbols' text, so a file that holds several
 	// hits outranks a file with one stray match (BM25 over the whole file, the
@@ -27,6 +27,12 @@ const (
 	wSymText       = 0.8 // symbols' signatures and docs
 	wSymIdents     = 0.5
 	wSymIdentExact = 0.6
+
+	// Channel weights: a term matching the page's own name or path counts
+	// in the name channel, any other field in the content channel; each
+	// channel saturates on its own.
+	nameChannelWeight    = 1.0
+	contentChannelWeight = 1.0
 
 	// Length normalisation per field kind: names are not penalised for
 	// length, prose and identifier bags are.
@@ -65,12 +71,14 @@ const (
 	docFactor    = 0.5  // Markdown sections: code questions want code first
 	moduleFactor = 0.3  // a directory stub costs tokens and names no file
 	memoryFactor = 1.2  // authored facts are few and deliberate
+	auxFactor    = 0.6  // code under doc/ or examples/: illustrates, rarely implements
 
 	// --- explicit path and component signals (multiply) ---
-	pathExactBoost     = 4.0 // the question names this file ("engine/rank.go", a traceback frame)
-	pathBaseBoost      = 2.0 // the question names the file's base name ("rank.go") and it is not unique
-	componentStemBoost = 1.8 // leading component equals the file stem ("runner:" → runner.py)
-	componentDirBoost  = 1.5 // leading component is a directory on the file's path
+	pathExactBoost        = 4.0  // the question names this file ("engine/rank.go", a traceback frame)
+	pathBaseBoost         = 2.0  // the question names the file's base name ("rank.go") and it is not unique
+	componentStemBoost    = 1.8  // leading component equals the file stem ("runner:" → runner.py)
+	componentDirBoost     = 1.5  // leading component is a directory on the file's path
+	componentPartialBoost = 1.25 // ... is a prefix or suffix of one ("pki" → caddypki/)
 
 	// --- graph signals ---
 	priorWeight    = 0.0 // centrality prior (1 + w·p̂): measured, see package doc

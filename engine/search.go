@@ -145,17 +145,17 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 			}
 			continue
 		}
-		start := len(s.pages)
+		start, startImp := len(s.pages), len(s.imps)
 		s.pages, s.imps = ix.postings(id, s.pages, s.imps)
-		pages, imps := s.pages[start:], s.imps[start:]
+		pages, imps := s.pages[start:], s.imps[startImp:]
 		w := idf(N, len(pages))
 		tps = append(tps, termPostings{qt: qt, idf: w, pages: pages, imps: imps})
-		w *= qt.weight / impactQuantMax
+		w *= qt.weight
 		for j, p := range pages {
 			if s.score[p] == 0 {
 				s.touched = append(s.touched, p)
 			}
-			s.score[p] += float32(w * float64(imps[j]))
+			s.score[p] += float32(w * impactValue(imps[2*j], imps[2*j+1]))
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -225,9 +225,12 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		case graph.KindMemory:
 			mul("memory", memoryFactor)
 		case graph.KindFile:
-			if g.own == 0 && g.top[0] > 0 && graph.Kind(ix.kind[g.topPage[0]]) == graph.KindDoc {
+			if ix.flags[g.page]&flagDoc != 0 {
 				mul("doc", docFactor)
 			}
+		}
+		if ix.flags[g.page]&flagAux != 0 && ix.flags[g.page]&flagDoc == 0 {
+			mul("aux", auxFactor)
 		}
 		if ix.flags[g.page]&flagTest != 0 {
 			mul("test", testFactor)
@@ -405,7 +408,7 @@ func (ix *Index) explain(g *groupAcc, rep uint32, tps []termPostings) string {
 	for _, tp := range tps {
 		for _, p := range []uint32{g.page, rep} {
 			if j, ok := slices.BinarySearch(tp.pages, p); ok {
-				fmt.Fprintf(&b, " %s@%s=%.2f", tp.qt.term, graph.Kind(ix.kind[p]), tp.qt.weight*tp.idf*float64(tp.imps[j])/impactQuantMax)
+				fmt.Fprintf(&b, " %s@%s=%.2f", tp.qt.term, graph.Kind(ix.kind[p]), tp.qt.weight*tp.idf*impactValue(tp.imps[2*j], tp.imps[2*j+1]))
 			}
 			if rep == g.page {
 				break
@@ -489,8 +492,11 @@ func (ix *Index) resolveComponent(a analysis) map[uint32]float64 {
 				}
 				continue
 			}
-			if sg == comp {
+			switch {
+			case sg == comp:
 				f = max(f, componentDirBoost)
+			case len(comp) >= 3 && (strings.HasPrefix(sg, comp) || strings.HasSuffix(sg, comp)):
+				f = max(f, componentPartialBoost) // "pki" → caddypki/, "tls" → caddytls/
 			}
 		}
 		if f > 0 {
@@ -582,7 +588,8 @@ func (ix *Index) scoreExtra(p *graph.Page, tps []termPostings) float64 {
 		if c == nil {
 			continue
 		}
-		sc += tp.qt.weight * tp.idf * float64(impact(c, &lens, &ix.avgLen[k])) / impactQuantMax
+		imp := impact(c, &lens, &ix.avgLen[k])
+		sc += tp.qt.weight * tp.idf * impactValue(imp[0], imp[1])
 	}
 	return sc
 }

@@ -3,11 +3,11 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"sync"
 	"time"
 
@@ -100,7 +100,7 @@ func (f *freshness) check(ctx context.Context, s *Server) {
 	if err != nil {
 		return
 	}
-	changed, n, err := changedFiles(ctx, s.root(g), g.snap, s.opt.Walk)
+	changed, n, sig, err := changedFiles(ctx, s.root(g), g.snap, s.opt.Walk)
 	release()
 	if err != nil {
 		s.logf("freshness check: %v", err)
@@ -110,13 +110,7 @@ func (f *freshness) check(ctx context.Context, s *Server) {
 	f.changed, f.nChanged, f.checked = changed, n, true
 	f.mu.Unlock()
 	if n > 0 {
-		h := fnv.New64a()
-		for _, p := range changed {
-			h.Write([]byte(p))
-			h.Write([]byte{0})
-		}
-		h.Write([]byte(strconv.Itoa(n)))
-		f.startBuild(s, h.Sum64()|1)
+		f.startBuild(s, sig|2) // never 1, kick's fingerprint
 	}
 }
 
@@ -156,16 +150,19 @@ func (f *freshness) startBuild(s *Server, fingerprint uint64) {
 }
 
 // changedFiles lists files whose size or mtime differ from the generation,
-// new files, and removed ones (at most maxStaleListed paths, plus the count).
-func changedFiles(ctx context.Context, root string, snap *graph.Snapshot, wopt graph.WalkOptions) ([]string, int, error) {
+// new files, and removed ones (at most maxStaleListed paths, plus the
+// count), with a signature of every change (path, size, mtime) so that a
+// file changing again after a build started is a new change set.
+func changedFiles(ctx context.Context, root string, snap *graph.Snapshot, wopt graph.WalkOptions) ([]string, int, uint64, error) {
 	stats, err := snap.Stats()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	w, err := graph.Walk(ctx, root, wopt)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
+	h := fnv.New64a()
 	info := snap.Info()
 	ignore := make(map[string]bool, len(info.Skipped)+len(info.Failed))
 	for _, sk := range info.Skipped {
@@ -180,8 +177,9 @@ func changedFiles(ctx context.Context, root string, snap *graph.Snapshot, wopt g
 	}
 	var out []string
 	n := 0
-	add := func(p string) {
+	add := func(p string, size, mtime int64) {
 		n++
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", p, size, mtime)
 		if len(out) < maxStaleListed {
 			out = append(out, p)
 		}
@@ -192,21 +190,21 @@ func changedFiles(ctx context.Context, root string, snap *graph.Snapshot, wopt g
 		st, ok := byPath[fe.Path]
 		if !ok {
 			if !ignore[fe.Path] {
-				add(fe.Path)
+				add(fe.Path, fe.Size, fe.ModTime)
 			}
 			continue
 		}
 		if st.Size != fe.Size || st.ModTime != fe.ModTime {
-			add(fe.Path)
+			add(fe.Path, fe.Size, fe.ModTime)
 		}
 	}
 	for _, st := range stats {
 		if !seen[st.Path] {
-			add(st.Path)
+			add(st.Path, -1, -1)
 		}
 	}
 	sort.Strings(out)
-	return out, n, nil
+	return out, n, h.Sum64(), nil
 }
 
 // fileStats returns the generation's file stats by path, decoded once.

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
@@ -326,6 +327,14 @@ func (s *Server) logf(format string, a ...any) {
 // status and duration, never contents.
 func (s *Server) logCalls(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (res sdk.Result, err error) {
+		// A panic anywhere in a request (ours or the SDK's) must not end
+		// the process: it becomes a JSON-RPC internal error.
+		defer func() {
+			if r := recover(); r != nil {
+				s.logf("panic in %s: %v\n%s", method, r, debug.Stack())
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
+			}
+		}()
 		if method != "tools/call" || s.opt.Log == nil {
 			return next(ctx, method, req)
 		}
@@ -338,6 +347,9 @@ func (s *Server) logCalls(next sdk.MethodHandler) sdk.MethodHandler {
 		status, resBytes := "ok", 0
 		switch r := res.(type) {
 		case *sdk.CallToolResult:
+			if r == nil {
+				break
+			}
 			if r.IsError {
 				status = "tool-error"
 			}

@@ -68,15 +68,10 @@ func writeFixture(t testing.TB, root string, files map[string]string) {
 	}
 }
 
-func engineExtra(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error) {
-	b, err := engine.NewIndex(g, nil).MarshalBinary()
-	return map[string][]byte{"engine": b}, err
-}
-
 func buildIndex(t testing.TB, root string) string {
 	t.Helper()
 	dir := filepath.Join(root, graph.IndexDirName)
-	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: dir, Extra: engineExtra}); err != nil {
+	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: dir, Extra: engine.BuildBlobs}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -153,7 +148,8 @@ func TestTools(t *testing.T) {
 		{"wiki_query", map[string]any{"question": "retry payment backoff"}, false, "pay/retry.go"},
 		{"wiki_query", map[string]any{"question": "Checkout", "budget_tokens": 200, "focus": []string{"cart/cart.go"}}, false, "Checkout"},
 		{"wiki_query", map[string]any{"question": "  "}, true, "question is empty"},
-		{"wiki_query", map[string]any{"question": "x", "budget_tokens": 5}, true, "minimum"},
+		{"wiki_query", map[string]any{"question": "Charge", "budget_tokens": 5}, false, "Charge"},
+		{"wiki_query", map[string]any{"question": "x", "budget_tokens": -5}, true, "positive"},
 		{"wiki_query", map[string]any{"question": "x", "bogus": 1}, true, "bogus"},
 		{"wiki_query", map[string]any{}, true, "question"},
 		{"wiki_page", map[string]any{"page_id": "symbol:pay/retry.go#Charge"}, false, "func Charge"},
@@ -174,14 +170,15 @@ func TestTools(t *testing.T) {
 		{"wiki_search", map[string]any{"pattern": "nothing-like-this"}, false, "no matches"},
 		{"wiki_search", map[string]any{"pattern": "(", "regex": true}, true, "bad regular expression"},
 		{"wiki_search", map[string]any{"pattern": ""}, true, "empty pattern"},
-		{"wiki_search", map[string]any{"pattern": "x", "max_results": 100000}, true, "maximum"},
+		{"wiki_search", map[string]any{"pattern": "x", "max_results": -1}, true, "positive"},
+		{"wiki_search", map[string]any{"pattern": "x", "max_results": "many"}, true, "max_results"},
 		{"wiki_read", map[string]any{"path": "pay/retry.go", "start_line": 12, "end_line": 13}, false, "func Charge"},
 		{"wiki_read", map[string]any{"path": "pay/retry.go"}, false, "package pay"},
 		{"wiki_read", map[string]any{"path": "/etc/passwd"}, true, "absolute"},
 		{"wiki_read", map[string]any{"path": "../x"}, true, "leaves the repository"},
 		{"wiki_read", map[string]any{"path": "nope.go"}, true, "no file"},
 		{"wiki_read", map[string]any{"path": "pay"}, true, "directory"},
-		{"wiki_read", map[string]any{"path": "pay/retry.go", "start_line": 0}, true, "minimum"},
+		{"wiki_read", map[string]any{"path": "pay/retry.go", "start_line": -1}, true, "start at 1"},
 		{"wiki_read", map[string]any{"path": "pay/retry.go", "start_line": 500}, true, "past the end"},
 		{"wiki_read", map[string]any{"path": ".git/config"}, true, ".git"},
 		{"wiki_remember", map[string]any{"fact": "Payments retry 3 times with doubling backoff.", "category": "gotcha",
@@ -264,8 +261,8 @@ func TestToolListTokens(t *testing.T) {
 				t.Errorf("%s.%s has no description", tool.Name, name)
 			}
 		}
-		if !strings.Contains(tool.Description, "wiki_") && tool.Name != "wiki_status" {
-			t.Logf("%s: description does not point to other wiki tools", tool.Name)
+		if !strings.Contains(tool.Description, "instead of") && !strings.Contains(tool.Description, "wiki_") && tool.Name != "wiki_status" {
+			t.Errorf("%s: description says neither what it replaces nor where its IDs come from", tool.Name)
 		}
 	}
 }
@@ -300,7 +297,7 @@ func TestAnswerBounds(t *testing.T) {
 		t.Errorf("big read: isErr=%v truncated=%v\n%.300s", isErr, st["truncated"], text)
 	}
 	text, st, isErr = callTool(t, cs, "wiki_search", map[string]any{"pattern": "needle", "max_results": 500})
-	if isErr || st["truncated"] != true || !strings.Contains(text, "stopped at 500") {
+	if isErr || st["truncated"] != true || !strings.Contains(text, "stopped at") {
 		t.Errorf("big search: isErr=%v truncated=%v\n%.300s", isErr, st["truncated"], text)
 	}
 	text, _, _ = callTool(t, cs, "wiki_read", map[string]any{"path": "big/long.txt"})
@@ -364,7 +361,7 @@ func TestAutoRefresh(t *testing.T) {
 	builds := make(chan struct{}, 10)
 	var root string
 	opt := Options{CheckEvery: time.Millisecond, Build: func(ctx context.Context) error {
-		_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Extra: engineExtra})
+		_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Extra: engine.BuildBlobs})
 		builds <- struct{}{}
 		return err
 	}}

@@ -8,7 +8,7 @@ import (
 )
 
 type pageIn struct {
-	PageID string `json:"page_id" jsonschema:"ID from wiki_query, e.g. file:cli/cli.go"`
+	PageID string `json:"page_id" jsonschema:"ID from wiki_query"`
 }
 
 // maxPageEdges bounds the neighbours a page lists per edge type and

@@ -11,10 +11,13 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/engine"
 )
 
+// minBudgetTokens is the smallest budget served: below it not even one stub fits.
+const minBudgetTokens = 100
+
 type queryIn struct {
 	Question     string   `json:"question" jsonschema:"words, identifier, path or stack trace"`
 	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"answer size limit"`
-	Focus        []string `json:"focus,omitempty" jsonschema:"paths you are editing; nearby pages rank higher"`
+	Focus        []string `json:"focus,omitempty" jsonschema:"paths you are editing"`
 }
 
 // queryOut is engine.Result (the `query --json` shape) plus the result
@@ -27,10 +30,7 @@ type queryOut struct {
 func (s *Server) addQuery() {
 	addTool(s, &sdk.Tool{Name: "wiki_query", Description: "Search this repository's wiki FIRST, before Grep/Glob/Read: ranked files, symbols, docs and " +
 		"memories for a question, identifier, path or stack trace, in one cheap call. IDs feed wiki_page, wiki_related."},
-		true, func(p map[string]*schema) {
-			bounds(p["budget_tokens"], engine.DefaultBudgetTokens, 100, engine.MaxBudgetTokens)
-		},
-		s.query)
+		true, nil, s.query)
 }
 
 func (s *Server) query(ctx context.Context, c *call, in queryIn) (string, queryOut, error) {
@@ -38,7 +38,15 @@ func (s *Server) query(ctx context.Context, c *call, in queryIn) (string, queryO
 	if q == "" {
 		return "", queryOut{}, errors.New("question is empty: ask in words, or give an identifier, path or stack trace")
 	}
-	opt := engine.Options{BudgetTokens: in.BudgetTokens}
+	if in.BudgetTokens < 0 {
+		return "", queryOut{}, errors.New("budget_tokens must be positive (default 2000, at most 20000)")
+	}
+	// Bounds are applied here rather than declared in the schema, where they
+	// would cost tokens in every tools/list.
+	opt := engine.Options{BudgetTokens: min(max(in.BudgetTokens, minBudgetTokens), engine.MaxBudgetTokens)}
+	if in.BudgetTokens == 0 {
+		opt.BudgetTokens = engine.DefaultBudgetTokens
+	}
 	for _, f := range in.Focus {
 		if f = strings.TrimSpace(f); f != "" {
 			opt.Focus = append(opt.Focus, strings.TrimPrefix(f, "./"))

@@ -9,8 +9,8 @@ import (
 
 type readIn struct {
 	Path      string `json:"path" jsonschema:"repo-relative path"`
-	StartLine int    `json:"start_line,omitempty" jsonschema:"first line (default 1)"`
-	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line (default start+199)"`
+	StartLine int    `json:"start_line,omitempty" jsonschema:"first line"`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line"`
 }
 
 func (s *Server) addRead() {

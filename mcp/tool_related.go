@@ -9,16 +9,16 @@ import (
 
 type relatedIn struct {
 	PageID    string `json:"page_id" jsonschema:"ID from wiki_query"`
-	Rel       string `json:"rel,omitempty" jsonschema:"contains, references, imports or relates (default all)"`
-	Direction string `json:"direction,omitempty" jsonschema:"in, out or both (default)"`
+	Rel       string `json:"rel,omitempty" jsonschema:"contains, references, imports or relates"`
+	Direction string `json:"direction,omitempty" jsonschema:"in, out or both"`
 }
 
 // maxRelated bounds the neighbours of one answer.
 const maxRelated = 300
 
 func (s *Server) addRelated() {
-	addTool(s, &sdk.Tool{Name: "wiki_related", Description: "Neighbours of a wiki_query ID: callers (references, in), callees (references, out), " +
-		"contents, imports, memories. Use instead of grepping for usages."},
+	addTool(s, &sdk.Tool{Name: "wiki_related", Description: "Neighbours of a wiki_query ID: callers (references, in), callees (out), " +
+		"contents, imports. Use instead of grepping for usages."},
 		true, nil, s.related)
 }
 

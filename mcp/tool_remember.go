@@ -15,8 +15,8 @@ type rememberIn struct {
 	Fact       string `json:"fact" jsonschema:"the fact"`
 	Category   string `json:"category,omitempty" jsonschema:"e.g. decision, gotcha"`
 	Title      string `json:"title,omitempty" jsonschema:"short title"`
-	LinkPageID string `json:"link_page_id,omitempty" jsonschema:"ID of the page it is about"`
-	Rel        string `json:"rel,omitempty" jsonschema:"relation (default relates_to)"`
+	LinkPageID string `json:"link_page_id,omitempty" jsonschema:"page ID it is about"`
+	Rel        string `json:"rel,omitempty" jsonschema:"relation name"`
 }
 
 type rememberOut struct {
@@ -25,8 +25,8 @@ type rememberOut struct {
 }
 
 func (s *Server) addRemember() {
-	addTool(s, &sdk.Tool{Name: "wiki_remember", Description: "Save a lasting fact (decision, convention, gotcha) as a memory that " +
-		"wiki_query finds in later sessions."},
+	addTool(s, &sdk.Tool{Name: "wiki_remember", Description: "Save a lasting fact (decision, gotcha) as a memory that " +
+		"wiki_query finds later."},
 		false, nil, s.remember)
 }
 

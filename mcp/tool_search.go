@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,16 +18,15 @@ type searchIn struct {
 func (s *Server) addSearch() {
 	addTool(s, &sdk.Tool{Name: "wiki_search", Description: "Exact or regex text search in the repository's files, bounded. " +
 		"Use instead of Grep/rg."},
-		false, func(p map[string]*schema) {
-			if m := p["max_results"]; m != nil {
-				m.Maximum = ptr(float64(MaxSearchResults))
-			}
-		}, s.search)
+		false, nil, s.search)
 }
 
 func (s *Server) search(ctx context.Context, c *call, in searchIn) (string, *SearchResult, error) {
+	if in.MaxResults < 0 {
+		return "", nil, errors.New("max_results must be positive (default 50, at most 500)")
+	}
 	res, err := Search(ctx, s.rootNoIndex(), SearchOptions{Pattern: in.Pattern, Regex: in.Regex, PathGlob: in.PathGlob,
-		MaxResults: in.MaxResults, MaxTokens: maxTextTokens * 4 / 5, Walk: s.opt.Walk})
+		MaxResults: in.MaxResults, MaxTokens: maxTextTokens / 2, Walk: s.opt.Walk})
 	if err != nil {
 		return "", nil, err
 	}
