@@ -53,7 +53,7 @@ func indexedCorpus(b *testing.B) queryCorpus {
 			qcErr = err
 			return
 		}
-		_, qcErr = graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: index, Full: true, Extra: engine.BuildBlobs})
+		_, qcErr = graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: index, Full: true, Extra: engine.BuildBlobs, ExtraFormat: engine.Format})
 		qc = queryCorpus{root: root, index: index}
 	})
 	if qcErr != nil {

@@ -71,11 +71,12 @@ func runBuild(e *env, args []string) error {
 		dirs = []string{}
 	}
 	opt := graph.BuildOptions{
-		Root:     abs,
-		IndexDir: indexDir,
-		Full:     *full,
-		Walk:     graph.WalkOptions{MaxFileBytes: *maxBytes, ExcludeDirs: dirs},
-		Extra:    engine.BuildBlobs,
+		Root:        abs,
+		IndexDir:    indexDir,
+		Full:        *full,
+		Walk:        graph.WalkOptions{MaxFileBytes: *maxBytes, ExcludeDirs: dirs},
+		Extra:       engine.BuildBlobs,
+		ExtraFormat: engine.Format,
 		Waiting: func() {
 			if !*quiet {
 				fmt.Fprintln(e.stderr, "wikitoolkit: another build of this index is running; waiting for it to finish")

@@ -53,7 +53,9 @@ func init() {
 		{"related", "[--rel R] [--direction in|out|both] [--json] ID", "a page's neighbours by edge type", runRelated},
 		{"status", "[--json]", "pages, edges, files, languages, skipped files, last build, index size", runStatus},
 		{"remember", "[--category C] [--title T] [--link ID] [--rel R] [--json] FACT", "save a memory page (a lasting fact) that queries find", runRemember},
-		{"note", "[--json] ID TEXT", "append a dated note to a page", runNote},
+		{"note", "[--json] ID TEXT | --confirm ID [TEXT]", "append a dated note to a page; --confirm marks its notes still true", runNote},
+		{"notes", "[--orphans] [--stale] [--json]", "list notes and linked memories with their state (fresh, stale, moved, orphan)", runNotes},
+		{"memory", "export|import [DIR] [--json]", "write all notes and memories to DIR (default .wiki/), or load them from it", runMemory},
 		{"search", "[--regex] [--glob G] [--max N] [--json] PATTERN", "exact text (or RE2) search in the repository's text files", runSearch},
 		{"read", "[--json] PATH[:START-END]", "print numbered lines of a file inside the repository", runRead},
 		{"mcp", "[--http ADDR] [--token-file F] [--config F] [--log-file F] [--refresh=false]", "serve the wiki to AI agents over MCP (stdio by default)", runMCP},
@@ -218,6 +220,18 @@ var commandHelp = map[string]string{
 oversized files and vendored folders, and reports each with its reason. Only
 added and changed files are reparsed. A killed build leaves the previous index
 answering; the next build completes it.`,
+	"memory": `Notes and memories live in the index and, as one Markdown file each, in the
+repository's .wiki/ folder, which a team commits: every remember, note and
+note --confirm writes its file, and build loads new and changed files.
+'memory export' writes every entry to DIR (default .wiki/), e.g. for entries
+written before the folder existed; 'memory import DIR' loads DIR's files and
+copies them into .wiki/. Nothing is ever deleted.`,
+	"note": `A note records the page's fingerprint. When a rebuild changes that page's
+code, the note shows as possibly stale ("written 2026-11-02; the code changed
+2026-11-20") until someone confirms it: 'note --confirm ID' re-anchors the
+page's notes and linked memories to the current code. A note whose page is
+gone is kept as an orphan ('notes --orphans') and re-attaches if the page
+returns; a note on a renamed or moved symbol follows it.`,
 	"query": `QUESTION may be plain words, an identifier (parseConfig, pkg.Func,
 Class.method), a path (engine/rank.go:42) or a pasted stack trace. Results are
 page stubs with IDs; pass an ID to 'wikitoolkit page' or 'wikitoolkit related'.`,

@@ -130,13 +130,18 @@ func hookAnswer(ctx context.Context, indexDir, q string) (a struct {
 		return a
 	}
 	opt := engine.Options{BudgetTokens: 400}
+	var r *graph.Resolved
 	if au, err := graph.LoadAuthored(indexDir); err == nil {
-		opt.Extra = au.MemoryPages()
+		// No staleness here: decoding the graph would cost the hook more
+		// than its answer is worth.
+		r = au.Resolve(nil, time.Time{})
+		opt.Extra = mcp.QueryExtra(r)
 	}
 	res, err := ix.Query(ctx, q, opt)
 	if err != nil || len(res.Results) == 0 {
 		return a
 	}
+	mcp.AnnotateResult(&res, r, nil)
 	if len(res.Results) > 5 {
 		res.Results = res.Results[:5]
 		res.Truncated = false

@@ -73,7 +73,7 @@ func runMCP(e *env, args []string) error {
 		Build: func(ctx context.Context) error {
 			buildMu.Lock()
 			defer buildMu.Unlock()
-			_, err := graph.Build(ctx, graph.BuildOptions{Root: root, IndexDir: indexDir, Walk: walk, Extra: engine.BuildBlobs})
+			_, err := graph.Build(ctx, graph.BuildOptions{Root: root, IndexDir: indexDir, Walk: walk, Extra: engine.BuildBlobs, ExtraFormat: engine.Format})
 			return err
 		},
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/mcp"
 )
 
 func runQuery(e *env, args []string) error {
@@ -54,11 +55,17 @@ func runQuery(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt.Extra = a.MemoryPages()
+	r := mcp.Resolve(snap, a)
+	opt.Extra = mcp.QueryExtra(r)
 	res, err := ix.Query(e.ctx, q, opt)
 	if err != nil {
 		return err
 	}
+	var g *graph.Graph
+	if a.HasAnchors() {
+		g, _ = snap.Graph()
+	}
+	mcp.AnnotateResult(&res, r, g)
 	if res.Results == nil {
 		res.Results = []engine.Stub{}
 	}

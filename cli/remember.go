@@ -24,14 +24,18 @@ func runRemember(e *env, args []string) error {
 	if fact == "" {
 		return usagef(`remember needs a FACT, e.g. wikitoolkit remember --category gotcha "tests need CGO_ENABLED=1"`)
 	}
-	_, dir := e.rootAndIndex()
+	w, done, err := e.authoring(*link != "")
+	if err != nil {
+		return err
+	}
+	defer done()
 	if *link != "" {
-		if err := checkPage(e, dir, *link); err != nil {
+		if err := checkPage(e, w.Index, *link); err != nil {
 			return err
 		}
 	}
-	id, err := graph.AddMemory(dir, graph.Memory{Text: fact, Category: *category, Title: *title, Link: *link, Rel: *rel})
-	if err != nil {
+	id, err := w.Remember(graph.Memory{Text: fact, Category: *category, Title: *title, Link: *link, Rel: *rel})
+	if err = warnNotMirrored(e, err); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -44,20 +48,39 @@ func runRemember(e *env, args []string) error {
 func runNote(e *env, args []string) error {
 	fs := newFlags(e, "note")
 	asJSON := fs.Bool("json", false, "print the note as JSON")
+	confirm := fs.Bool("confirm", false, "mark the page's possibly stale notes and linked memories still true (re-anchor them to the current code); TEXT is then optional")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) < 2 {
-		return usagef(`note needs a page ID and TEXT, e.g. wikitoolkit note file:main.go "flags are parsed twice"`)
+	if len(pos) < 2 && !(*confirm && len(pos) == 1) {
+		return usagef(`note needs a page ID and TEXT, e.g. wikitoolkit note file:main.go "flags are parsed twice" (or --confirm ID [TEXT])`)
 	}
 	id, text := pos[0], strings.TrimSpace(strings.Join(pos[1:], " "))
-	_, dir := e.rootAndIndex()
-	if err := checkPage(e, dir, id); err != nil {
+	w, done, err := e.authoring(true)
+	if err != nil {
 		return err
 	}
-	n, err := graph.AddNote(dir, id, text)
-	if err != nil {
+	defer done()
+	if err := checkPage(e, w.Index, id); err != nil {
+		return err
+	}
+	if *confirm {
+		notes, mems, n, err := w.Confirm(id, text)
+		if err = warnNotMirrored(e, err); err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, map[string]any{"page_id": id, "confirmed_notes": len(notes), "confirmed_memories": len(mems), "note": n})
+		}
+		fmt.Fprintf(e.stdout, "confirmed %d notes and %d memories on %s\n", len(notes), len(mems), id)
+		if n != nil {
+			fmt.Fprintf(e.stdout, "note added to %s\n", id)
+		}
+		return nil
+	}
+	n, err := w.Note(id, text)
+	if err = warnNotMirrored(e, err); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -65,6 +88,38 @@ func runNote(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "note added to %s\n", id)
 	return nil
+}
+
+// warnNotMirrored prints a failed shared-folder write as a warning (the
+// entry is saved in the index) and passes other errors on.
+func warnNotMirrored(e *env, err error) error {
+	if errors.Is(err, graph.ErrNotMirrored) {
+		fmt.Fprintf(e.stderr, "wikitoolkit: warning: %v\n", err)
+		return nil
+	}
+	return err
+}
+
+// authoring returns the writer of notes and memories for this repository:
+// its index, its shared folder and, when an index exists, the live graph to
+// anchor to (when withGraph). done releases the graph's snapshot.
+func (e *env) authoring(withGraph bool) (graph.Authoring, func(), error) {
+	root, dir := e.rootAndIndex()
+	w := graph.Authoring{Index: dir, Shared: graph.SharedDir(root)}
+	if !withGraph {
+		return w, func() {}, nil
+	}
+	snap, err := graph.OpenSnapshot(dir)
+	if errors.Is(err, graph.ErrNoIndex) {
+		return w, func() {}, nil
+	}
+	if err != nil {
+		return w, nil, err
+	}
+	if g, err := snap.Graph(); err == nil {
+		w.Graph, w.Built = g, snap.Info().Started
+	}
+	return w, func() { snap.Close() }, nil
 }
 
 // checkPage fails when id names no page of the live index (when one

@@ -22,3 +22,7 @@ func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error)
 	}
 	return map[string][]byte{"engine": b}, nil
 }
+
+// Format names the stored form of the ranking index; graph.Build rebuilds
+// an index written in another form instead of reusing it.
+var Format = fmt.Sprintf("engine%d", indexVersion)

@@ -98,12 +98,12 @@ func topPath(r Result) string {
 func TestQueryRanking(t *testing.T) {
 	ix := NewIndex(testGraph(t), nil)
 	for q, want := range map[string]string{
-		"how are tokens counted":                   "engine/pack.go",
-		"parseConfig returns an error":             "parser/config.go",
-		"fix Ranker.Query ordering":                "engine/rank.go",
-		"see engine/rank.go:30":                    "engine/rank.go",
-		"parser: reads yaml":                       "parser/config.go",
-		`File "engine/pack.go", line 61, in add`:   "engine/pack.go",
+		"how are tokens counted":                    "engine/pack.go",
+		"parseConfig returns an error":              "parser/config.go",
+		"fix Ranker.Query ordering":                 "engine/rank.go",
+		"see engine/rank.go:30":                     "engine/rank.go",
+		"parser: reads yaml":                        "parser/config.go",
+		`File "engine/pack.go", line 61, in add`:    "engine/pack.go",
 		"panic in engine.(*Ranker).Query(0x1, 0x2)": "engine/rank.go",
 	} {
 		r := query(t, ix, q, Options{Explain: true})

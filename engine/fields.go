@@ -32,10 +32,7 @@ var (
 		wSymName, wSymExact, wSymText, wSymIdents, wSymIdentExact}
 	fieldB = [numFields]float64{bName, bName, bPathB, bText, bText, bBag, bBag,
 		bBag, bBag, bBag, bBag, bBag}
-	// fieldChannel puts names (the page's own name, exact name, path) in
-	// channel 0 and everything else in channel 1; see impact.
-	fieldChannel = [numFields]uint8{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
-	fieldNames   = [numFields]string{"name", "exact", "path", "title", "doc", "idents", "identx",
+	fieldNames = [numFields]string{"name", "exact", "path", "title", "doc", "idents", "identx",
 		"symname", "symexact", "symtext", "symidents", "symidentx"}
 )
 

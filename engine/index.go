@@ -156,12 +156,12 @@ func (ix *Index) buildText(g *graph.Graph) {
 	// postings can be laid out in place.
 	type hit struct {
 		page   uint32
-		impact [2]uint8
+		impact uint8
 	}
 	counts := make([]uint32, len(terms)+1)
 	type pageHits struct {
 		terms   []uint32
-		impacts [][2]uint8
+		impacts []uint8
 	}
 	ph := make([]pageHits, n)
 	for i, es := range entries {
@@ -174,7 +174,7 @@ func (ix *Index) buildText(g *graph.Graph) {
 		flush := func(term uint32) {
 			imp := impact(&tf, &lens[i], &ix.avgLen[k])
 			tf = [numFields]uint32{}
-			if imp == [2]uint8{} {
+			if imp == 0 {
 				return
 			}
 			nt := remap[term]
@@ -215,7 +215,7 @@ func (ix *Index) buildText(g *graph.Graph) {
 		last := uint32(0)
 		for _, h := range hs {
 			post = appendUvarint(post, uint64(h.page-last))
-			post = append(post, h.impact[0], h.impact[1])
+			post = append(post, h.impact)
 			last = h.page
 		}
 	}
@@ -223,33 +223,24 @@ func (ix *Index) buildText(g *graph.Graph) {
 	ix.post = post
 }
 
-// impact is the BM25F saturation tf~/(k1+tf~) of one term on one page, per
-// channel (names, content), each quantized to a byte; tf~ sums the
-// channel's fields' weighted, length-normalised tf. Two channels, because
-// one shared saturation let a big file that uses a word in thirty symbols
-// score like a file named after it.
-func impact(tf, lens *[numFields]uint32, avg *[numFields]float32) [2]uint8 {
-	var t [2]float64
+// impact is the BM25F saturation tf~/(k1+tf~) of one term on one page,
+// quantized to a byte; tf~ sums the fields' weighted, length-normalised tf.
+// (Two saturations, one for names and one for content, measured no better
+// on the evaluation and cost a byte per posting.)
+func impact(tf, lens *[numFields]uint32, avg *[numFields]float32) uint8 {
+	var t float64
 	for f := range numFields {
 		if tf[f] == 0 {
 			continue
 		}
 		norm := 1 - fieldB[f] + fieldB[f]*float64(lens[f])/float64(avg[f])
-		t[fieldChannel[f]] += fieldWeight[f] * float64(tf[f]) / norm
+		t += fieldWeight[f] * float64(tf[f]) / norm
 	}
-	var out [2]uint8
-	for c, v := range t {
-		if v > 0 {
-			q := math.Round(v / (bm25K1 + v) * impactQuantMax)
-			out[c] = uint8(max(1, min(q, impactQuantMax)))
-		}
+	if t <= 0 {
+		return 0
 	}
-	return out
-}
-
-// impactValue is the score of one posting's two impact bytes, before idf and query weight.
-func impactValue(name, content uint8) float64 {
-	return (nameChannelWeight*float64(name) + contentChannelWeight*float64(content)) / impactQuantMax
+	q := math.Round(t / (bm25K1 + t) * impactQuantMax)
+	return uint8(max(1, min(q, impactQuantMax)))
 }
 
 // isTestPath reports paths that conventionally hold tests, for pages the
@@ -320,8 +311,7 @@ func (ix *Index) term(id uint32) string {
 	return unsafeString(b)
 }
 
-// postings decodes term t's postings into pages and impacts (appending;
-// two impact bytes per page: name channel, content channel).
+// postings decodes term t's postings into pages and impacts (appending).
 func (ix *Index) postings(t uint32, pages []uint32, imps []uint8) ([]uint32, []uint8) {
 	b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
 	cnt, k := uvarint(b)
@@ -332,7 +322,7 @@ func (ix *Index) postings(t uint32, pages []uint32, imps []uint8) ([]uint32, []u
 	last := uint64(0)
 	for range cnt {
 		d, k := uvarint(b)
-		if k <= 0 || k+1 >= len(b) {
+		if k <= 0 || k >= len(b) {
 			break
 		}
 		last += d
@@ -340,8 +330,8 @@ func (ix *Index) postings(t uint32, pages []uint32, imps []uint8) ([]uint32, []u
 			break
 		}
 		pages = append(pages, uint32(last))
-		imps = append(imps, b[k], b[k+1])
-		b = b[k+2:]
+		imps = append(imps, b[k])
+		b = b[k+1:]
 	}
 	return pages, imps
 }

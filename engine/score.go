@@ -17,7 +17,7 @@ const (
 	wPath       = 2.0 // directories and file stem: "tree" in "perf(tree)" points at tree.go
 	wTitle      = 1.0 // signature words (parameter and result types)
 	wDoc        = 1.0 // doc comment / docstring / section text: prose that matches prose questions
-	wIdents     = 1.0 // identifiers used in the body: broad but noisy
+	wIdents     = 0.6 // identifiers used in the body: broad but noisy
 	wIdentExact = 0.8 // whole identifiers used in the body ("trustedCIDRs" is used in context.go)
 	// A file page also carries its symbols' text, so a file that holds several
 	// hits outranks a file with one stray match (BM25 over the whole file, the
@@ -28,17 +28,11 @@ const (
 	wSymIdents     = 0.5
 	wSymIdentExact = 0.6
 
-	// Channel weights: a term matching the page's own name or path counts
-	// in the name channel, any other field in the content channel; each
-	// channel saturates on its own.
-	nameChannelWeight    = 1.0
-	contentChannelWeight = 1.0
-
 	// Length normalisation per field kind: names are not penalised for
 	// length, prose and identifier bags are.
 	bName  = 0.2
 	bText  = 0.6
-	bBag   = 0.75
+	bBag   = 0.9
 	bPathB = 0.3
 
 	// --- query-term weights (query.go) ---

@@ -145,17 +145,17 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 			}
 			continue
 		}
-		start, startImp := len(s.pages), len(s.imps)
+		start := len(s.pages)
 		s.pages, s.imps = ix.postings(id, s.pages, s.imps)
-		pages, imps := s.pages[start:], s.imps[startImp:]
+		pages, imps := s.pages[start:], s.imps[start:]
 		w := idf(N, len(pages))
 		tps = append(tps, termPostings{qt: qt, idf: w, pages: pages, imps: imps})
-		w *= qt.weight
+		w *= qt.weight / impactQuantMax
 		for j, p := range pages {
 			if s.score[p] == 0 {
 				s.touched = append(s.touched, p)
 			}
-			s.score[p] += float32(w * impactValue(imps[2*j], imps[2*j+1]))
+			s.score[p] += float32(w * float64(imps[j]))
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -408,7 +408,7 @@ func (ix *Index) explain(g *groupAcc, rep uint32, tps []termPostings) string {
 	for _, tp := range tps {
 		for _, p := range []uint32{g.page, rep} {
 			if j, ok := slices.BinarySearch(tp.pages, p); ok {
-				fmt.Fprintf(&b, " %s@%s=%.2f", tp.qt.term, graph.Kind(ix.kind[p]), tp.qt.weight*tp.idf*impactValue(tp.imps[2*j], tp.imps[2*j+1]))
+				fmt.Fprintf(&b, " %s@%s=%.2f", tp.qt.term, graph.Kind(ix.kind[p]), tp.qt.weight*tp.idf*float64(tp.imps[j])/impactQuantMax)
 			}
 			if rep == g.page {
 				break
@@ -588,8 +588,7 @@ func (ix *Index) scoreExtra(p *graph.Page, tps []termPostings) float64 {
 		if c == nil {
 			continue
 		}
-		imp := impact(c, &lens, &ix.avgLen[k])
-		sc += tp.qt.weight * tp.idf * impactValue(imp[0], imp[1])
+		sc += tp.qt.weight * tp.idf * float64(impact(c, &lens, &ix.avgLen[k])) / impactQuantMax
 	}
 	return sc
 }

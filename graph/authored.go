@@ -3,7 +3,7 @@ package graph
 // The authored store: notes and memories.
 //
 // Authored data is the only data not derived from the source, so no build
-// may touch it and no acknowledged write may be lost. It lives in its own
+// may delete it and no acknowledged write may be lost. It lives in its own
 // small Badger database, <indexdir>/authored/, apart from the generations.
 //
 // Any process may write (the CLI's remember/note, any number of MCP
@@ -16,12 +16,35 @@ package graph
 // and reloads it only when that file's content changes, which costs one
 // small read per call.
 //
+// Anchors (anchor.go): a note, and a memory with a link, records the page it
+// was written about with that page's Hash and BodyHash at the time. Whether
+// it is fresh, possibly stale, moved or orphaned is computed when it is
+// read, against the live graph (Authored.Resolve), never persisted: a build
+// that renames a symbol does not rewrite notes, so the same note re-attaches
+// if the old ID returns, and following a move costs one scan of the graph
+// per generation. Only two things change an anchor: confirming (Authoring.
+// Confirm re-anchors to the page the note shows on now, with its current
+// hashes) and importing a changed shared file. A build records, per anchor
+// it first sees broken, the time it saw that (seen/ keys below), so "the
+// code changed 2026-11-20" stays the same date across later builds; those
+// stamps are local and never shared.
+//
+// Sharing (shared.go): every write also writes the entry as one Markdown
+// file in the repository's <root>/.wiki/ folder, and Build imports that
+// folder, so the files a team commits are the durable, reviewable copy and
+// the store is the fast path.
+//
 // Keys (values are JSON, for easy inspection and forward compatibility):
 //
 //	mem/<slug>                    Memory
-//	note/<page id>\x00<time>-<n>  Note (time: 20-digit Unix nanoseconds, so keys sort by time)
+//	note/<note id>                Note (note ids start with their UTC time; older stores used
+//	                              note/<page id>\x00<time>-<n>, still read)
+//	seen/<page id>\x00<hash>      when a build first saw that page without that hash (RFC 3339)
 
 import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +59,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 )
@@ -59,7 +83,9 @@ const DefaultRel = "relates_to"
 var ErrTooLarge = errors.New("too large")
 
 // Memory is a fact written by an agent or a person. Link, when set, is the
-// ID of a page the fact is about; Rel names that relation (DefaultRel).
+// ID of a page the fact is about; Rel names that relation (DefaultRel);
+// Anchor holds that page's fingerprints when the memory was written or last
+// confirmed.
 type Memory struct {
 	Slug     string    `json:"slug"`
 	Title    string    `json:"title"`
@@ -68,6 +94,7 @@ type Memory struct {
 	Link     string    `json:"link,omitempty"`
 	Rel      string    `json:"rel,omitempty"`
 	Created  time.Time `json:"created"`
+	Anchor
 }
 
 // ID returns the memory's page ID, memory:<slug>.
@@ -79,13 +106,38 @@ func (m *Memory) Page() Page {
 	return Page{ID: m.ID(), Kind: KindMemory, Title: m.Title, Name: m.Slug, Qualified: m.Category, Doc: m.Text}
 }
 
-// Note is dated text attached to one page. Fingerprint is reserved for
-// staleness detection (what the page looked like when the note was written).
+// Note is dated text attached to one page. ID is unique across clones (its
+// UTC time and random bits), so notes written on two branches never clash.
 type Note struct {
-	PageID      string    `json:"page_id"`
-	Text        string    `json:"text"`
-	Time        time.Time `json:"time"`
-	Fingerprint string    `json:"fingerprint,omitempty"`
+	ID     string    `json:"id"`
+	PageID string    `json:"page_id"`
+	Text   string    `json:"text"`
+	Time   time.Time `json:"time"`
+	Anchor
+
+	key string // its key in the store
+}
+
+// Anchor is what a note or a linked memory was written about: the page's
+// Hash and BodyHash (zero: unknown, e.g. no index then, or a module page),
+// and when they were taken (written or last confirmed; zero: never).
+type Anchor struct {
+	Hash     uint32    `json:"hash,omitempty"`
+	BodyHash uint32    `json:"body_hash,omitempty"`
+	Anchored time.Time `json:"anchored,omitzero"`
+}
+
+// anchorOf returns the anchor for page id in g at time t; a page g lacks
+// (or a nil g) gives an anchor with zero hashes.
+func anchorOf(g *Graph, id string, t time.Time) Anchor {
+	if g == nil || id == "" {
+		return Anchor{}
+	}
+	i, ok := g.Lookup(id)
+	if !ok {
+		return Anchor{}
+	}
+	return Anchor{Hash: g.Pages[i].Hash, BodyHash: g.Pages[i].BodyHash, Anchored: t}
 }
 
 // Authored is an immutable in-memory copy of the authored store. It is safe
@@ -98,6 +150,11 @@ type Authored struct {
 	notes    map[string][]Note // page ID → notes by time
 	links    map[string][]int  // linked page ID → indexes of memories linking to it
 	pages    []Page
+	seen     map[string]time.Time // seenKey(page, hash) → when a build first saw the page without that hash
+
+	resMu sync.Mutex
+	resG  *Graph
+	res   *Resolved
 }
 
 // Version identifies the store content this copy reflects ("" when the
@@ -147,6 +204,10 @@ func (a *Authored) LinkedFrom(pageID string) []Memory {
 	}
 	return out
 }
+
+// HasAnchors reports whether any note or linked memory exists, i.e.
+// whether Resolve needs a graph at all.
+func (a *Authored) HasAnchors() bool { return len(a.notes) > 0 || len(a.links) > 0 }
 
 // MemoryPages returns every memory as a page (see Memory.Page), for ranking.
 func (a *Authored) MemoryPages() []Page { return a.pages }
@@ -208,13 +269,40 @@ func firstWords(s string, n int) string {
 	return strings.Join(f, " ")
 }
 
-// AddMemory stores a new memory in the index directory dir and returns its
-// page ID. The slug comes from the title (or the first words of the text
-// when there is no title) and is made unique with -2, -3, ... Link, when
-// set, must be a valid page ID; whether that page exists is the caller's
-// business (a link to a page that is gone is kept, like an orphaned note).
-// The write is synced before AddMemory returns.
-func AddMemory(dir string, m Memory) (string, error) {
+// Authoring writes notes and memories. Index, the index directory, is
+// required. Shared, when set, is the folder that mirrors every write as a
+// Markdown file (the repository's .wiki/, see shared.go). Graph, when set,
+// is the live graph: writes anchor to its pages' fingerprints, and Confirm
+// finds the notes shown on a page through it. Built is Graph's build time
+// (for Resolve). Every write is synced to the store before it returns; a
+// failed mirror write is reported as an error wrapping ErrNotMirrored after
+// the store write succeeded. The zero value is unusable; an Authoring is a
+// value and safe for concurrent use.
+type Authoring struct {
+	Index  string
+	Shared string
+	Graph  *Graph
+	Built  time.Time
+}
+
+// ErrNotMirrored reports that a note or memory was saved in the index but
+// its file in the shared folder could not be written.
+var ErrNotMirrored = errors.New("saved in the index, but not in the shared folder")
+
+// AddMemory stores a new memory in the index directory dir, without
+// anchor or mirror file; see Authoring.Remember.
+func AddMemory(dir string, m Memory) (string, error) { return Authoring{Index: dir}.Remember(m) }
+
+// AddNote appends an unanchored note to pageID in the index directory dir;
+// see Authoring.Note.
+func AddNote(dir, pageID, text string) (Note, error) { return Authoring{Index: dir}.Note(pageID, text) }
+
+// Remember stores a new memory and returns its page ID. The slug comes
+// from the title (or the first words of the text when there is no title)
+// and is made unique with -2, -3, ... Link, when set, must be a valid page
+// ID; whether that page exists is the caller's business (a link to a page
+// that is gone is kept, like an orphaned note).
+func (w Authoring) Remember(m Memory) (string, error) {
 	var err error
 	if m.Text, err = cleanText("the fact", m.Text, MaxAuthoredBytes, true); err != nil {
 		return "", err
@@ -248,7 +336,8 @@ func AddMemory(dir string, m Memory) (string, error) {
 	m.Title = strings.Join(strings.Fields(m.Title), " ")
 	base := Slugify(m.Title)
 	m.Created = time.Now().UTC()
-	err = updateAuthored(dir, func(txn *badger.Txn) error {
+	m.Anchor = anchorOf(w.Graph, m.Link, m.Created)
+	err = updateAuthored(w.Index, func(txn *badger.Txn) error {
 		slug := base
 		for n := 2; ; n++ {
 			_, err := txn.Get([]byte("mem/" + slug))
@@ -261,24 +350,67 @@ func AddMemory(dir string, m Memory) (string, error) {
 			slug = base + "-" + strconv.Itoa(n)
 		}
 		m.Slug = slug
-		b, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		return txn.Set([]byte("mem/"+slug), b)
+		return putMemory(txn, m)
 	})
 	if err != nil {
 		return "", err
 	}
-	return m.ID(), nil
+	return m.ID(), w.mirror([]Memory{m}, nil)
+}
+
+func putMemory(txn *badger.Txn, m Memory) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return txn.Set([]byte("mem/"+m.Slug), b)
+}
+
+// putNote stores n under note/<id>, removing the key it had before.
+func putNote(txn *badger.Txn, n Note) error {
+	b, err := json.Marshal(n)
+	if err != nil {
+		return err
+	}
+	key := "note/" + n.ID
+	if n.key != "" && n.key != key {
+		if err := txn.Delete([]byte(n.key)); err != nil {
+			return err
+		}
+	}
+	return txn.Set([]byte(key), b)
 }
 
 var noteSeq atomic.Uint64
 
-// AddNote appends a dated note to the page pageID (a valid page ID; the
-// page need not exist now: notes outlive their pages) and returns it. The
-// write is synced before AddNote returns.
-func AddNote(dir, pageID, text string) (Note, error) {
+// newNoteID returns a note ID: the UTC time to the second, then 32 random
+// bits, e.g. 20261102-150405-3fa9c1d2. Sorting IDs sorts notes by time.
+func newNoteID(t time.Time) string {
+	var r [4]byte
+	if _, err := rand.Read(r[:]); err != nil {
+		binary.BigEndian.PutUint32(r[:], uint32(noteSeq.Add(1))^uint32(os.Getpid()<<16)^uint32(t.UnixNano()))
+	}
+	return t.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(r[:])
+}
+
+// validNoteID reports an ID that is safe as a file name: [0-9a-z-], 1-64 bytes.
+func validNoteID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Note appends a dated note to the page pageID (a valid page ID; the page
+// need not exist now: notes outlive their pages) and returns it, anchored
+// to the page in w.Graph.
+func (w Authoring) Note(pageID, text string) (Note, error) {
 	if _, _, _, err := ParseID(pageID); err != nil {
 		return Note{}, err
 	}
@@ -286,14 +418,79 @@ func AddNote(dir, pageID, text string) (Note, error) {
 	if err != nil {
 		return Note{}, err
 	}
-	n := Note{PageID: pageID, Text: text, Time: time.Now().UTC()}
-	b, err := json.Marshal(n)
-	if err != nil {
+	now := time.Now().UTC()
+	n := Note{ID: newNoteID(now), PageID: pageID, Text: text, Time: now, Anchor: anchorOf(w.Graph, pageID, now)}
+	if err := updateAuthored(w.Index, func(txn *badger.Txn) error { return putNote(txn, n) }); err != nil {
 		return Note{}, err
 	}
-	key := fmt.Sprintf("note/%s\x00%020d-%d-%d", pageID, n.Time.UnixNano(), os.Getpid(), noteSeq.Add(1))
-	err = updateAuthored(dir, func(txn *badger.Txn) error { return txn.Set([]byte(key), b) })
-	return n, err
+	return n, w.mirror(nil, []Note{n})
+}
+
+// Confirm re-anchors everything written about pageID — the notes shown on
+// it (including notes that followed a move to it) and the memories linked
+// to it — to the page's current fingerprints in w.Graph, which must be set
+// and hold the page; then, when text is not empty, adds it as a new note.
+// It returns the confirmed notes and memories (their new state) and the
+// new note, if any.
+func (w Authoring) Confirm(pageID, text string) ([]Note, []Memory, *Note, error) {
+	if w.Graph == nil {
+		return nil, nil, nil, errors.New("confirming needs an index: run 'wikitoolkit build'")
+	}
+	if _, ok := w.Graph.Lookup(pageID); !ok {
+		return nil, nil, nil, fmt.Errorf("no page %q in the index", pageID)
+	}
+	var notes []Note
+	var mems []Memory
+	now := time.Now().UTC()
+	anchor := anchorOf(w.Graph, pageID, now)
+	err := updateAuthored(w.Index, func(txn *badger.Txn) error {
+		notes, mems = nil, nil
+		a, err := loadTxn(txn, "")
+		if err != nil {
+			return err
+		}
+		r := a.Resolve(w.Graph, w.Built)
+		for _, pn := range r.Notes(pageID) {
+			n := pn.Note
+			n.PageID, n.Anchor = pageID, anchor
+			if err := putNote(txn, n); err != nil {
+				return err
+			}
+			notes = append(notes, n)
+		}
+		for _, pm := range r.LinkedFrom(pageID) {
+			m := pm.Memory
+			m.Link, m.Anchor = pageID, anchor
+			if err := putMemory(txn, m); err != nil {
+				return err
+			}
+			mems = append(mems, m)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	merr := w.mirror(mems, notes)
+	if strings.TrimSpace(text) == "" {
+		return notes, mems, nil, merr
+	}
+	n, err := w.Note(pageID, text)
+	if err != nil {
+		return notes, mems, nil, err
+	}
+	return notes, mems, &n, merr
+}
+
+// mirror writes mems and notes to w.Shared, if set.
+func (w Authoring) mirror(mems []Memory, notes []Note) error {
+	if w.Shared == "" {
+		return nil
+	}
+	if err := writeShared(w.Shared, mems, notes); err != nil {
+		return fmt.Errorf("%w: %v", ErrNotMirrored, err)
+	}
+	return nil
 }
 
 func authoredOptions(dir string, readOnly bool) badger.Options {
@@ -384,51 +581,70 @@ func readAuthoredVersion(dir string) string {
 func LoadAuthored(dir string) (*Authored, error) {
 	v := readAuthoredVersion(dir)
 	if _, err := os.Stat(filepath.Join(authoredDir(dir), "MANIFEST")); err != nil {
-		return newAuthored(v, nil, nil), nil
+		return newAuthored(v, nil, nil, nil), nil
 	}
 	db, err := openAuthored(dir, true)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	var mems []Memory
-	var notes []Note
+	var a *Authored
 	err = db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.DefaultIteratorOptions)
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := string(it.Item().Key())
-			err := it.Item().Value(func(b []byte) error {
-				switch {
-				case strings.HasPrefix(k, "mem/"):
-					var m Memory
-					if json.Unmarshal(b, &m) == nil {
-						mems = append(mems, m)
-					}
-				case strings.HasPrefix(k, "note/"):
-					var n Note
-					if json.Unmarshal(b, &n) == nil {
-						notes = append(notes, n)
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+		a, err = loadTxn(txn, v)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read notes and memories: %w", err)
 	}
-	return newAuthored(v, mems, notes), nil
+	return a, nil
 }
 
-func newAuthored(version string, mems []Memory, notes []Note) *Authored {
+// loadTxn reads every memory, note and seen stamp visible in txn.
+func loadTxn(txn *badger.Txn, version string) (*Authored, error) {
+	var mems []Memory
+	var notes []Note
+	seen := map[string]time.Time{}
+	it := txn.NewIterator(badger.DefaultIteratorOptions)
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		k := string(it.Item().Key())
+		err := it.Item().Value(func(b []byte) error {
+			switch {
+			case strings.HasPrefix(k, "mem/"):
+				var m Memory
+				if json.Unmarshal(b, &m) == nil {
+					mems = append(mems, m)
+				}
+			case strings.HasPrefix(k, "note/"):
+				var n Note
+				if json.Unmarshal(b, &n) == nil {
+					n.key = k
+					if n.ID == "" { // written before notes had IDs: derive a stable one
+						n.ID = n.Time.UTC().Format("20060102-150405") + fmt.Sprintf("-%08x", uint32(xxhash.Sum64String(k)))
+					}
+					notes = append(notes, n)
+				}
+			case strings.HasPrefix(k, "seen/"):
+				if t, err := time.Parse(time.RFC3339Nano, string(b)); err == nil {
+					seen[k[len("seen/"):]] = t
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return newAuthored(version, mems, notes, seen), nil
+}
+
+// seenKey is the key suffix of a seen stamp.
+func seenKey(page string, hash uint32) string { return fmt.Sprintf("%s\x00%08x", page, hash) }
+
+func newAuthored(version string, mems []Memory, notes []Note, seen map[string]time.Time) *Authored {
 	sort.SliceStable(mems, func(i, j int) bool { return mems[i].Created.Before(mems[j].Created) })
 	a := &Authored{version: version, memories: mems, bySlug: make(map[string]int, len(mems)),
-		notes: map[string][]Note{}, links: map[string][]int{}, pages: make([]Page, len(mems))}
+		notes: map[string][]Note{}, links: map[string][]int{}, pages: make([]Page, len(mems)), seen: seen}
 	for i := range mems {
 		a.bySlug[mems[i].Slug] = i
 		a.pages[i] = mems[i].Page()
@@ -440,9 +656,18 @@ func newAuthored(version string, mems []Memory, notes []Note) *Authored {
 		a.notes[n.PageID] = append(a.notes[n.PageID], n)
 	}
 	for _, ns := range a.notes {
-		sort.SliceStable(ns, func(i, j int) bool { return ns[i].Time.Before(ns[j].Time) })
+		sortNotes(ns)
 	}
 	return a
+}
+
+func sortNotes(ns []Note) {
+	sort.SliceStable(ns, func(i, j int) bool {
+		if !ns[i].Time.Equal(ns[j].Time) {
+			return ns[i].Time.Before(ns[j].Time)
+		}
+		return ns[i].ID < ns[j].ID
+	})
 }
 
 // AuthoredCache keeps a process's copy of the authored store fresh: Get
@@ -472,7 +697,7 @@ func (c *AuthoredCache) Get() (*Authored, error) {
 		if c.cur != nil {
 			return c.cur, err
 		}
-		return newAuthored("", nil, nil), err
+		return newAuthored("", nil, nil, nil), err
 	}
 	// The version read before loading may be older than what was loaded
 	// (a write landed in between); remembering the older one only costs one

@@ -40,12 +40,30 @@ type BuildOptions struct {
 	Extra func(g *Graph, prev *Snapshot) (map[string][]byte, error)
 	// Waiting is called once if another build holds the lock.
 	Waiting func()
+	// Shared is the folder of shared notes and memories to import (see
+	// shared.go); "" means Root/.wiki (SharedDirName).
+	Shared string
+	// ExtraFormat names the form of what Extra stores; a generation
+	// written with another ExtraFormat (or graph FormatVersion) is rebuilt
+	// in full rather than reused.
+	ExtraFormat string
+}
+
+// FormatVersion is the version of everything graph stores in a
+// generation (codec.go, record.go, graphcodec.go); bump it with any change.
+const FormatVersion = 3
+
+func (opt *BuildOptions) format() string {
+	return fmt.Sprintf("graph%d/%s", FormatVersion, opt.ExtraFormat)
 }
 
 // Build indexes the repository: it walks opt.Root, reparses added and
 // changed files, reuses the facts of unchanged ones, resolves references,
 // and writes a new generation that becomes live only when complete. With
-// nothing changed it writes nothing. Build never deletes authored data.
+// nothing changed it writes nothing. Build never deletes authored data: it
+// imports the shared folder's new and changed entries first (when its
+// listing changed), and after writing a generation it stamps when it first
+// saw a note's anchor broken (stampAnchors).
 func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	start := time.Now()
 	root, err := filepath.Abs(opt.Root)
@@ -78,6 +96,10 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		case err != nil:
 			// An unreadable previous generation is not fatal: build from scratch.
 			prev = nil
+		case prev.Info().Format != opt.format():
+			// Written by another version: rebuild everything.
+			prev.Close()
+			prev = nil
 		default:
 			defer prev.Close()
 			stats, err := prev.Stats()
@@ -98,7 +120,12 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	info := &BuildInfo{Root: root, Mode: "full", Started: start.UTC(), Phases: map[string]float64{}}
+	info := &BuildInfo{Root: root, Mode: "full", Started: start.UTC(), Phases: map[string]float64{}, Format: opt.format()}
+	shared := opt.Shared
+	if shared == "" {
+		shared = SharedDir(root)
+	}
+	info.Shared = importSharedIfChanged(dir, shared)
 	phase := time.Now()
 	lap := func(name string) {
 		now := time.Now()
@@ -277,6 +304,8 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		prev.Close()
 	}
 	removeStale(dir, next)
+	// Best effort: without a stamp a reader dates a change by this build.
+	_ = stampAnchors(dir, g, info.Started)
 	return info, nil
 }
 

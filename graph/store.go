@@ -8,7 +8,8 @@ package graph
 //	CURRENT         the name of the live generation ("000007"), replaced atomically (write, fsync, rename)
 //	build.lock      flock(2) taken exclusively by the one build that may run at a time
 //	gen/NNNNNN/     one generation: a Badger database of derived data, immutable once CURRENT names it
-//	authored/       notes and memories: never touched by a build (see authored.go)
+//	authored/       notes and memories: a build only adds to it (see authored.go, shared.go)
+//	shared.stamp    the listing of <root>/.wiki/ at its last import
 //
 // A build writes generation n+1 beside the live generation n, closes it
 // (Badger flushes everything), and only then points CURRENT at it. Readers
@@ -66,6 +67,7 @@ var ErrNoIndex = errors.New("no index")
 type BuildInfo struct {
 	Root           string         `json:"root"`
 	Generation     int            `json:"generation"`
+	Format         string         `json:"format"`
 	Mode           string         `json:"mode"`
 	Started        time.Time      `json:"started"`
 	Seconds        float64        `json:"seconds"`
@@ -85,6 +87,8 @@ type BuildInfo struct {
 	// parse, load, resolve, rank, write), for benchmarks and --verbose.
 	Phases map[string]float64 `json:"phases,omitempty"`
 	Failed []Skip             `json:"failed,omitempty"`
+	// Shared reports the import of the shared folder, when this build ran one.
+	Shared *SharedImport `json:"shared,omitempty"`
 }
 
 // FileStat is the part of a FileRecord a no-change rebuild compares.

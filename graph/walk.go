@@ -360,8 +360,8 @@ func (w *walker) readDir(t dirTask) error {
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if name == ".git" || name == ".wikitoolkit" {
-			continue
+		if name == ".git" || name == ".wikitoolkit" || t.root && name == SharedDirName {
+			continue // the shared notes and memories are pages already (shared.go)
 		}
 		rel := name
 		if t.rel != "" {

@@ -32,28 +32,67 @@ type EdgeDirs struct {
 
 // Page is the full view of one page, as `page --json` and wiki_page show it.
 type Page struct {
-	ID       string              `json:"id"`
-	Kind     string              `json:"kind"`
-	Title    string              `json:"title"`
-	Path     string              `json:"path"`
-	Line     int                 `json:"line"`
-	EndLine  int                 `json:"end_line,omitempty"`
-	SymKind  string              `json:"symbol_kind,omitempty"`
-	Lang     string              `json:"language,omitempty"`
-	Category string              `json:"category,omitempty"`
-	Created  string              `json:"created,omitempty"`
-	Doc      string              `json:"doc,omitempty"`
-	Source   string              `json:"source,omitempty"`
-	Stale    bool                `json:"stale,omitempty"`
+	ID       string `json:"id"`
+	Kind     string `json:"kind"`
+	Title    string `json:"title"`
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	EndLine  int    `json:"end_line,omitempty"`
+	SymKind  string `json:"symbol_kind,omitempty"`
+	Lang     string `json:"language,omitempty"`
+	Category string `json:"category,omitempty"`
+	Created  string `json:"created,omitempty"`
+	Doc      string `json:"doc,omitempty"`
+	Source   string `json:"source,omitempty"`
+	Stale    bool   `json:"stale,omitempty"`
+	// Standing is a linked memory's state when not fresh ("possibly stale:
+	// …", "moved from …", "orphan: …").
+	Standing string              `json:"standing,omitempty"`
 	Edges    map[string]EdgeDirs `json:"edges"`
 	Notes    []NoteView          `json:"notes"`
 }
 
-// NoteView is one note as shown on a page.
+// NoteView is one note as shown on a page. State is "fresh", "stale"
+// (possibly stale: the code changed since it was written or confirmed) or
+// "moved" (it followed a renamed or moved symbol, From); Stale says it in
+// words, empty when fresh.
 type NoteView struct {
+	ID    string `json:"id"`
 	Text  string `json:"text"`
 	Time  string `json:"time"`
+	State string `json:"state"`
+	From  string `json:"from,omitempty"`
 	Stale string `json:"stale,omitempty"`
+}
+
+// Resolve resolves a (nil: nil) against snap's graph (nil or unreadable:
+// no graph, everything fresh).
+func Resolve(snap *graph.Snapshot, a *graph.Authored) *graph.Resolved {
+	if a == nil {
+		return nil
+	}
+	if snap == nil || !a.HasAnchors() {
+		return a.Resolve(nil, time.Time{}) // no graph to decode: a CLI query stays as fast as before
+	}
+	g, err := snap.Graph()
+	if err != nil {
+		g = nil
+	}
+	return a.Resolve(g, snap.Info().Started)
+}
+
+// noteView renders a placed note.
+func noteView(n graph.PlacedNote) NoteView {
+	return NoteView{ID: n.ID, Text: n.Text, Time: n.Time.Local().Format(time.RFC3339), State: n.State.String(), From: n.From,
+		Stale: n.Describe(anchoredAt(n.Anchor, n.Time))}
+}
+
+// anchoredAt is when an anchor was taken: confirmed, else written.
+func anchoredAt(an graph.Anchor, written time.Time) time.Time {
+	if an.Anchored.IsZero() {
+		return written
+	}
+	return an.Anchored
 }
 
 // PageOptions bound a page view. The zero value shows everything stored.
@@ -72,17 +111,17 @@ func LoadPage(snap *graph.Snapshot, a *graph.Authored, id string, opt PageOption
 	}
 	var p *Page
 	if kind == graph.KindMemory {
-		m, ok := graph.Memory{}, false
-		if a != nil {
-			m, ok = a.Memory(frag)
+		m, ok := graph.PlacedMemory{}, false
+		if r := Resolve(snap, a); r != nil {
+			m, ok = r.Memory(frag)
 		}
 		if !ok {
 			return nil, fmt.Errorf("no page %q; memory IDs come from wiki_query or wikitoolkit query --kind memory", id)
 		}
 		p = &Page{ID: id, Kind: "memory", Title: m.Title, Category: m.Category, Created: m.Created.Local().Format(time.RFC3339),
-			Doc: m.Text, Edges: map[string]EdgeDirs{}}
+			Doc: m.Text, Standing: m.Describe(anchoredAt(m.Anchor, m.Created)), Edges: map[string]EdgeDirs{}}
 		if m.Link != "" {
-			p.Edges["relates"] = EdgeDirs{Out: []string{m.Link}, In: []string{}}
+			p.Edges["relates"] = EdgeDirs{Out: []string{m.ShownOn}, In: []string{}}
 		}
 	} else {
 		if snap == nil {
@@ -95,7 +134,7 @@ func LoadPage(snap *graph.Snapshot, a *graph.Authored, id string, opt PageOption
 				hint = "did you mean " + strings.Join(near, ", ") + "?"
 			}
 			if a != nil && len(a.Notes(id)) > 0 {
-				hint += fmt.Sprintf(" (%d notes are kept for it in case it returns)", len(a.Notes(id)))
+				hint += fmt.Sprintf(" (%d notes are kept for it in case it returns; 'wikitoolkit notes --orphans' lists them)", len(a.Notes(id)))
 			}
 			return nil, fmt.Errorf("no page %q; %s", id, hint)
 		}
@@ -117,8 +156,9 @@ func LoadPage(snap *graph.Snapshot, a *graph.Authored, id string, opt PageOption
 			p.Source, p.Stale = readSource(snap, rec.Path, rec.Line, rec.EndLine, opt.Clip)
 		}
 	}
-	if a != nil {
-		if linked := a.LinkedFrom(id); len(linked) > 0 {
+	r := Resolve(snap, a)
+	if r != nil {
+		if linked := r.LinkedFrom(id); len(linked) > 0 {
 			d := p.Edges["relates"]
 			d.Out = nonNil(d.Out)
 			for _, m := range linked {
@@ -129,9 +169,9 @@ func LoadPage(snap *graph.Snapshot, a *graph.Authored, id string, opt PageOption
 		}
 	}
 	p.Notes = []NoteView{}
-	if a != nil {
-		for _, n := range a.Notes(id) {
-			p.Notes = append(p.Notes, NoteView{Text: n.Text, Time: n.Time.Local().Format(time.RFC3339)})
+	if r != nil {
+		for _, n := range r.Notes(id) {
+			p.Notes = append(p.Notes, noteView(n))
 		}
 	}
 	if opt.MaxEdges > 0 {
@@ -239,6 +279,9 @@ func (p *Page) Render(w io.Writer, relatedHint string) {
 	}
 	if p.Created != "" {
 		fmt.Fprintf(w, "written %s\n", p.Created)
+	}
+	if p.Standing != "" {
+		fmt.Fprintf(w, "(%s; confirm with wiki_note confirm=true on the page, or 'wikitoolkit note --confirm')\n", p.Standing)
 	}
 	if p.Doc != "" {
 		fmt.Fprintf(w, "\n%s\n", p.Doc)

@@ -31,9 +31,17 @@ type Status struct {
 	NotedPages  int            `json:"noted_pages"`
 	OrphanNotes int            `json:"orphan_notes"`
 	Orphans     []string       `json:"orphans,omitempty"`
-	Bypass      Bypass         `json:"bypass"`
-	Building    bool           `json:"building,omitempty"`
-	BuildError  string         `json:"build_error,omitempty"`
+	// StaleNotes are possibly stale (their page's code changed since they
+	// were written or confirmed); MovedNotes followed a renamed or moved
+	// symbol. The Memories counts are the same for memories with a link.
+	StaleNotes     int    `json:"stale_notes"`
+	MovedNotes     int    `json:"moved_notes"`
+	StaleMemories  int    `json:"stale_memories"`
+	MovedMemories  int    `json:"moved_memories"`
+	OrphanMemories int    `json:"orphan_memories"`
+	Bypass         Bypass `json:"bypass"`
+	Building       bool   `json:"building,omitempty"`
+	BuildError     string `json:"build_error,omitempty"`
 }
 
 // LastBuild summarises the build that wrote the live generation.
@@ -99,19 +107,18 @@ func CollectStatus(snap *graph.Snapshot, a *graph.Authored, opt StatusOptions) (
 		}
 		st.Pages["memory"] = len(a.Memories())
 		st.Notes, st.NotedPages = a.NoteCount()
-		for _, id := range a.NotedPages() {
-			if kind, _, frag, err := graph.ParseID(id); err == nil && kind == graph.KindMemory {
-				if _, ok := a.Memory(frag); ok {
-					continue
+		r := Resolve(snap, a)
+		seen := map[string]bool{}
+		for _, n := range r.AllNotes() {
+			if n.State == graph.StateOrphan && !seen[n.PageID] {
+				seen[n.PageID] = true
+				if len(st.Orphans) < maxStaleListed {
+					st.Orphans = append(st.Orphans, n.PageID)
 				}
-			} else if _, err := snap.Page(id); err == nil {
-				continue
-			}
-			st.OrphanNotes += len(a.Notes(id))
-			if len(st.Orphans) < maxStaleListed {
-				st.Orphans = append(st.Orphans, id)
 			}
 		}
+		st.OrphanNotes, st.StaleNotes, st.MovedNotes = r.NoteCount(graph.StateOrphan), r.NoteCount(graph.StateStale), r.NoteCount(graph.StateMoved)
+		st.StaleMemories, st.MovedMemories, st.OrphanMemories = r.MemoryCount(graph.StateStale), r.MemoryCount(graph.StateMoved), r.MemoryCount(graph.StateOrphan)
 		if st.Edges != nil {
 			n := 0
 			for _, m := range a.Memories() {

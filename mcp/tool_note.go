@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,14 +13,17 @@ import (
 )
 
 type noteIn struct {
-	PageID string `json:"page_id" jsonschema:"ID from wiki_query"`
-	Text   string `json:"text" jsonschema:"the note"`
+	PageID  string `json:"page_id" jsonschema:"ID from wiki_query"`
+	Text    string `json:"text,omitempty" jsonschema:"the note"`
+	Confirm bool   `json:"confirm,omitempty" jsonschema:"its notes still hold"`
 }
 
 type noteOut struct {
-	PageID string `json:"page_id"`
-	Time   string `json:"time"`
-	Text   string `json:"text"`
+	PageID    string `json:"page_id"`
+	Time      string `json:"time,omitempty"`
+	Text      string `json:"text,omitempty"`
+	Confirmed int    `json:"confirmed,omitempty"`
+	Warning   string `json:"warning,omitempty"`
 }
 
 func (s *Server) addNote() {
@@ -31,10 +35,55 @@ func (s *Server) note(ctx context.Context, c *call, in noteIn) (string, noteOut,
 	if err := s.checkPageExists(id); err != nil {
 		return "", noteOut{}, err
 	}
-	n, err := graph.AddNote(s.dir, id, in.Text)
-	if err != nil {
-		return "", noteOut{}, fmt.Errorf("not saved: %v", err)
+	if !in.Confirm && strings.TrimSpace(in.Text) == "" {
+		return "", noteOut{}, errors.New("text is empty: write the note, or pass confirm=true to mark the page's notes still true")
 	}
-	t := n.Time.Local().Format(time.RFC3339)
-	return fmt.Sprintf("note added to %s at %s\n", id, t), noteOut{PageID: id, Time: t, Text: n.Text}, nil
+	w, release := s.authoring()
+	defer release()
+	out := noteOut{PageID: id}
+	var b strings.Builder
+	var n *graph.Note
+	var err error
+	if in.Confirm {
+		var notes []graph.Note
+		var mems []graph.Memory
+		notes, mems, n, err = w.Confirm(id, in.Text)
+		if err != nil && !errors.Is(err, graph.ErrNotMirrored) {
+			return "", noteOut{}, fmt.Errorf("not confirmed: %v", err)
+		}
+		out.Confirmed = len(notes) + len(mems)
+		fmt.Fprintf(&b, "confirmed %d notes and %d memories on %s\n", len(notes), len(mems), id)
+	} else {
+		var nn graph.Note
+		nn, err = w.Note(id, in.Text)
+		if err != nil && !errors.Is(err, graph.ErrNotMirrored) {
+			return "", noteOut{}, fmt.Errorf("not saved: %v", err)
+		}
+		n = &nn
+	}
+	if n != nil {
+		out.Time, out.Text = n.Time.Local().Format(time.RFC3339), n.Text
+		fmt.Fprintf(&b, "note added to %s at %s\n", id, out.Time)
+	}
+	if err != nil {
+		out.Warning = err.Error()
+		fmt.Fprintf(&b, "warning: %s\n", out.Warning)
+	}
+	return b.String(), out, nil
+}
+
+// authoring returns the writer for notes and memories, anchored to the live
+// generation when there is one, and the function that releases it.
+func (s *Server) authoring() (graph.Authoring, func()) {
+	w := graph.Authoring{Index: s.dir}
+	g, release, err := s.acquire()
+	if err != nil {
+		w.Shared = graph.SharedDir(s.rootNoIndex())
+		return w, func() {}
+	}
+	w.Shared = graph.SharedDir(s.root(g))
+	if gr, err := g.snap.Graph(); err == nil {
+		w.Graph, w.Built = gr, g.snap.Info().Started
+	}
+	return w, release
 }

@@ -52,13 +52,15 @@ func (s *Server) query(ctx context.Context, c *call, in queryIn) (string, queryO
 			opt.Focus = append(opt.Focus, strings.TrimPrefix(f, "./"))
 		}
 	}
-	if a, _ := s.authoredData(); a != nil {
-		opt.Extra = a.MemoryPages()
-	}
+	a, _ := s.authoredData()
+	r := Resolve(c.g.snap, a)
+	opt.Extra = QueryExtra(r)
 	res, err := c.g.ix.Query(ctx, q, opt)
 	if err != nil {
 		return "", queryOut{}, err
 	}
+	g, _ := c.g.snap.Graph()
+	AnnotateResult(&res, r, g)
 	out := queryOut{Result: res}
 	root := s.root(c.g)
 	seen := map[string]bool{}

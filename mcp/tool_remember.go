@@ -16,7 +16,7 @@ type rememberIn struct {
 	Category   string `json:"category,omitempty" jsonschema:"e.g. decision, gotcha"`
 	Title      string `json:"title,omitempty" jsonschema:"short title"`
 	LinkPageID string `json:"link_page_id,omitempty" jsonschema:"page ID it is about"`
-	Rel        string `json:"rel,omitempty" jsonschema:"relation name"`
+	Rel        string `json:"rel,omitempty" jsonschema:"relation"`
 }
 
 type rememberOut struct {
@@ -25,7 +25,7 @@ type rememberOut struct {
 }
 
 func (s *Server) addRemember() {
-	addTool(s, &sdk.Tool{Name: "wiki_remember", Description: "Save a lasting fact (decision, gotcha) as a memory that " +
+	addTool(s, &sdk.Tool{Name: "wiki_remember", Description: "Save a lasting fact as a memory that " +
 		"wiki_query finds later."},
 		false, nil, s.remember)
 }
@@ -37,7 +37,13 @@ func (s *Server) remember(ctx context.Context, c *call, in rememberIn) (string, 
 			return "", rememberOut{}, err
 		}
 	}
-	id, err := graph.AddMemory(s.dir, graph.Memory{Text: in.Fact, Category: in.Category, Title: in.Title, Link: link, Rel: in.Rel})
+	w, release := s.authoring()
+	id, err := w.Remember(graph.Memory{Text: in.Fact, Category: in.Category, Title: in.Title, Link: link, Rel: in.Rel})
+	release()
+	warn := ""
+	if errors.Is(err, graph.ErrNotMirrored) {
+		warn, err = "warning: "+err.Error()+"\n", nil
+	}
 	if err != nil {
 		return "", rememberOut{}, fmt.Errorf("not saved: %v", err)
 	}
@@ -48,7 +54,7 @@ func (s *Server) remember(ctx context.Context, c *call, in rememberIn) (string, 
 			out.Title = m.Title
 		}
 	}
-	return fmt.Sprintf("saved %s\n", id), out, nil
+	return fmt.Sprintf("saved %s\n%s", id, warn), out, nil
 }
 
 // checkPageExists returns a tool error when id is malformed or names no

@@ -12,7 +12,7 @@ type searchIn struct {
 	Pattern    string `json:"pattern" jsonschema:"text to find (case-sensitive)"`
 	Regex      bool   `json:"regex,omitempty" jsonschema:"pattern is RE2"`
 	PathGlob   string `json:"path_glob,omitempty" jsonschema:"e.g. *.go, cli/**"`
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"max lines (default 50)"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"default 50"`
 }
 
 func (s *Server) addSearch() {

@@ -11,7 +11,7 @@ import (
 type statusIn struct{}
 
 func (s *Server) addStatus() {
-	addTool(s, &sdk.Tool{Name: "wiki_status", Description: "Wiki index health: counts, last build, stale files, notes."}, true, nil, s.status)
+	addTool(s, &sdk.Tool{Name: "wiki_status", Description: "Index health: counts, last build, stale files, notes."}, true, nil, s.status)
 }
 
 func (s *Server) status(ctx context.Context, c *call, _ statusIn) (string, *Status, error) {
@@ -61,6 +61,16 @@ func RenderStatus(w *strings.Builder, st *Status) {
 		fmt.Fprintf(w, " (%d on pages that no longer exist, kept: %s)", st.OrphanNotes, strings.Join(st.Orphans, ", "))
 	}
 	fmt.Fprintln(w)
+	if n := st.StaleNotes + st.StaleMemories; n > 0 {
+		fmt.Fprintf(w, "           %d notes and %d memories possibly stale (their code changed): check them, then confirm with 'wikitoolkit note --confirm ID'\n",
+			st.StaleNotes, st.StaleMemories)
+	}
+	if n := st.MovedNotes + st.MovedMemories; n > 0 {
+		fmt.Fprintf(w, "           %d notes and %d memories followed a renamed or moved symbol\n", st.MovedNotes, st.MovedMemories)
+	}
+	if st.OrphanMemories > 0 {
+		fmt.Fprintf(w, "           %d memories link to pages that no longer exist (kept)\n", st.OrphanMemories)
+	}
 	if st.Bypass.Events > 0 {
 		fmt.Fprintf(w, "bypass     %d searches with Grep/Glob/grep instead of the wiki (last %s)\n", st.Bypass.Events, st.Bypass.Last)
 	}
