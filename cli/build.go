@@ -29,6 +29,8 @@ type buildJSON struct {
 	Failed         []graph.Skip `json:"failed,omitempty"`
 	Generation     int          `json:"generation"`
 	Index          string       `json:"index"`
+	// Shared is what the build imported from the repository's .wiki/ folder.
+	Shared *graph.SharedImport `json:"shared,omitempty"`
 }
 
 func runBuild(e *env, args []string) error {
@@ -105,7 +107,7 @@ func runBuild(e *env, args []string) error {
 		return writeJSON(e.stdout, buildJSON{Mode: info.Mode, FilesParsed: info.FilesParsed, FilesUnchanged: info.FilesUnchanged,
 			FilesRemoved: info.FilesRemoved, FilesSkipped: info.FilesSkipped, FilesFailed: info.FilesFailed,
 			Pages: pages, Edges: edges, Seconds: round3(info.Seconds), Skipped: skipped, Failed: info.Failed,
-			Generation: info.Generation, Index: indexDir})
+			Generation: info.Generation, Index: indexDir, Shared: info.Shared})
 	}
 	if *quiet {
 		return nil
@@ -115,6 +117,14 @@ func runBuild(e *env, args []string) error {
 	if *verbose {
 		for _, s := range info.Skipped {
 			fmt.Fprintf(e.stdout, "  skipped %s: %s\n", s.Path, s.Reason)
+		}
+	}
+	if sh := info.Shared; sh != nil {
+		if sh.Memories+sh.Notes > 0 {
+			fmt.Fprintf(e.stdout, "  loaded %d memories and %d notes (new or changed) from %s/\n", sh.Memories, sh.Notes, graph.SharedDirName)
+		}
+		for _, s := range sh.Errors {
+			fmt.Fprintf(e.stdout, "  not loaded %s/%s: %s\n", graph.SharedDirName, s.Path, s.Reason)
 		}
 	}
 	for _, s := range info.Failed {

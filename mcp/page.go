@@ -301,12 +301,17 @@ func (p *Page) Render(w io.Writer, relatedHint string) {
 		total := max(d.InTotal, len(d.In))
 		printIDs(w, t+" ←", d.In, total, relatedHint)
 	}
+	stale := false
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "\nnote %s: %s", n.Time, n.Text)
 		if n.Stale != "" {
 			fmt.Fprintf(w, " (%s)", n.Stale)
 		}
 		fmt.Fprintln(w)
+		stale = stale || n.State == "stale"
+	}
+	if stale {
+		fmt.Fprintln(w, "(if a possibly stale note still holds, confirm it: wiki_note confirm=true, or 'wikitoolkit note --confirm ID')")
 	}
 }
 
