@@ -116,7 +116,7 @@ func LoadPage(snap *graph.Snapshot, a *graph.Authored, id string, opt PageOption
 			m, ok = r.Memory(frag)
 		}
 		if !ok {
-			return nil, fmt.Errorf("no page %q; memory IDs come from wiki_query or wikitoolkit query --kind memory", id)
+			return nil, noPage{fmt.Sprintf("no page %q; memory IDs come from wiki_query or wikitoolkit query --kind memory", id)}
 		}
 		p = &Page{ID: id, Kind: "memory", Title: m.Title, Category: m.Category, Created: m.Created.Local().Format(time.RFC3339),
 			Doc: m.Text, Standing: m.Describe(anchoredAt(m.Anchor, m.Created)), Edges: map[string]EdgeDirs{}}
@@ -136,7 +136,7 @@ func LoadPage(snap *graph.Snapshot, a *graph.Authored, id string, opt PageOption
 			if a != nil && len(a.Notes(id)) > 0 {
 				hint += fmt.Sprintf(" (%d notes are kept for it in case it returns; 'wikitoolkit notes --orphans' lists them)", len(a.Notes(id)))
 			}
-			return nil, fmt.Errorf("no page %q; %s", id, hint)
+			return nil, noPage{fmt.Sprintf("no page %q; %s", id, hint)}
 		}
 		if err != nil {
 			return nil, err
@@ -329,3 +329,10 @@ func printIDs(w io.Writer, label string, ids []string, total int, hint string) {
 		fmt.Fprintf(w, "  %s\n", id)
 	}
 }
+
+// noPage is a missing-page error whose text says what to do next; it
+// matches graph.ErrNotFound with errors.Is.
+type noPage struct{ msg string }
+
+func (e noPage) Error() string { return e.msg }
+func (e noPage) Unwrap() error { return graph.ErrNotFound }

@@ -2,11 +2,14 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
 // PageURIPrefix starts the URI of a page resource: wiki://page/<id>, the ID
@@ -46,8 +49,11 @@ func (s *Server) readPageResource(ctx context.Context, req *sdk.ReadResourceRequ
 	defer release()
 	a, _ := s.authoredData()
 	p, err := LoadPage(g.snap, a, id, PageOptions{MaxEdges: maxPageEdges, Clip: true})
-	if err != nil {
+	if errors.Is(err, graph.ErrNotFound) || errors.Is(err, graph.ErrBadID) {
 		return nil, sdk.ResourceNotFoundError(req.Params.URI)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", req.Params.URI, err)
 	}
 	var b strings.Builder
 	p.Render(&b, "wiki_related")
