@@ -8,8 +8,8 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// role is what a query capture means to the extractor. The .scm files name
-// captures after roles:
+// role is what a query capture means to the extractor. The .scm files (and
+// langSpec.nodes) name captures after roles:
 //
 //	@def.<kind>    a definition node (kind as in DefKind.String); paired with @name
 //	@name          the definition's (possibly qualified) name
@@ -107,8 +107,19 @@ func kindRank(k DefKind) int {
 	return 6
 }
 
+// nodeRange returns the node's byte range clipped to a source of srcLen
+// bytes.
 func nodeRange(n *sitter.Node, srcLen int) (uint32, uint32) {
-	s, e := n.StartByte(), n.EndByte()
+	return clipRange(n.StartByte(), n.EndByte(), srcLen)
+}
+
+// span returns the captured node's byte range clipped to a source of
+// srcLen bytes.
+func (c *capture) span(srcLen int) (uint32, uint32) {
+	return clipRange(c.start, c.end, srcLen)
+}
+
+func clipRange(s, e uint32, srcLen int) (uint32, uint32) {
 	if e > uint32(srcLen) {
 		e = uint32(srcLen)
 	}
@@ -123,46 +134,47 @@ func nodeRange(n *sitter.Node, srcLen int) (uint32, uint32) {
 func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Facts) {
 	root := tree.RootNode()
 	p.defs, p.refs, p.docs, p.imports = p.defs[:0], p.refs[:0], p.docs[:0], p.imports[:0]
+	p.names = p.names[:0] // buildDefs leaves the previous file's names when there are no defs
 	if len(p.intern) > 4096 {
 		p.intern = make(interner)
 	}
 	pkgStart := int64(-1)
 	n := len(src)
 
-	p.qc.Exec(s.query, root)
+	rec := p.mt.run(s.query, root)
 	for {
-		m, ok := p.qc.NextMatch()
+		caps, rest, ok := nextMatch(rec)
 		if !ok {
 			break
 		}
-		var (
-			main, name, qual, recv, alias, path, fn *sitter.Node
-			mainRole                                role
-		)
-		for _, c := range m.Captures {
-			r := s.roles[c.Index]
+		rec = rest
+		var main, name, qual, recv, alias, path, fn *capture
+		mainRole := roleIgnore
+		for i := range caps {
+			c := &caps[i]
+			r := s.roles[c.index]
 			switch {
 			case r == roleName:
-				name = c.Node
+				name = c
 			case r == roleQual:
-				qual = c.Node
+				qual = c
 			case r == roleReceiver:
-				recv = c.Node
+				recv = c
 			case r == roleImportAlias:
-				alias = c.Node
+				alias = c
 			case r == roleImportPath:
-				path = c.Node
+				path = c
 			case r == roleImportFn:
-				fn = c.Node
+				fn = c
 			case r == roleDoc:
-				path = c.Node
+				path = c
 			default:
-				main, mainRole = c.Node, r
+				main, mainRole = c, r
 			}
 		}
 		switch {
 		case mainRole >= roleRefCall && mainRole <= roleRefJSX && main != nil:
-			st, en := nodeRange(main, n)
+			st, en := main.span(n)
 			if st == en {
 				continue
 			}
@@ -179,7 +191,7 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 			}
 			r := rawRef{start: st, end: en, kind: k}
 			if qual != nil {
-				r.qStart, r.qEnd = nodeRange(qual, n)
+				r.qStart, r.qEnd = qual.span(n)
 			} else if s.builtins != nil && s.builtins[string(src[st:en])] {
 				continue
 			}
@@ -192,10 +204,10 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 			if !d.scope {
 				d.kind = DefKind(mainRole - roleDef)
 			}
-			d.start, d.end = nodeRange(main, n)
-			d.nameStart, d.nameEnd = nodeRange(name, n)
+			d.start, d.end = main.span(n)
+			d.nameStart, d.nameEnd = name.span(n)
 			if recv != nil {
-				d.recvStart, d.recvEnd = nodeRange(recv, n)
+				d.recvStart, d.recvEnd = recv.span(n)
 			}
 			if d.nameStart == d.nameEnd {
 				continue
@@ -203,32 +215,32 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 			p.defs = append(p.defs, d)
 		case mainRole == roleDocOwner:
 			if main != nil && path != nil {
-				st, _ := nodeRange(main, n)
-				ds, de := nodeRange(path, n)
+				st, _ := main.span(n)
+				ds, de := path.span(n)
 				p.docs = append(p.docs, rawDoc{owner: st, start: ds, end: de})
 			}
 		case mainRole == rolePackage:
 			if main != nil && pkgStart < 0 {
-				st, _ := nodeRange(main, n)
+				st, _ := main.span(n)
 				pkgStart = int64(st)
 			}
 		case mainRole == roleImportStmt && main != nil:
-			st, en := nodeRange(main, n)
+			st, en := main.span(n)
 			p.importStmt(s, src, st, en)
 		default:
 			if path == nil {
 				continue
 			}
 			if fn != nil {
-				st, en := nodeRange(fn, n)
+				st, en := fn.span(n)
 				if !isRequire(s, src[st:en]) {
 					continue
 				}
 			}
-			st, en := nodeRange(path, n)
+			st, en := path.span(n)
 			imp := Import{Path: unquote(src[st:en]), Line: p.lines.line(st) + 1}
 			if alias != nil {
-				as, ae := nodeRange(alias, n)
+				as, ae := alias.span(n)
 				imp.Alias = validString(src[as:ae])
 			}
 			if imp.Path != "" {

@@ -24,15 +24,17 @@ func (p *Parser) extractMarkdown(s *langSpec, tree *sitter.Tree, src []byte, f *
 	heads := p.heads[:0]
 	var paras [][2]uint32
 	n := len(src)
-	p.qc.Exec(s.query, tree.RootNode())
+	rec := p.mt.collect(tree.RootNode(), s.nodeRoles)
 	for {
-		m, ok := p.qc.NextMatch()
+		caps, rest, ok := nextMatch(rec)
 		if !ok {
 			break
 		}
-		for _, c := range m.Captures {
-			st, en := nodeRange(c.Node, n)
-			switch s.roles[c.Index] {
+		rec = rest
+		for i := range caps {
+			c := &caps[i]
+			st, en := c.span(n)
+			switch role(c.index) {
 			case roleHeading:
 				if h, ok := parseHeading(src[st:en]); ok {
 					h.start, h.end = st, en

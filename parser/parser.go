@@ -19,7 +19,7 @@ var ErrUnsupported = errors.New("unsupported language")
 // The zero value is not usable: call NewParser, and Close when done.
 type Parser struct {
 	ts  *sitter.Parser
-	qc  *sitter.QueryCursor
+	mt  matcher
 	cur *langSpec // language the tree-sitter parser is set to
 
 	// Scratch reused across files.
@@ -38,16 +38,15 @@ type Parser struct {
 // NewParser returns a Parser ready for any supported language. Close it to
 // free its C memory promptly.
 func NewParser() *Parser {
-	return &Parser{ts: sitter.NewParser(), qc: sitter.NewQueryCursor(), intern: make(interner)}
+	p := &Parser{ts: sitter.NewParser(), intern: make(interner)}
+	p.mt.init(p)
+	return p
 }
 
 // Close frees the Parser's C memory. The Parser must not be used afterwards.
 // Closing twice is harmless.
 func (p *Parser) Close() {
-	if p.qc != nil {
-		p.qc.Close()
-		p.qc = nil
-	}
+	p.mt.close()
 	if p.ts != nil {
 		p.ts.Close()
 		p.ts = nil
@@ -148,7 +147,7 @@ func (p *Parser) diagnose(root *sitter.Node, src []byte, f *Facts) {
 			pt := n.StartPoint()
 			var msg string
 			if n.IsMissing() {
-				msg = "missing " + validString([]byte(n.Type()))
+				msg = "missing " + validUTF8(n.Type())
 			} else {
 				start, end := n.StartByte(), n.EndByte()
 				if end > uint32(len(src)) {

@@ -80,6 +80,14 @@ func validString(b []byte) string {
 	return strings.ToValidUTF8(string(b), "\uFFFD")
 }
 
+// validUTF8 returns s with invalid UTF-8 replaced, like validString.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
 // truncate cuts s to at most max bytes on a rune boundary.
 func truncate(s string, max int) string {
 	if len(s) <= max {
@@ -115,7 +123,7 @@ func foldSpace(b []byte, max int) string {
 		}
 		sb.WriteByte(c)
 	}
-	return truncate(validString([]byte(sb.String())), max)
+	return truncate(validUTF8(sb.String()), max)
 }
 
 // signatureEnd returns where the signature of a definition spanning
@@ -434,7 +442,7 @@ func finishDoc(lines [][]byte) string {
 			break
 		}
 	}
-	return truncate(validString([]byte(sb.String())), MaxDocBytes)
+	return truncate(validUTF8(sb.String()), MaxDocBytes)
 }
 
 // stripTags removes XML tags such as <summary> from a C# doc line.
