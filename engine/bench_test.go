@@ -54,7 +54,7 @@ func synthGraph(n int) *graph.Graph {
 		if f%12 == 0 {
 			pages = append(pages, graph.Page{ID: graph.ModuleID(dir), Kind: graph.KindModule, Title: dir, Name: dir[strings.LastIndexByte(dir, '/')+1:], Path: dir, Doc: word() + " " + word()})
 		}
-		mod := uint32(len(pages) - 1 - (f % 12) * 0)
+		mod := uint32(len(pages) - 1 - (f%12)*0)
 		path := fmt.Sprintf("%s/%s_%d.go", dir, word(), f)
 		if f%9 == 0 {
 			path = fmt.Sprintf("%s/%s_%d_test.go", dir, word(), f)

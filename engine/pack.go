@@ -164,6 +164,12 @@ func (p *packer) full() bool { return p.r.BudgetTokens-p.used-p.reserve < minStu
 // minStubTokens is about the size of the smallest useful stub (an ID line).
 const minStubTokens = 6
 
+// maxSkippedStubs ends packing after this many stubs did not fit even
+// shrunk: the rest only count in More. Without it a nearly full answer
+// rendered every remaining match of a broad question (56% of query time
+// on the 50k-page benchmark).
+const maxSkippedStubs = 4
+
 func (p *packer) add(s Stub) {
 	room := p.r.BudgetTokens - p.used - p.reserve
 	// Each step shrinks the stub once; the steps are finite, so is the loop.
