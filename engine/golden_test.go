@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// rankingCases are fixed questions about fixtures/polyglot with the files
+// that answer them. The golden table records where each answer ranks, so
+// a ranking change shows up as a reviewed diff (zoekt keeps the same kind
+// of table).
+var rankingCases = []struct {
+	q    string
+	gold []string
+}{
+	{"NormalizeISBN", []string{"go/inventory/book.go"}},
+	{"Store.Restock", []string{"go/inventory/store.go"}},
+	{"shopping cart total with tax", []string{"javascript/src/cart.js", "javascript/src/pricing.js"}},
+	{"format a price", []string{"javascript/src/pricing.js"}},
+	{"ledger of stock movements", []string{"c/ledger.h", "c/ledger.c"}},
+	{"warehouse shelf label", []string{"cpp/warehouse.hpp"}},
+	{"UnknownBookException", []string{"java/src/main/java/com/bookstore/inventory/Inventory.java"}},
+	{"render a report over an inventory", []string{"typescript/src/report.ts"}},
+	{"Shelf component props", []string{"typescript/src/Shelf.tsx"}},
+	{"catalog keeps books and their stock", []string{"python/bookstore/catalog.py"}},
+	{"restock fails for an unknown isbn in rust", []string{"rust/src/stock.rs"}},
+	{"ruby shelf of books", []string{"ruby/lib/shelf.rb"}},
+	{"architecture of the bookstore", []string{"docs/architecture.md"}},
+	{"command that prints the value of the inventory", []string{"go/cmd/stockreport/main.go"}},
+	{"Traceback (most recent call last):\n  File \"python/bookstore/catalog.py\", line 20, in restock\nKeyError: '978'", []string{"python/bookstore/catalog.py"}},
+	{"go/inventory/store.go:39", []string{"go/inventory/store.go"}},
+	{"php namespace inventory book", []string{"php/src/Book.php"}},
+	{"c sharp catalog observer restocked", []string{"csharp/Catalog.cs"}},
+}
+
+// TestGoldenRanking builds the polyglot fixture, asks every question and
+// compares recall@1, recall@5 and reciprocal rank with testdata/ranking.golden.
+func TestGoldenRanking(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "fixtures", "polyglot"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, Extra: BuildBlobs, ExtraFormat: Format}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := graph.OpenSnapshot(filepath.Join(root, graph.IndexDirName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	blob, err := snap.Blob("engine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := UnmarshalIndex(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	var sumR1, sumR5, sumRR float64
+	fmt.Fprintf(&b, "%-52s %5s %5s %5s  top files\n", "question", "R@1", "R@5", "RR")
+	for _, c := range rankingCases {
+		res, err := ix.Query(context.Background(), c.q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files []string // distinct files in rank order
+		for _, s := range res.Results {
+			if s.Path != "" && s.Kind != "module" && !slices.Contains(files, s.Path) {
+				files = append(files, s.Path)
+			}
+		}
+		hit := func(k int) float64 {
+			n := 0
+			for _, g := range c.gold {
+				if i := slices.Index(files, g); i >= 0 && i < k {
+					n++
+				}
+			}
+			return float64(n) / float64(len(c.gold))
+		}
+		rr := 0.0
+		for i, f := range files {
+			if slices.Contains(c.gold, f) {
+				rr = 1 / float64(i+1)
+				break
+			}
+		}
+		sumR1, sumR5, sumRR = sumR1+hit(1), sumR5+hit(5), sumRR+rr
+		q := strings.ReplaceAll(c.q, "\n", `\n`)
+		if len(q) > 50 {
+			q = q[:50] + "…"
+		}
+		fmt.Fprintf(&b, "%-52s %5.2f %5.2f %5.2f  %s\n", q, hit(1), hit(5), rr, strings.Join(files[:min(3, len(files))], " "))
+	}
+	n := float64(len(rankingCases))
+	fmt.Fprintf(&b, "%-52s %5.2f %5.2f %5.2f\n", "MEAN", sumR1/n, sumR5/n, sumRR/n)
+	got := b.String()
+	path := filepath.Join("testdata", "ranking.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./engine -run TestGoldenRanking -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("ranking changed; review and rerun with -update:\n--- want\n%s--- got\n%s", want, got)
+	}
+}
