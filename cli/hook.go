@@ -125,6 +125,21 @@ func hookAnswer(ctx context.Context, indexDir, q string) (a struct {
 		return a
 	}
 	defer snap.Close()
+	// An identifier-like pattern is answered from the small name index:
+	// loading the whole ranking index of a large repository costs more
+	// than the hook's budget.
+	if words := strings.Fields(q); len(words) <= 3 {
+		if names, err := snap.Blob("names"); err == nil {
+			if hits := engine.LookupNames(names, words, 5); len(hits) > 0 {
+				var b strings.Builder
+				for _, h := range hits {
+					fmt.Fprintf(&b, "%s :%d\n", h.ID, h.Line)
+				}
+				a.text, a.hits = b.String(), len(hits)
+				return a
+			}
+		}
+	}
 	ix, err := loadEngine(snap)
 	if err != nil {
 		return a

@@ -20,9 +20,9 @@ func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("encode ranking index: %w", err)
 	}
-	return map[string][]byte{"engine": b}, nil
+	return map[string][]byte{"engine": b, "names": buildNames(g)}, nil
 }
 
 // Format names the stored form of the ranking index; graph.Build rebuilds
 // an index written in another form instead of reusing it.
-var Format = fmt.Sprintf("engine%d", indexVersion)
+var Format = fmt.Sprintf("engine%d+names1", indexVersion)

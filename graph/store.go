@@ -112,7 +112,7 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		WithValueLogFileSize(16 << 20).
 		WithNumCompactors(2).
 		WithNumGoroutines(2).
-		WithCompression(options.ZSTD).WithZSTDCompressionLevel(1).
+		WithCompression(options.None).
 		WithBlockSize(16 << 10).
 		WithMetricsEnabled(false).
 		WithDetectConflicts(false)
