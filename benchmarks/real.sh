@@ -33,8 +33,8 @@ median5() { # command... → median wall ms of 5 runs
   done
   printf '%s\n' "${ts[@]}" | sort -n | sed -n 3p
 }
-victim=$(cd "$tree" && git ls-files 2>/dev/null | grep -m1 '\.go$' || find . -name '*.go' -not -path './vendor/*' | head -1)
-victim=$tree/${victim#./}
+victim=$(find "$tree" -name '*.go' -not -path '*/vendor/*' -not -path '*/.wikitoolkit/*' -print -quit)
+[ -n "$victim" ] || victim=$(find "$tree" -type f -size +1k -not -path '*/.*' -print -quit)
 echo "== rebuilds, median of 5 (ms); victim $victim"
 echo "no change: $(median5 "$bin" build --quiet "$tree")"
 touch_build() { touch "$victim"; "$bin" build --quiet "$tree"; }

@@ -276,6 +276,20 @@ func (e *env) openSnapshot() (*graph.Snapshot, error) {
 	return s, err
 }
 
+// openWithAuthored opens the live index and its notes and memories.
+func (e *env) openWithAuthored() (*graph.Snapshot, *graph.Authored, error) {
+	snap, err := e.openSnapshot()
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := graph.LoadAuthored(snap.Dir)
+	if err != nil {
+		snap.Close()
+		return nil, nil, err
+	}
+	return snap, a, nil
+}
+
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

@@ -126,21 +126,27 @@ func (in *installer) saveRecord() error {
 	return os.WriteFile(in.recPath, append(b, '\n'), 0o644)
 }
 
-func runInstall(e *env, args []string) error {
-	fs := newFlags(e, "install")
-	clients := fs.String("client", "all", "clients to register with: claude,vscode,cursor,codex")
+// installerFor parses the flags shared by install and uninstall.
+func installerFor(e *env, name, what string, args []string) (*installer, []string, error) {
+	fs := newFlags(e, name)
+	clients := fs.String("client", "all", "clients to "+what+": claude,vscode,cursor,codex")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if len(pos) > 0 {
-		return usagef("install takes no arguments (use --client)")
+		return nil, nil, usagef("%s takes no arguments (use --client)", name)
 	}
 	cs, err := parseClients(*clients)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	in, err := newInstaller(e)
+	return in, cs, err
+}
+
+func runInstall(e *env, args []string) error {
+	in, cs, err := installerFor(e, "install", "register with", args)
 	if err != nil {
 		return err
 	}
@@ -161,20 +167,7 @@ func runInstall(e *env, args []string) error {
 }
 
 func runUninstall(e *env, args []string) error {
-	fs := newFlags(e, "uninstall")
-	clients := fs.String("client", "all", "clients to unregister from: claude,vscode,cursor,codex")
-	pos, err := parseFlags(e, fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usagef("uninstall takes no arguments (use --client)")
-	}
-	cs, err := parseClients(*clients)
-	if err != nil {
-		return err
-	}
-	in, err := newInstaller(e)
+	in, cs, err := installerFor(e, "uninstall", "unregister from", args)
 	if err != nil {
 		return err
 	}

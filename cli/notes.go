@@ -33,15 +33,11 @@ func runNotes(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("notes takes no arguments")
 	}
-	snap, err := e.openSnapshot()
+	snap, a, err := e.openWithAuthored()
 	if err != nil {
 		return err
 	}
 	defer snap.Close()
-	a, err := graph.LoadAuthored(snap.Dir)
-	if err != nil {
-		return err
-	}
 	r := mcp.Resolve(snap, a)
 	keep := func(s graph.State) bool {
 		if !*orphans && !*stale {

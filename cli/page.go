@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/mcp"
 )
 
@@ -15,15 +14,11 @@ func runPage(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("page needs exactly one page ID, e.g. wikitoolkit page file:main.go")
 	}
-	snap, err := e.openSnapshot()
+	snap, a, err := e.openWithAuthored()
 	if err != nil {
 		return err
 	}
 	defer snap.Close()
-	a, err := graph.LoadAuthored(snap.Dir)
-	if err != nil {
-		return err
-	}
 	pj, err := mcp.LoadPage(snap, a, pos[0], mcp.PageOptions{})
 	if err != nil {
 		return err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/mcp"
 )
 
@@ -21,15 +20,11 @@ func runRelated(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	snap, err := e.openSnapshot()
+	snap, a, err := e.openWithAuthored()
 	if err != nil {
 		return err
 	}
 	defer snap.Close()
-	a, err := graph.LoadAuthored(snap.Dir)
-	if err != nil {
-		return err
-	}
 	pj, err := mcp.LoadPage(snap, a, pos[0], mcp.PageOptions{})
 	if err != nil {
 		return err

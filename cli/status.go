@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/mcp"
 )
 
@@ -18,15 +17,11 @@ func runStatus(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("status takes no arguments")
 	}
-	snap, err := e.openSnapshot()
+	snap, a, err := e.openWithAuthored()
 	if err != nil {
 		return err
 	}
 	defer snap.Close()
-	a, err := graph.LoadAuthored(snap.Dir)
-	if err != nil {
-		return err
-	}
 	st, err := mcp.CollectStatus(snap, a, mcp.StatusOptions{})
 	if err != nil {
 		return err
