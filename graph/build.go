@@ -126,7 +126,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		shared = SharedDir(root)
 	}
 	info.Shared = importSharedIfChanged(dir, shared)
-	phase := time.Now()
+	phase := start
 	lap := func(name string) {
 		now := time.Now()
 		info.Phases[name] += now.Sub(phase).Seconds()
@@ -271,6 +271,8 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		info.Edges[e.Type.String()]++
 	}
 
+	encoded := make(chan encodedBlobs, 1)
+	go func() { encoded <- encodeBlobs(all, g) }()
 	var blobs map[string][]byte
 	if opt.Extra != nil {
 		var extraPrev *Snapshot
@@ -278,6 +280,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 			extraPrev = prev
 		}
 		if blobs, err = opt.Extra(g, extraPrev); err != nil {
+			<-encoded
 			return nil, err
 		}
 	}
@@ -296,7 +299,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeGeneration(ctx, w, all, g, blobs, info, start, lap); err != nil {
+	if err := writeGeneration(ctx, w, <-encoded, blobs, info, start, lap); err != nil {
 		w.abort()
 		return nil, err
 	}
@@ -309,7 +312,15 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	return info, nil
 }
 
-func writeGeneration(ctx context.Context, w *genWriter, all []*FileRecord, g *Graph, blobs map[string][]byte, info *BuildInfo, start time.Time, lap func(string)) error {
+// encodedBlobs are the facts and graph of a generation, encoded and
+// compressed; the build prepares them on its own goroutine while the
+// ranking index is built, so the two post-parse phases share both cores.
+type encodedBlobs struct {
+	facts, graph []byte
+	stats        []FileStat
+}
+
+func encodeBlobs(all []*FileRecord, g *Graph) encodedBlobs {
 	stats := make([]FileStat, len(all))
 	facts := enc{b: make([]byte, 0, 1<<20)}
 	facts.uint(uint64(len(all)))
@@ -319,16 +330,20 @@ func writeGeneration(ctx context.Context, w *genWriter, all []*FileRecord, g *Gr
 		facts.uint(uint64(len(rec)))
 		facts.b = append(facts.b, rec...)
 	}
-	if err := w.setBlob("facts", facts.b); err != nil {
+	return encodedBlobs{facts: compress(facts.b), graph: compress(encodeGraph(g)), stats: stats}
+}
+
+func writeGeneration(ctx context.Context, w *genWriter, enc encodedBlobs, blobs map[string][]byte, info *BuildInfo, start time.Time, lap func(string)) error {
+	if err := w.setCompressedBlob("facts", enc.facts); err != nil {
 		return err
 	}
-	if err := w.setStats(stats); err != nil {
+	if err := w.setStats(enc.stats); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := w.setBlob("graph", encodeGraph(g)); err != nil {
+	if err := w.setCompressedBlob("graph", enc.graph); err != nil {
 		return err
 	}
 	for name, b := range blobs {

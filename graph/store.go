@@ -396,7 +396,11 @@ func newGenWriter(dir string, n int) (*genWriter, error) {
 func (w *genWriter) set(key string, val []byte) error { return w.wb.Set([]byte(key), val) }
 
 func (w *genWriter) setBlob(name string, b []byte) error {
-	b = compress(b)
+	return w.setCompressedBlob(name, compress(b))
+}
+
+// setCompressedBlob stores b, already compressed, in chunks.
+func (w *genWriter) setCompressedBlob(name string, b []byte) error {
 	for i := 0; len(b) > 0 || i == 0; i++ {
 		n := min(len(b), blobChunk)
 		if err := w.set(fmt.Sprintf("x/%s/%06d", name, i), b[:n]); err != nil {
