@@ -336,6 +336,42 @@ func (ix *Index) postings(t uint32, pages []uint32, imps []uint8) ([]uint32, []u
 	return pages, imps
 }
 
+// accumulate adds w×impact of term t's postings to the scratch scores, as
+// postings followed by the accumulation loop would, without materialising
+// the postings.
+func (ix *Index) accumulate(t uint32, w float64, s *scratch) {
+	b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
+	cnt, k := uvarint(b)
+	if k <= 0 {
+		return
+	}
+	b = b[k:]
+	score := s.score
+	n := uint64(ix.n)
+	last := uint64(0)
+	for range cnt {
+		var d uint64
+		if len(b) > 1 && b[0] < 0x80 { // one-byte delta, the common case
+			d, k = uint64(b[0]), 1
+		} else {
+			d, k = uvarint(b)
+		}
+		if k <= 0 || k >= len(b) {
+			break
+		}
+		last += d
+		if last >= n {
+			break
+		}
+		p := uint32(last)
+		if score[p] == 0 {
+			s.touched = append(s.touched, p)
+		}
+		score[p] += float32(w * float64(b[k]))
+		b = b[k+1:]
+	}
+}
+
 // df is the number of pages holding term t.
 func (ix *Index) df(t uint32) int {
 	c, k := uvarint(ix.post[ix.postOff[t]:ix.postOff[t+1]])

@@ -66,21 +66,23 @@ type scratch struct {
 	imps    []uint8
 	groups  []groupAcc
 	members []uint32  // reused by stub
+	order   []int     // groups in rank order, reused by Query
 	kth     []float64 // reused by kthLargest
 }
 
 // groupAcc accumulates one answer group: a file with its matching members,
 // or a standalone page.
+// It holds no pointers (explain's factors live beside it, per query), so
+// growing and reusing the slice of groups costs no write barriers or clearing.
 type groupAcc struct {
-	page    uint32     // the group page (file, or the page itself)
-	own     float64    // the group page's own text score
-	top     [3]float64 // best member scores
+	page    uint32 // the group page (file, or the page itself)
 	topPage [3]uint32
-	nMember int
-	head    uint32 // first matching member + 1 (a list threaded through scratch.next), 0 when none
+	nMember int32
+	head    uint32     // first matching member + 1 (a list threaded through scratch.next), 0 when none
+	extra   int32      // index+1 into Options.Extra for memory pages given at query time
+	top     [3]float32 // best member scores (page scores are float32, so this is exact)
+	own     float64    // the group page's own text score
 	score   float64
-	factors []string // explain: multiplicative factors applied
-	extra   int      // index+1 into Options.Extra for memory pages given at query time
 }
 
 var scratchPool sync.Pool
@@ -98,13 +100,12 @@ func (ix *Index) putScratch(s *scratch) {
 		s.score[p] = 0
 		s.next[p] = 0
 	}
-	for _, g := range s.groups {
-		if g.extra == 0 && int(g.page) < len(s.slot) {
+	for i := range s.groups {
+		if g := &s.groups[i]; g.extra == 0 && int(g.page) < len(s.slot) {
 			s.slot[g.page] = 0
 		}
 	}
 	s.touched, s.pages, s.imps = s.touched[:0], s.pages[:0], s.imps[:0]
-	clear(s.groups)
 	s.groups = s.groups[:0]
 	scratchPool.Put(s)
 }
@@ -149,6 +150,14 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 			}
 			continue
 		}
+		if !opt.Explain {
+			// Only --explain reads the decoded postings again: add them
+			// up while decoding instead.
+			w := idf(N, ix.df(id))
+			tps = append(tps, termPostings{qt: qt, idf: w})
+			ix.accumulate(id, w*(qt.weight/impactQuantMax), s)
+			continue
+		}
 		start := len(s.pages)
 		s.pages, s.imps = ix.postings(id, s.pages, s.imps)
 		pages, imps := s.pages[start:], s.imps[start:]
@@ -168,37 +177,39 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 
 	// 2. Fold pages into groups.
 	allowed := kindMask(opt.Kinds)
+	groups, slot, score, next, group := s.groups, s.slot, s.score, s.next, ix.group
 	for _, p := range s.touched {
-		gp := ix.group[p]
-		gi := s.slot[gp]
+		gp := group[p]
+		gi := slot[gp]
 		if gi == 0 {
-			s.groups = append(s.groups, groupAcc{page: gp})
-			gi = int32(len(s.groups))
-			s.slot[gp] = gi
+			groups = append(groups, groupAcc{page: gp})
+			gi = int32(len(groups))
+			slot[gp] = gi
 		}
-		g := &s.groups[gi-1]
-		sc := float64(s.score[p])
+		g := &groups[gi-1]
+		sc32 := score[p]
 		if p == gp {
-			g.own = sc
+			g.own = float64(sc32)
 			continue
 		}
 		g.nMember++
-		s.next[p] = g.head
+		next[p] = g.head
 		g.head = p + 1
 		for k := range g.top {
-			if sc > g.top[k] || sc == g.top[k] && g.top[k] > 0 && p < g.topPage[k] {
+			if sc32 > g.top[k] || sc32 == g.top[k] && g.top[k] > 0 && p < g.topPage[k] {
 				copy(g.top[k+1:], g.top[k:len(g.top)-1])
 				copy(g.topPage[k+1:], g.topPage[k:len(g.topPage)-1])
-				g.top[k], g.topPage[k] = sc, p
+				g.top[k], g.topPage[k] = sc32, p
 				break
 			}
 		}
 	}
+	s.groups = groups
 	// Memory pages given at query time.
 	for i := range opt.Extra {
 		sc := ix.scoreExtra(&opt.Extra[i], tps)
 		if sc > 0 {
-			s.groups = append(s.groups, groupAcc{own: sc, extra: i + 1})
+			s.groups = append(s.groups, groupAcc{own: sc, extra: int32(i + 1)})
 		}
 	}
 
@@ -206,9 +217,13 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	pathHits := ix.resolvePaths(a, s)
 	compHits := ix.resolveComponent(a)
 	focus := ix.focusBoosts(opt.Focus)
+	var factors [][]string // explain: multiplicative factors applied, per group
+	if opt.Explain {
+		factors = make([][]string, len(s.groups))
+	}
 	for i := range s.groups {
 		g := &s.groups[i]
-		g.score = groupFileShare*g.own + groupTop1Share*g.top[0] + groupTop2Share*g.top[1] + groupTop3Share*g.top[2]
+		g.score = groupFileShare*g.own + groupTop1Share*float64(g.top[0]) + groupTop2Share*float64(g.top[1]) + groupTop3Share*float64(g.top[2])
 		if g.extra > 0 {
 			g.score *= memoryFactor
 			continue
@@ -218,7 +233,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 			if f != 1 {
 				g.score *= f
 				if opt.Explain {
-					g.factors = append(g.factors, fmt.Sprintf("%s×%.2f", name, f))
+					factors[i] = append(factors[i], fmt.Sprintf("%s×%.2f", name, f))
 				}
 			}
 		}
@@ -289,7 +304,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 					}
 					g.score = min(g.score*f, bs*0.999)
 					if opt.Explain {
-						g.factors = append(g.factors, fmt.Sprintf("neighbour×%.2f", f))
+						factors[gi-1] = append(factors[gi-1], fmt.Sprintf("neighbour×%.2f", f))
 					}
 				}
 			}
@@ -297,7 +312,8 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	}
 
 	// 4. Rank groups: score, then ID.
-	order := make([]int, 0, len(s.groups))
+	order := s.order[:0]
+	defer func() { s.order = order[:0] }()
 	best := 0.0
 	for i := range s.groups {
 		if s.groups[i].score > 0 {
@@ -348,7 +364,11 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 			res.Truncated = true
 			break
 		}
-		st, ok := ix.stub(g, s, allowed, opt, a, tps)
+		var fs []string
+		if opt.Explain {
+			fs = factors[order[rank]]
+		}
+		st, ok := ix.stub(g, fs, s, allowed, opt, a, tps)
 		if !ok {
 			continue
 		}
@@ -426,7 +446,7 @@ func (ix *Index) groupID(g *groupAcc, extra []graph.Page) string {
 
 // stub turns a group into its stub: a file listing its matching symbols
 // when several match, else its single best member, else the page itself.
-func (ix *Index) stub(g *groupAcc, s *scratch, allowed uint8, opt Options, a analysis, tps []termPostings) (Stub, bool) {
+func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, opt Options, a analysis, tps []termPostings) (Stub, bool) {
 	score := math.Round(g.score*1000) / 1000
 	if g.extra > 0 {
 		if allowed&(1<<graph.KindMemory) == 0 {
@@ -459,7 +479,7 @@ func (ix *Index) stub(g *groupAcc, s *scratch, allowed uint8, opt Options, a ana
 			return cmpU32(x, y)
 		})
 		for _, m := range members {
-			if float64(s.score[m]) < groupListShare*g.top[0] || len(list) == groupListMax {
+			if float64(s.score[m]) < groupListShare*float64(g.top[0]) || len(list) == groupListMax {
 				break
 			}
 			list = append(list, m)
@@ -498,21 +518,21 @@ func (ix *Index) stub(g *groupAcc, s *scratch, allowed uint8, opt Options, a ana
 		}
 	}
 	if opt.Explain {
-		st.Explain = ix.explain(g, rep, tps)
+		st.Explain = ix.explain(g, factors, rep, tps)
 	}
 	return st, true
 }
 
 // explain renders the score components of a group, zoekt-DebugScore style.
-func (ix *Index) explain(g *groupAcc, rep uint32, tps []termPostings) string {
+func (ix *Index) explain(g *groupAcc, factors []string, rep uint32, tps []termPostings) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%.3f = own %.3f", g.score, g.own)
 	for k, t := range g.top {
 		if t > 0 {
-			fmt.Fprintf(&b, " + %.2f×member(%s) %.3f", [3]float64{groupTop1Share, groupTop2Share, groupTop3Share}[k], ix.id(g.topPage[k]), t)
+			fmt.Fprintf(&b, " + %.2f×member(%s) %.3f", [3]float64{groupTop1Share, groupTop2Share, groupTop3Share}[k], ix.id(g.topPage[k]), float64(t))
 		}
 	}
-	for _, f := range g.factors {
+	for _, f := range factors {
 		b.WriteString(" × " + f)
 	}
 	b.WriteString("; terms:")

@@ -271,6 +271,13 @@ func (s *Snapshot) Blob(name string) ([]byte, error) {
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
 		defer it.Close()
+		// Size the buffer first (keys only): growing it chunk by chunk
+		// copied a large blob about twice over.
+		size := 0
+		for it.Rewind(); it.Valid(); it.Next() {
+			size += int(it.Item().ValueSize())
+		}
+		buf.Grow(size)
 		for it.Rewind(); it.Valid(); it.Next() {
 			if err := it.Item().Value(func(v []byte) error { buf.Write(v); return nil }); err != nil {
 				return err
