@@ -3,8 +3,10 @@ package engine
 import (
 	"math"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -76,41 +78,107 @@ func NewIndex(g *graph.Graph, prev *Index) *Index {
 	return ix
 }
 
+// tokenizeWorkers overrides the number of tokenizing shards (tests).
+var tokenizeWorkers int
+
+// tokenize turns every page's fields into (term, field) entries. Pages are
+// split into contiguous shards tokenized on all cores, each with its own
+// dictionary, then merged; term IDs are provisional (buildText sorts and
+// renumbers them) and each page's entries are sorted later, so the result
+// does not depend on the sharding. On moby tokenizing was 60 % of the
+// ranking phase, which ran on one core while the other idled.
+func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint64) {
+	n := ix.n
+	entries := make([][]uint64, n)
+	type member struct {
+		page  uint32
+		entry uint64
+	}
+	type shard struct {
+		terms   []string
+		members []member // symbol terms folded into a group page, maybe in another shard
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), 8, n/2000))
+	if tokenizeWorkers > 0 {
+		workers = tokenizeWorkers
+	}
+	shards := make([]shard, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sh := &shards[w]
+			dict := map[string]uint32{}
+			intern := func(t string) uint32 {
+				if id, ok := dict[t]; ok {
+					return id
+				}
+				id := uint32(len(sh.terms))
+				dict[t] = id
+				sh.terms = append(sh.terms, t)
+				return id
+			}
+			var scratch []string
+			for i := lo; i < hi; i++ {
+				p := &g.Pages[i]
+				cur := &entries[i]
+				scratch = pageTerms(p, func(t string, f field) {
+					if t != "" {
+						*cur = append(*cur, uint64(intern(t))<<8|uint64(f))
+					}
+				}, scratch)
+				if gi := ix.group[i]; gi != uint32(i) && p.Kind == graph.KindSymbol {
+					scratch = memberTerms(p, func(t string, f field) {
+						if t != "" {
+							sh.members = append(sh.members, member{gi, uint64(intern(t))<<8 | uint64(f)})
+						}
+					}, scratch)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	// Merge the shards' dictionaries and renumber their entries.
+	// Each shard's own pages are renumbered first; members go in after, as
+	// they may land on pages of a shard not yet renumbered.
+	dict := map[string]uint32{}
+	var terms []string
+	remaps := make([][]uint32, workers)
+	for w := range shards {
+		sh := &shards[w]
+		remap := make([]uint32, len(sh.terms))
+		for j, t := range sh.terms {
+			id, ok := dict[t]
+			if !ok {
+				id = uint32(len(terms))
+				dict[t] = id
+				terms = append(terms, t)
+			}
+			remap[j] = id
+		}
+		remaps[w] = remap
+		lo, hi := n*w/workers, n*(w+1)/workers
+		for i := lo; i < hi; i++ {
+			for k, e := range entries[i] {
+				entries[i][k] = uint64(remap[e>>8])<<8 | e&0xff
+			}
+		}
+	}
+	for w := range shards {
+		for _, m := range shards[w].members {
+			entries[m.page] = append(entries[m.page], uint64(remaps[w][m.entry>>8])<<8|m.entry&0xff)
+		}
+	}
+	return terms, entries
+}
+
 // buildText tokenizes every page, folds symbols into their file, and writes
 // the dictionary and the postings with precomputed BM25F impacts.
 func (ix *Index) buildText(g *graph.Graph) {
 	n := ix.n
-	dict := map[string]uint32{}
-	var terms []string
-	intern := func(t string) uint32 {
-		if id, ok := dict[t]; ok {
-			return id
-		}
-		id := uint32(len(terms))
-		dict[t] = id
-		terms = append(terms, t)
-		return id
-	}
-	// entries[i] holds (termID<<8 | field) per occurrence on page i.
-	entries := make([][]uint64, n)
-	var scratch []string
-	for i := range g.Pages {
-		p := &g.Pages[i]
-		cur := &entries[i]
-		scratch = pageTerms(p, func(t string, f field) {
-			if t != "" {
-				*cur = append(*cur, uint64(intern(t))<<8|uint64(f))
-			}
-		}, scratch)
-		if gi := ix.group[i]; gi != uint32(i) && p.Kind == graph.KindSymbol {
-			fe := &entries[gi]
-			scratch = memberTerms(p, func(t string, f field) {
-				if t != "" {
-					*fe = append(*fe, uint64(intern(t))<<8|uint64(f))
-				}
-			}, scratch)
-		}
-	}
+	terms, entries := ix.tokenize(g)
 	// Field lengths and their means per kind.
 	var sum [numKinds][numFields]float64
 	var cnt [numKinds][numFields]float64
