@@ -121,15 +121,15 @@ func pct(xs []time.Duration, p float64) time.Duration {
 	return s[min(len(s)-1, int(p*float64(len(s))))]
 }
 
-// BenchmarkQuery answers the fixed query set in process and reports p50,
-// p99, allocations and tokens per query.
-func BenchmarkQuery(b *testing.B) {
+// openCorpus opens the indexed corpus and derives its query set; the
+// snapshot is closed when the benchmark ends.
+func openCorpus(b *testing.B) (queryCorpus, *engine.Index, []string) {
 	c := indexedCorpus(b)
 	snap, err := graph.OpenSnapshot(c.index)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer snap.Close()
+	b.Cleanup(func() { snap.Close() })
 	blob, err := snap.Blob("engine")
 	if err != nil {
 		b.Fatal(err)
@@ -142,7 +142,13 @@ func BenchmarkQuery(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	qs := querySet(g)
+	return c, ix, querySet(g)
+}
+
+// BenchmarkQuery answers the fixed query set in process and reports p50,
+// p99, allocations and tokens per query.
+func BenchmarkQuery(b *testing.B) {
+	_, ix, qs := openCorpus(b)
 	if len(qs) < 50 {
 		b.Fatalf("only %d queries derived", len(qs))
 	}
@@ -199,19 +205,7 @@ func BenchmarkQueryVsRipgrep(b *testing.B) {
 	if err != nil {
 		b.Skip("rg not installed (apt-get install ripgrep)")
 	}
-	c := indexedCorpus(b)
-	snap, err := graph.OpenSnapshot(c.index)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer snap.Close()
-	blob, _ := snap.Blob("engine")
-	ix, err := engine.UnmarshalIndex(blob)
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, _ := snap.Graph()
-	qs := querySet(g)
+	c, ix, qs := openCorpus(b)
 	var ratios []float64
 	var wts, rgs []time.Duration
 	for i := 0; b.Loop(); i++ {
