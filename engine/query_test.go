@@ -141,3 +141,19 @@ func TestAnalyzeHostile(t *testing.T) {
 		}
 	}
 }
+
+func TestPhraseBigrams(t *testing.T) {
+	bg := queryBigrams("Add `logot` to plugin list")
+	if !stemHasBigram("scripts/update-plugin-list.py", bg) {
+		t.Errorf("update-plugin-list.py should match %v", bg)
+	}
+	if stemHasBigram("src/_pytest/config/__init__.py", bg) || stemHasBigram("src/plugin.py", bg) {
+		t.Errorf("a stem without the adjacent pair matched %v", bg)
+	}
+	if !stemHasBigram("pkg/rateLimiter.go", queryBigrams("where is the limiter rate configured")) {
+		t.Error("camelCase stems and either word order should match")
+	}
+	if len(queryBigrams("retry")) != 0 {
+		t.Error("one word has no bigram")
+	}
+}

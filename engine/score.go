@@ -35,6 +35,10 @@ const (
 	bBag   = 0.9
 	bPathB = 0.3
 
+	// phraseFactor multiplies a file whose stem holds two adjacent words of
+	// the question next to each other ("plugin list" → update-plugin-list.py).
+	phraseFactor = 1.4
+
 	// --- query-term weights (query.go) ---
 	weightWord           = 1.0  // a prose word
 	weightIdentPiece     = 0.7  // one piece of a split identifier; the whole identifier carries the rest

@@ -214,6 +214,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	}
 
 	// 3. Group scores and factors.
+	bigrams := queryBigrams(q)
 	pathHits := ix.resolvePaths(a, s)
 	compHits := ix.resolveComponent(a)
 	focus := ix.focusBoosts(opt.Focus)
@@ -247,6 +248,9 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		case graph.KindFile:
 			if ix.flags[g.page]&flagDoc != 0 {
 				mul("doc", docFactor)
+			}
+			if len(bigrams) > 0 && stemHasBigram(ix.path(g.page), bigrams) {
+				mul("phrase", phraseFactor)
 			}
 		}
 		if ix.flags[g.page]&flagAux != 0 && ix.flags[g.page]&flagDoc == 0 {
@@ -722,4 +726,50 @@ func (ix *Index) scoreExtra(p *graph.Page, tps []termPostings) float64 {
 		sc += tp.qt.weight * tp.idf * float64(impact(c, &lens, &ix.avgLen[k])) / impactQuantMax
 	}
 	return sc
+}
+
+// queryBigrams returns the pairs of adjacent words of a question (stemmed,
+// stop words dropped), for the phrase factor: "plugin list" names
+// update-plugin-list.py more precisely than "plugin" and "list" apart.
+func queryBigrams(q string) [][2]string {
+	ws, _ := wordTerms(nil, q, nil)
+	if len(ws) > 24 {
+		ws = ws[:24] // a pasted trace or paragraph: phrases are not its point
+	}
+	var out [][2]string
+	for i := 1; i < len(ws); i++ {
+		if ws[i] != ws[i-1] {
+			out = append(out, [2]string{ws[i-1], ws[i]})
+		}
+	}
+	return out
+}
+
+// stemHasBigram reports whether two adjacent words of a file's stem form
+// one of the question's bigrams (in either order).
+func stemHasBigram(p string, bigrams [][2]string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	lower := strings.ToLower(base)
+	hit := false
+	for _, b := range bigrams {
+		if strings.Contains(lower, b[0][:min(len(b[0]), 4)]) && strings.Contains(lower, b[1][:min(len(b[1]), 4)]) {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return false
+	}
+	ws, _ := wordTerms(nil, base, nil)
+	for i := 1; i < len(ws); i++ {
+		for _, b := range bigrams {
+			if ws[i-1] == b[0] && ws[i] == b[1] || ws[i-1] == b[1] && ws[i] == b[0] {
+				return true
+			}
+		}
+	}
+	return false
 }
