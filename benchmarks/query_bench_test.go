@@ -130,11 +130,7 @@ func openCorpus(b *testing.B) (queryCorpus, *engine.Index, []string) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { snap.Close() })
-	blob, err := snap.Blob("engine")
-	if err != nil {
-		b.Fatal(err)
-	}
-	ix, err := engine.UnmarshalIndex(blob)
+	ix, err := engine.Load(snap)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -182,11 +178,7 @@ func BenchmarkOpenAndFirstQuery(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		blob, err := snap.Blob("engine")
-		if err != nil {
-			b.Fatal(err)
-		}
-		ix, err := engine.UnmarshalIndex(blob)
+		ix, err := engine.Load(snap)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -129,7 +129,7 @@ func hookAnswer(ctx context.Context, indexDir, q string) (a struct {
 	// loading the whole ranking index of a large repository costs more
 	// than the hook's budget.
 	if words := strings.Fields(q); len(words) <= 3 {
-		if names, err := snap.Blob("names"); err == nil {
+		if names, err := engine.LoadNames(snap); err == nil {
 			if hits := engine.LookupNames(names, words, 5); len(hits) > 0 {
 				var b strings.Builder
 				for _, h := range hits {
@@ -140,7 +140,7 @@ func hookAnswer(ctx context.Context, indexDir, q string) (a struct {
 			}
 		}
 	}
-	ix, err := loadEngine(snap)
+	ix, err := engine.Load(snap)
 	if err != nil {
 		return a
 	}

@@ -47,7 +47,7 @@ func runQuery(e *env, args []string) error {
 		return err
 	}
 	defer snap.Close()
-	ix, err := loadEngine(snap)
+	ix, err := engine.Load(snap)
 	if err != nil {
 		return err
 	}
@@ -77,16 +77,4 @@ func runQuery(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "(no matching pages; try other words, an identifier, or 'wikitoolkit status' to check the index)")
 	}
 	return nil
-}
-
-func loadEngine(snap *graph.Snapshot) (*engine.Index, error) {
-	b, err := snap.Blob("engine")
-	if err != nil {
-		return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
-	}
-	ix, err := engine.UnmarshalIndex(b)
-	if err != nil {
-		return nil, fmt.Errorf("read ranking index: %w; run 'wikitoolkit build --full'", err)
-	}
-	return ix, nil
 }

@@ -12,17 +12,38 @@ import (
 func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error) {
 	var prevIx *Index
 	if prev != nil {
-		if b, err := prev.Blob("engine"); err == nil {
-			prevIx, _ = UnmarshalIndex(b) // an unreadable old index only costs a cold start
-		}
+		prevIx, _ = Load(prev) // an unreadable old index only costs a cold start
 	}
 	b, err := NewIndex(g, prevIx).MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("encode ranking index: %w", err)
 	}
-	return map[string][]byte{"engine": b, "names": buildNames(g)}, nil
+	return map[string][]byte{indexBlob: b, namesBlob: buildNames(g)}, nil
 }
 
 // Format names the stored form of the ranking index; graph.Build rebuilds
 // an index written in another form instead of reusing it.
 var Format = fmt.Sprintf("engine%d+names1", indexVersion)
+
+// Blob names under which BuildBlobs stores the ranking and name indexes.
+const (
+	indexBlob = "engine"
+	namesBlob = "names"
+)
+
+// Load reads the ranking index of a generation. The error says what to do
+// when the index has none or cannot read it.
+func Load(snap *graph.Snapshot) (*Index, error) {
+	b, err := snap.Blob(indexBlob)
+	if err != nil {
+		return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
+	}
+	ix, err := UnmarshalIndex(b)
+	if err != nil {
+		return nil, fmt.Errorf("read ranking index: %w; run 'wikitoolkit build --full'", err)
+	}
+	return ix, nil
+}
+
+// LoadNames reads the name index of a generation (see LookupNames).
+func LoadNames(snap *graph.Snapshot) ([]byte, error) { return snap.Blob(namesBlob) }

@@ -58,11 +58,7 @@ func TestGoldenRanking(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer snap.Close()
-	blob, err := snap.Blob("engine")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := UnmarshalIndex(blob)
+	ix, err := Load(snap)
 	if err != nil {
 		t.Fatal(err)
 	}

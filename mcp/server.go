@@ -247,11 +247,7 @@ func (s *Server) swap(key fileKey) {
 		s.logf("open index: %v", err)
 		return
 	}
-	b, err := snap.Blob("engine")
-	var ix *engine.Index
-	if err == nil {
-		ix, err = engine.UnmarshalIndex(b)
-	}
+	ix, err := engine.Load(snap)
 	if err != nil {
 		s.logf("generation %d has no readable ranking index: %v", snap.Generation, err)
 		snap.Close()
