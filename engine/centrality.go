@@ -99,26 +99,7 @@ func (ix *Index) buildGraph(g *graph.Graph, prev *Index) {
 		ix.pr[i] = float32(pr[i])
 	}
 
-	// --- Prior per group: the PageRank mass of the group (file + its symbols),
-	// log-scaled to [0,1] so that it can only nudge, never dominate.
-	mass := make([]float64, n)
-	for i := range n {
-		mass[ix.group[i]] += pr[i]
-	}
-	ix.prior = make([]float32, n)
-	maxL := 0.0
-	for i := range n {
-		if mass[i] > 0 {
-			l := math.Log1p(mass[i] * float64(n))
-			mass[i] = l
-			maxL = max(maxL, l)
-		}
-	}
-	if maxL > 0 {
-		for i := range n {
-			ix.prior[i] = float32(mass[i] / maxL)
-		}
-	}
+	ix.prior = priors(ix.pr, ix.group)
 
 	// --- Group-level undirected neighbours (all edge types), deduplicated.
 	type pair struct{ a, b uint32 }
@@ -165,4 +146,30 @@ func cmpU32(a, b uint32) int {
 		return 1
 	}
 	return 0
+}
+
+// priors is the centrality prior of each group page: the PageRank mass of
+// the group (file + its symbols), log-scaled to [0,1] so that it can only
+// nudge, never dominate. It is derived, not stored.
+func priors(pr []float32, group []uint32) []float32 {
+	n := len(pr)
+	mass := make([]float64, n)
+	for i := range n {
+		mass[group[i]] += float64(pr[i])
+	}
+	prior := make([]float32, n)
+	maxL := 0.0
+	for i := range n {
+		if mass[i] > 0 {
+			l := math.Log1p(mass[i] * float64(n))
+			mass[i] = l
+			maxL = max(maxL, l)
+		}
+	}
+	if maxL > 0 {
+		for i := range n {
+			prior[i] = float32(mass[i] / maxL)
+		}
+	}
+	return prior
 }

@@ -335,7 +335,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 			}
 			return 1
 		}
-		return strings.Compare(ix.groupID(a, opt.Extra), ix.groupID(b, opt.Extra))
+		return compareParts(ix.groupID(a, opt.Extra), ix.groupID(b, opt.Extra))
 	}
 	// Only the head that can fit in an answer is sorted up front; the tail
 	// (all scoring below the head) is sorted only if packing reaches it.
@@ -441,11 +441,12 @@ func kindMask(kinds []graph.Kind) uint8 {
 	return m
 }
 
-func (ix *Index) groupID(g *groupAcc, extra []graph.Page) string {
+// groupID returns the ID of a group's page as parts (see idParts).
+func (ix *Index) groupID(g *groupAcc, extra []graph.Page) [5]string {
 	if g.extra > 0 {
-		return extra[g.extra-1].ID
+		return [5]string{extra[g.extra-1].ID}
 	}
-	return ix.id(g.page)
+	return ix.idParts(g.page)
 }
 
 // stub turns a group into its stub: a file listing its matching symbols

@@ -11,9 +11,11 @@ import (
 // content hash (for incremental builds) and its parser facts, so an
 // incremental build re-resolves references without reparsing.
 //
-// Stored facts carry no text the graph blob already holds: definitions'
-// signatures and docs and the file doc live once, on the pages, and
-// restoreText copies them back when an unchanged file is reused.
+// Stored facts carry nothing another part of the generation already holds:
+// definitions' signatures, docs and fingerprints and the file doc live once,
+// on the pages, and restoreText copies them back when an unchanged file is
+// reused; size, mtime and content hash live in m/stat (EachFileRecord).
+// References keep no line: after dedupeRefs nothing reads it.
 type FileRecord struct {
 	Path    string
 	Lang    string
@@ -74,9 +76,6 @@ func (r *FileRecord) marshal() []byte {
 	e := enc{b: make([]byte, 0, 256)}
 	e.str(r.Path)
 	e.str(r.Lang)
-	e.int(int(r.Size))
-	e.int(int(r.ModTime))
-	e.uint(r.Hash)
 	f := r.Facts
 	if f == nil {
 		f = &parser.Facts{}
@@ -102,13 +101,7 @@ func (r *FileRecord) marshal() []byte {
 	e.str(f.Language)
 	e.strs(strs)
 	e.uint(uint64(len(f.Defs)))
-	for i, d := range f.Defs {
-		var h, bh uint32
-		if i < len(r.DefHash) && i < len(r.BodyHash) {
-			h, bh = r.DefHash[i], r.BodyHash[i]
-		}
-		e.uint(uint64(h))
-		e.uint(uint64(bh))
+	for _, d := range f.Defs {
 		e.uint(uint64(d.Kind))
 		e.uint(table[d.Name])
 		e.uint(table[d.Qualified])
@@ -121,7 +114,6 @@ func (r *FileRecord) marshal() []byte {
 		e.uint(table[rf.Name])
 		e.uint(table[rf.Qualifier])
 		e.uint(uint64(rf.Kind))
-		e.int(rf.Line)
 		e.int(rf.Enclosing)
 	}
 	e.uint(uint64(len(f.Imports)))
@@ -141,7 +133,7 @@ func (r *FileRecord) marshal() []byte {
 
 func unmarshalFileRecord(b []byte) (*FileRecord, error) {
 	d := dec{b: b}
-	r := &FileRecord{Path: d.str(), Lang: d.str(), Size: int64(d.int()), ModTime: int64(d.int()), Hash: d.uint()}
+	r := &FileRecord{Path: d.str(), Lang: d.str()}
 	f := &parser.Facts{Language: d.str()}
 	r.Facts = f
 	strs := d.strs()
@@ -155,11 +147,7 @@ func unmarshalFileRecord(b []byte) (*FileRecord, error) {
 	}
 	if n := d.count(); n > 0 {
 		f.Defs = make([]parser.Def, n)
-		r.DefHash = make([]uint32, n)
-		r.BodyHash = make([]uint32, n)
 		for i := range f.Defs {
-			r.DefHash[i] = uint32(d.uint())
-			r.BodyHash[i] = uint32(d.uint())
 			df := &f.Defs[i]
 			df.Kind = parser.DefKind(d.uint())
 			df.Name = s()
@@ -176,7 +164,6 @@ func unmarshalFileRecord(b []byte) (*FileRecord, error) {
 			rf.Name = s()
 			rf.Qualifier = s()
 			rf.Kind = parser.RefKind(d.uint())
-			rf.Line = d.int()
 			rf.Enclosing = d.int()
 		}
 	}
@@ -195,22 +182,25 @@ func unmarshalFileRecord(b []byte) (*FileRecord, error) {
 	return r, d.err
 }
 
-// restoreText fills the definition signatures and docs and the file doc of
-// a stored record from the graph it was built into. buildGraph adds a
-// file's definitions right after its file page, in order, which is what
-// makes def i page fp+1+i.
+// restoreText fills the definition signatures, docs and fingerprints and
+// the file doc of a stored record from the graph it was built into.
+// buildGraph adds a file's definitions right after its file page, in
+// order, which is what makes def i page fp+1+i.
 func restoreText(r *FileRecord, g *Graph) {
 	fp, ok := g.Lookup(FileID(r.Path))
 	if !ok || r.Facts == nil {
 		return
 	}
 	r.Facts.Doc = g.Pages[fp].Doc
+	r.DefHash = make([]uint32, len(r.Facts.Defs))
+	r.BodyHash = make([]uint32, len(r.Facts.Defs))
 	for i := range r.Facts.Defs {
 		pi := int(fp) + 1 + i
 		if pi >= len(g.Pages) || g.Pages[pi].Path != r.Path {
 			return
 		}
 		p := &g.Pages[pi]
+		r.DefHash[i], r.BodyHash[i] = p.Hash, p.BodyHash
 		r.Facts.Defs[i].Doc = p.Doc
 		if p.Kind == KindSymbol {
 			r.Facts.Defs[i].Signature = p.Title

@@ -25,7 +25,7 @@ package graph
 //
 //	m/info              BuildInfo as JSON (small, read by status)
 //	m/stat              every indexed file's path, size, mtime and hash (one value; the no-change rebuild reads only this)
-//	x/facts/<nnnnnn>    every FileRecord: stat + parser facts without their text, so incremental builds re-resolve without reparsing
+//	x/facts/<nnnnnn>    every FileRecord: parser facts without their text, stat or fingerprints, so incremental builds re-resolve without reparsing
 //	x/graph/<nnnnnn>    every page and edge (graphcodec.go), zstd-compressed, in chunks of at most blobChunk bytes
 //	x/<name>/<nnnnnn>   other blobs the same way: x/engine is the ranking index
 //
@@ -332,12 +332,14 @@ func (s *Snapshot) FileStat(path string) (FileStat, bool) {
 	return s.stats[i], true
 }
 
-// EachFileRecord calls fn for every stored file record in path order.
+// EachFileRecord calls fn for every stored file record in path order, with
+// its stat from m/stat (records and stats are both in path order).
 func (s *Snapshot) EachFileRecord(fn func(*FileRecord) error) error {
 	b, err := s.Blob("facts")
 	if err != nil {
 		return err
 	}
+	s.statOnce.Do(func() { s.stats, _ = s.Stats() })
 	d := dec{b: b}
 	n := d.count()
 	for range n {
@@ -349,12 +351,38 @@ func (s *Snapshot) EachFileRecord(fn func(*FileRecord) error) error {
 		if err != nil {
 			return fmt.Errorf("file record %d: %w", m, err)
 		}
+		st, ok := s.FileStat(rec.Path)
+		if !ok {
+			return fmt.Errorf("file record %s: no stat", rec.Path)
+		}
+		rec.Size, rec.ModTime, rec.Hash = st.Size, st.ModTime, st.Hash
 		d.b = d.b[m:]
 		if err := fn(rec); err != nil {
 			return err
 		}
 	}
 	return d.err
+}
+
+// PartSizes returns the stored (compressed) bytes of each blob of the
+// generation by name ("engine", "graph", "facts", ...) and of its other
+// keys under "meta": where an index's bytes go.
+func (s *Snapshot) PartSizes() map[string]int64 {
+	out := map[string]int64{}
+	_ = s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := string(it.Item().Key())
+			name := "meta"
+			if rest, ok := strings.CutPrefix(k, "x/"); ok {
+				name, _, _ = strings.Cut(rest, "/")
+			}
+			out[name] += it.Item().ValueSize() + int64(len(k))
+		}
+		return nil
+	})
+	return out
 }
 
 // SizeBytes returns the bytes on disk of the live generation.

@@ -12,25 +12,29 @@ import (
 
 // Status is the health of an index, as `status --json` and wiki_status show it.
 type Status struct {
-	Index       string         `json:"index"`
-	Root        string         `json:"root"`
-	Generation  int            `json:"generation"`
-	Pages       map[string]int `json:"pages"`
-	Edges       map[string]int `json:"edges"`
-	Files       int            `json:"files"`
-	Languages   map[string]int `json:"languages"`
-	LastBuild   LastBuild      `json:"last_build"`
-	StaleFiles  int            `json:"stale_files"`
-	Stale       []string       `json:"stale,omitempty"`
-	IndexBytes  int64          `json:"index_bytes"`
-	SourceBytes int64          `json:"source_bytes"`
-	Skipped     []graph.Skip   `json:"skipped"`
-	Failed      []graph.Skip   `json:"failed,omitempty"`
-	Diagnostics int            `json:"diagnostics"`
-	Notes       int            `json:"notes"`
-	NotedPages  int            `json:"noted_pages"`
-	OrphanNotes int            `json:"orphan_notes"`
-	Orphans     []string       `json:"orphans,omitempty"`
+	Index      string         `json:"index"`
+	Root       string         `json:"root"`
+	Generation int            `json:"generation"`
+	Pages      map[string]int `json:"pages"`
+	Edges      map[string]int `json:"edges"`
+	Files      int            `json:"files"`
+	Languages  map[string]int `json:"languages"`
+	LastBuild  LastBuild      `json:"last_build"`
+	StaleFiles int            `json:"stale_files"`
+	Stale      []string       `json:"stale,omitempty"`
+	IndexBytes int64          `json:"index_bytes"`
+	// IndexParts splits the stored bytes by part: "engine" (ranking
+	// index), "graph" (pages and edges), "facts" (for incremental builds),
+	// "names" (the hook's name index), "meta".
+	IndexParts  map[string]int64 `json:"index_parts"`
+	SourceBytes int64            `json:"source_bytes"`
+	Skipped     []graph.Skip     `json:"skipped"`
+	Failed      []graph.Skip     `json:"failed,omitempty"`
+	Diagnostics int              `json:"diagnostics"`
+	Notes       int              `json:"notes"`
+	NotedPages  int              `json:"noted_pages"`
+	OrphanNotes int              `json:"orphan_notes"`
+	Orphans     []string         `json:"orphans,omitempty"`
 	// StaleNotes are possibly stale (their page's code changed since they
 	// were written or confirmed); MovedNotes followed a renamed or moved
 	// symbol. The Memories counts are the same for memories with a link.
@@ -73,7 +77,7 @@ type StatusOptions struct {
 func CollectStatus(snap *graph.Snapshot, a *graph.Authored, opt StatusOptions) (*Status, error) {
 	info := snap.Info()
 	st := &Status{Index: snap.Dir, Root: info.Root, Generation: snap.Generation, Pages: maps.Clone(info.Pages), Edges: maps.Clone(info.Edges),
-		Files: info.Files, Languages: info.Languages, IndexBytes: snap.SizeBytes(), SourceBytes: info.SourceBytes,
+		Files: info.Files, Languages: info.Languages, IndexBytes: snap.SizeBytes(), IndexParts: snap.PartSizes(), SourceBytes: info.SourceBytes,
 		Skipped: info.Skipped, Failed: info.Failed, Diagnostics: info.Diagnostics,
 		LastBuild: LastBuild{Time: info.Started.Local().Format(time.RFC3339), Seconds: round3(info.Seconds), Mode: info.Mode,
 			FilesParsed: info.FilesParsed, FilesUnchanged: info.FilesUnchanged, FilesRemoved: info.FilesRemoved}}

@@ -1,8 +1,11 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,6 +39,15 @@ func (s *Server) status(ctx context.Context, c *call, _ statusIn) (string, *Stat
 // RenderStatus writes the status as text.
 func RenderStatus(w *strings.Builder, st *Status) {
 	fmt.Fprintf(w, "index      %s (generation %d, %s on disk for %s of source)\n", st.Index, st.Generation, HumanBytes(st.IndexBytes), HumanBytes(st.SourceBytes))
+	if len(st.IndexParts) > 0 {
+		names := slices.Sorted(maps.Keys(st.IndexParts))
+		slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(st.IndexParts[b], st.IndexParts[a]) })
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = n + " " + HumanBytes(st.IndexParts[n])
+		}
+		fmt.Fprintf(w, "           %s\n", strings.Join(parts, ", "))
+	}
 	fmt.Fprintf(w, "root       %s\n", st.Root)
 	fmt.Fprintf(w, "last build %s, %s, %.2fs (%d parsed, %d unchanged, %d removed)\n", st.LastBuild.Time, st.LastBuild.Mode, st.LastBuild.Seconds,
 		st.LastBuild.FilesParsed, st.LastBuild.FilesUnchanged, st.LastBuild.FilesRemoved)
