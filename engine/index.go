@@ -41,6 +41,11 @@ type Index struct {
 	adjOff []uint32 // n+1 offsets into adj: group-level neighbours (files, modules), undirected
 	adj    []uint32
 
+	// phraseHash (sorted) and phrasePage list each file's pairs of adjacent
+	// stem words ("update-plugin-list" → plugin·list) by hash, so the phrase
+	// factor finds its few files without looking at every candidate.
+	phraseHash, phrasePage []uint32
+
 	avgLen [numKinds][numFields]float32 // mean field length per page kind, for scoring Extra pages
 }
 
@@ -73,6 +78,7 @@ func NewIndex(g *graph.Graph, prev *Index) *Index {
 		}
 	}
 	ix.buildText(g)
+	ix.buildPhrases(g)
 	ix.buildRecords(g)
 	ix.buildGraph(g, prev)
 	return ix

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // The binary form of an Index, version 2, little-endian:
@@ -13,7 +14,7 @@ import (
 //	then sections, each u32 element count followed by its elements:
 //	kind [n]u8 | flags [n]u8 | group [n]u32 | pr [n]f32 |
 //	recOff | rec bytes | termOff | termBlob bytes |
-//	postOff | post bytes | adjOff | adj [m]u32
+//	postOff | post bytes | adjOff | adj [m]u32 | phraseHash [p]u32 | phrasePage [p]u32
 //
 // An offset table (xOff) is stored as its element count and the uvarint
 // length of each entry: monotone u32 offsets do not compress (moby: 0.43 MB
@@ -26,7 +27,7 @@ import (
 // within a few ms on a 150k-page index.
 const (
 	indexMagic   = "WTIX"
-	indexVersion = 2
+	indexVersion = 3
 )
 
 // ErrBadIndex is returned by UnmarshalIndex for data it cannot read.
@@ -62,6 +63,8 @@ func (ix *Index) MarshalBinary() ([]byte, error) {
 	b = putBytes(b, ix.post)
 	b = putOffsets(b, ix.adjOff)
 	b = putU32s(b, ix.adj)
+	b = putU32s(b, ix.phraseHash)
+	b = putU32s(b, ix.phrasePage)
 	return b, nil
 }
 
@@ -99,6 +102,8 @@ func UnmarshalIndex(b []byte) (*Index, error) {
 	ix.post = r.bytes()
 	ix.adjOff = r.offsets()
 	ix.adj = r.u32s()
+	ix.phraseHash = r.u32s()
+	ix.phrasePage = r.u32s()
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -140,6 +145,14 @@ func (ix *Index) validate(nt int) error {
 	for _, a := range ix.adj {
 		if int(a) >= n {
 			return bad("neighbour out of range")
+		}
+	}
+	if len(ix.phraseHash) != len(ix.phrasePage) || !slices.IsSorted(ix.phraseHash) {
+		return bad("phrase table")
+	}
+	for _, p := range ix.phrasePage {
+		if int(p) >= n {
+			return bad("phrase page out of range")
 		}
 	}
 	return nil

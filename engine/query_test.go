@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"path"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
 func TestSplitIdent(t *testing.T) {
@@ -142,18 +145,35 @@ func TestAnalyzeHostile(t *testing.T) {
 	}
 }
 
-func TestPhraseBigrams(t *testing.T) {
-	bg := queryBigrams("Add `logot` to plugin list")
-	if !stemHasBigram("scripts/update-plugin-list.py", bg) {
-		t.Errorf("update-plugin-list.py should match %v", bg)
+func TestPhraseFiles(t *testing.T) {
+	var pages []graph.Page
+	for _, p := range []string{"scripts/update-plugin-list.py", "src/_pytest/config/__init__.py", "src/plugin.py", "pkg/rateLimiter.go", "list/plugin.go"} {
+		pages = append(pages, graph.Page{ID: graph.FileID(p), Kind: graph.KindFile, Title: p, Name: path.Base(p), Path: p})
 	}
-	if stemHasBigram("src/_pytest/config/__init__.py", bg) || stemHasBigram("src/plugin.py", bg) {
-		t.Errorf("a stem without the adjacent pair matched %v", bg)
+	ix := NewIndex(graph.NewGraph(pages, nil), nil)
+	b, err := ix.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !stemHasBigram("pkg/rateLimiter.go", queryBigrams("where is the limiter rate configured")) {
-		t.Error("camelCase stems and either word order should match")
+	if ix, err = UnmarshalIndex(b); err != nil {
+		t.Fatal(err)
 	}
-	if len(queryBigrams("retry")) != 0 {
-		t.Error("one word has no bigram")
+	files := func(q string) []string {
+		var out []string
+		for p := range ix.phraseFiles(q) {
+			out = append(out, ix.path(p))
+		}
+		slices.Sort(out)
+		return out
+	}
+	for q, want := range map[string][]string{
+		"Add `logot` to plugin list":           {"scripts/update-plugin-list.py"}, // not plugin.py, not list/plugin.go (a directory is no stem)
+		"where is the limiter rate configured": {"pkg/rateLimiter.go"},            // camelCase stems and either word order
+		"retry":                                nil,                               // one word has no pair
+		"list the plugin":                      {"scripts/update-plugin-list.py"}, // stop words between do not break the pair
+	} {
+		if got := files(q); !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v", q, got, want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -214,7 +215,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	}
 
 	// 3. Group scores and factors.
-	bigrams := queryBigrams(q)
+	phrase := ix.phraseFiles(q)
 	pathHits := ix.resolvePaths(a, s)
 	compHits := ix.resolveComponent(a)
 	focus := ix.focusBoosts(opt.Focus)
@@ -249,7 +250,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 			if ix.flags[g.page]&flagDoc != 0 {
 				mul("doc", docFactor)
 			}
-			if len(bigrams) > 0 && stemHasBigram(ix.path(g.page), bigrams) {
+			if phrase[g.page] {
 				mul("phrase", phraseFactor)
 			}
 		}
@@ -746,31 +747,76 @@ func queryBigrams(q string) [][2]string {
 	return out
 }
 
-// stemHasBigram reports whether two adjacent words of a file's stem form
-// one of the question's bigrams (in either order).
-func stemHasBigram(p string, bigrams [][2]string) bool {
+// stemWords are the words of a file's stem as the phrase factor sees them.
+func stemWords(p string, scratch []string) ([]string, []string) {
 	base := p[strings.LastIndexByte(p, '/')+1:]
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
 		base = base[:i]
 	}
-	lower := strings.ToLower(base)
-	hit := false
-	for _, b := range bigrams {
-		if strings.Contains(lower, b[0][:min(len(b[0]), 4)]) && strings.Contains(lower, b[1][:min(len(b[1]), 4)]) {
-			hit = true
-			break
+	return wordTerms(nil, base, scratch)
+}
+
+// phraseHashOf hashes a pair of words (FNV-1a, stable across processes).
+func phraseHashOf(a, b string) uint32 {
+	h := uint32(2166136261)
+	for _, s := range [...]string{a, "\x00", b} {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint32(s[i])) * 16777619
 		}
 	}
-	if !hit {
-		return false
-	}
-	ws, _ := wordTerms(nil, base, nil)
-	for i := 1; i < len(ws); i++ {
-		for _, b := range bigrams {
-			if ws[i-1] == b[0] && ws[i] == b[1] || ws[i-1] == b[1] && ws[i] == b[0] {
-				return true
+	return h
+}
+
+// buildPhrases lists each file's pairs of adjacent stem words.
+func (ix *Index) buildPhrases(g *graph.Graph) {
+	type entry struct{ h, p uint32 }
+	var es []entry
+	var ws, scratch []string
+	for i := range g.Pages {
+		if g.Pages[i].Kind != graph.KindFile {
+			continue
+		}
+		ws, scratch = stemWords(g.Pages[i].Path, scratch)
+		for k := 1; k < len(ws); k++ {
+			if ws[k] != ws[k-1] {
+				es = append(es, entry{phraseHashOf(ws[k-1], ws[k]), uint32(i)})
 			}
 		}
 	}
-	return false
+	slices.SortFunc(es, func(a, b entry) int { return cmp.Or(cmp.Compare(a.h, b.h), cmp.Compare(a.p, b.p)) })
+	es = slices.Compact(es)
+	ix.phraseHash, ix.phrasePage = make([]uint32, len(es)), make([]uint32, len(es))
+	for i, e := range es {
+		ix.phraseHash[i], ix.phrasePage[i] = e.h, e.p
+	}
+}
+
+// phraseFiles returns the files whose stem holds two adjacent words of the
+// question next to each other, in either order (nil when none).
+func (ix *Index) phraseFiles(q string) map[uint32]bool {
+	var out map[uint32]bool
+	var ws, scratch []string
+	for _, bg := range queryBigrams(q) {
+		for _, h := range [2]uint32{phraseHashOf(bg[0], bg[1]), phraseHashOf(bg[1], bg[0])} {
+			i, _ := slices.BinarySearch(ix.phraseHash, h)
+			for ; i < len(ix.phraseHash) && ix.phraseHash[i] == h; i++ {
+				p := ix.phrasePage[i]
+				if out[p] {
+					continue
+				}
+				// A hash names candidates; the words decide.
+				ws, scratch = stemWords(ix.path(p), scratch)
+				for k := 1; k < len(ws); k++ {
+					if ws[k-1] == bg[0] && ws[k] == bg[1] || ws[k-1] == bg[1] && ws[k] == bg[0] {
+						if out == nil {
+							out = map[uint32]bool{}
+						}
+						out[p] = true
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
 }

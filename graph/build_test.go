@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -241,5 +242,68 @@ func TestFingerprints(t *testing.T) {
 	s = open(t, root)
 	if edited, _ := s.Page("symbol:a.go#New"); edited.Hash == renamed.Hash || edited.BodyHash == renamed.BodyHash {
 		t.Fatal("an edit left the fingerprints unchanged")
+	}
+}
+
+// TestResolveIndexedSameAsScan: the candidate indexes that keep resolution
+// linear in a large monorepo decide exactly as scanning every candidate
+// does, for every tier (qualifier, same file, same module, imports, unique).
+func TestResolveIndexedSameAsScan(t *testing.T) {
+	tree := func(root string) {
+		write(t, root, "go.mod", "module example.com/m\n")
+		for i := range 40 {
+			dir := fmt.Sprintf("p%02d", i)
+			write(t, root, dir+"/a.go", fmt.Sprintf(`package %s
+
+import "example.com/m/p%02d"
+
+type Server struct{}
+
+type Srv%02d struct{}
+
+func New() *Server { return nil }
+
+func (s *Server) Close() { s.flush(); New(); p%02d.New(); Helper%d(); Boot() }
+
+func (s *Server) flush() { Server.Close(nil); Srv%02d.Stop(Srv%02d{}) }
+
+func (Srv%02d) Stop() {}
+`, dir, (i+1)%40, i, (i+1)%40, i%3, (i+1)%40, (i+1)%40, i))
+			write(t, root, dir+"/b.go", fmt.Sprintf("package %s\n\nfunc Helper%d() { New(); Only() }\n", dir, i%3))
+			if i%4 == 0 { // p(i-1) reaches Boot through its import
+				write(t, root, dir+"/boot.go", fmt.Sprintf("package %s\n\nfunc Boot() {}\n", dir))
+			}
+			write(t, root, dir+"/c.py", "class Server:\n    def close(self):\n        self.flush()\n\n    def flush(self):\n        pass\n")
+		}
+		write(t, root, "z/only.go", "package z\n\nfunc Only() {}\n")
+	}
+	dump := func(min int) ([]string, int) {
+		old := candIndexMin
+		candIndexMin = min
+		defer func() { candIndexMin = old }()
+		root := t.TempDir()
+		tree(root)
+		build(t, root, true)
+		g, err := open(t, root).Graph()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		refs := 0
+		for _, e := range g.out {
+			out = append(out, fmt.Sprintf("%s -%s-> %s", g.Pages[e.From].ID, e.Type, g.Pages[e.To].ID))
+			if e.Type == References {
+				refs++
+			}
+		}
+		return out, refs
+	}
+	scan, refs := dump(1 << 30)
+	indexed, _ := dump(1)
+	if refs < 200 {
+		t.Fatalf("only %d reference edges: the tree does not exercise resolution", refs)
+	}
+	if !slices.Equal(scan, indexed) {
+		t.Fatalf("indexed resolution differs from scanning (%d vs %d edges)", len(indexed), len(scan))
 	}
 }
