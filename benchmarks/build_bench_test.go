@@ -36,7 +36,7 @@ func corpus(b *testing.B) string {
 		if s := os.Getenv("WIKITOOLKIT_BENCH_FILES"); s != "" {
 			n, _ = strconv.Atoi(s)
 		}
-		dir, err := os.MkdirTemp("", "wikitoolkit-synth-")
+		dir, err := tempDir("wikitoolkit-synth-")
 		if err != nil {
 			corpusErr = err
 			return

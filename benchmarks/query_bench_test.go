@@ -40,7 +40,7 @@ func indexedCorpus(b *testing.B) queryCorpus {
 			if s := os.Getenv("WIKITOOLKIT_QUERY_FILES"); s != "" {
 				fmt.Sscan(s, &n)
 			}
-			root, qcErr = os.MkdirTemp("", "wikitoolkit-synth-q-")
+			root, qcErr = tempDir("wikitoolkit-synth-q-")
 			if qcErr != nil {
 				return
 			}
@@ -48,7 +48,7 @@ func indexedCorpus(b *testing.B) queryCorpus {
 				return
 			}
 		}
-		index, err := os.MkdirTemp("", "wikitoolkit-qidx-")
+		index, err := tempDir("wikitoolkit-qidx-")
 		if err != nil {
 			qcErr = err
 			return
