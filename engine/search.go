@@ -217,6 +217,11 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	bigrams := queryBigrams(q)
 	pathHits := ix.resolvePaths(a, s)
 	compHits := ix.resolveComponent(a)
+	compPiece := a.component[strings.LastIndexByte(a.component, '/')+1:]
+	var compParents []string
+	if i := strings.LastIndexByte(a.component, '/'); i > 0 {
+		compParents = strings.Split(a.component[:i], "/")
+	}
 	focus := ix.focusBoosts(opt.Focus)
 	var factors [][]string // explain: multiplicative factors applied, per group
 	if opt.Explain {
@@ -264,6 +269,13 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		}
 		if f, ok := compHits[g.page]; ok {
 			mul("component", f)
+		} else if compPiece != "" && kind == graph.KindFile && stemHasPiece(strings.ToLower(fileStem(ix.path(g.page))), compPiece) {
+			mul("component", componentPartialBoost) // "types:" → default_types.rs
+		}
+		if len(compParents) > 0 && (kind == graph.KindFile || kind == graph.KindModule) {
+			if dirs := strings.ToLower(path.Dir(ix.path(g.page))); anyDirIs(dirs, compParents) {
+				mul("component-dir", componentPartialBoost) // "ignore/types:" → files under ignore/
+			}
 		}
 		if f, ok := focus[g.page]; ok {
 			mul("focus", 1+f)
@@ -622,7 +634,9 @@ func (ix *Index) resolveComponent(a analysis) map[uint32]float64 {
 		f := 0.0
 		for i, sg := range segs {
 			if i == len(segs)-1 && k == graph.KindFile {
-				if strings.TrimSuffix(sg, path.Ext(sg)) == comp || sg == comp {
+				st := strings.TrimSuffix(sg, path.Ext(sg))
+				switch {
+				case st == comp || sg == comp:
 					f = max(f, componentStemBoost)
 				}
 				continue
@@ -639,6 +653,39 @@ func (ix *Index) resolveComponent(a analysis) map[uint32]float64 {
 		}
 	}
 	return out
+}
+
+// fileStem is a path's base name without its extension.
+func fileStem(p string) string {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return base
+}
+
+// anyDirIs reports whether one of the slash-separated segments of dirs is in names.
+func anyDirIs(dirs string, names []string) bool {
+	for _, sg := range strings.Split(dirs, "/") {
+		if slices.Contains(names, sg) {
+			return true
+		}
+	}
+	return false
+}
+
+// stemHasPiece reports whether a lower-case file stem, split at "_", "-" and
+// ".", has piece as one of its parts ("default_types" has "types").
+func stemHasPiece(stem, piece string) bool {
+	if len(piece) < 3 || !strings.Contains(stem, piece) {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(stem, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if part == piece {
+			return true
+		}
+	}
+	return false
 }
 
 // focusBoosts maps the groups near the focus paths to their extra share.
