@@ -76,7 +76,12 @@ const (
 	pathBaseBoost         = 2.0  // the question names the file's base name ("rank.go") and it is not unique
 	componentStemBoost    = 1.8  // leading component equals the file stem ("runner:" → runner.py)
 	componentDirBoost     = 1.5  // leading component is a directory on the file's path
-	componentPartialBoost = 1.25 // ... is a prefix or suffix of one ("pki" → caddypki/)
+	componentPartialBoost = 1.25 // ... is a prefix or suffix of one ("pki" → caddypki/), or one
+	// snake/kebab piece of the file stem ("types" → default_types.rs); also each
+	// directory of a path component ("ignore" of "ignore/types:"). Measured on
+	// held-out ripgrep (many "dir/file:" subjects): Acc@5 .650 → .725; public MRR .776 → .778.
+	// Matched on every scored file's path, so partial matches count even where no
+	// segment equals the component ("caddyfile:" → httpcaddyfile/serveroptions.go).
 
 	// --- graph signals ---
 	// neighbourBoost lifts the graph neighbours (references, imports,

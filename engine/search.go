@@ -217,7 +217,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	// 3. Group scores and factors.
 	phrase := ix.phraseFiles(q)
 	pathHits := ix.resolvePaths(a, s)
-	compHits := ix.resolveComponent(a)
+	comp := newComponentMatch(a.component)
 	focus := ix.focusBoosts(opt.Focus)
 	var factors [][]string // explain: multiplicative factors applied, per group
 	if opt.Explain {
@@ -263,8 +263,10 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		if f, ok := pathHits[g.page]; ok {
 			mul("path", f)
 		}
-		if f, ok := compHits[g.page]; ok {
+		if comp != nil && (kind == graph.KindFile || kind == graph.KindModule) {
+			f, fd := comp.factor(ix.path(g.page), kind == graph.KindFile)
 			mul("component", f)
+			mul("component-dir", fd)
 		}
 		if f, ok := focus[g.page]; ok {
 			mul("focus", 1+f)
@@ -598,49 +600,120 @@ func (ix *Index) resolvePaths(a analysis, s *scratch) map[uint32]float64 {
 	return out
 }
 
-// resolveComponent maps files and modules under (or named like) the
-// question's leading component to their boost.
-func (ix *Index) resolveComponent(a analysis) map[uint32]float64 {
-	if a.component == "" {
+// componentMatch is the question's leading component, ready to match paths.
+type componentMatch struct {
+	last    string   // its last part ("types" of "ignore/types")
+	parents []string // the parts before it
+}
+
+func newComponentMatch(c string) *componentMatch {
+	if c == "" {
 		return nil
 	}
-	comp := a.component
-	if i := strings.LastIndexByte(comp, '/'); i >= 0 {
-		comp = comp[i+1:]
+	m := &componentMatch{last: c}
+	if i := strings.LastIndexByte(c, '/'); i >= 0 {
+		m.last = c[i+1:]
+		m.parents = strings.Split(strings.Trim(c[:i], "/"), "/")
 	}
-	id, ok := ix.lookupTerm(segTerm(comp))
-	if !ok {
+	if m.last == "" {
 		return nil
 	}
-	pages, _ := ix.postings(id, nil, nil)
-	out := make(map[uint32]float64, len(pages))
-	for _, p := range pages {
-		k := graph.Kind(ix.kind[p])
-		if k != graph.KindFile && k != graph.KindModule {
-			continue
-		}
-		fp := strings.ToLower(ix.path(p))
-		segs := strings.Split(fp, "/")
-		f := 0.0
+	return m
+}
+
+// factor returns the boost of a file or module path for the component's last
+// part (the file stem, a directory, a directory or stem holding it), and for
+// its parent parts (a directory on the path), 1 when none applies.
+func (m *componentMatch) factor(p string, isFile bool) (f, parent float64) {
+	f, parent = 1, 1
+	lp := ""
+	if containsFoldASCII(p, m.last) {
+		lp = strings.ToLower(p)
+		segs := strings.Split(lp, "/")
 		for i, sg := range segs {
-			if i == len(segs)-1 && k == graph.KindFile {
-				if strings.TrimSuffix(sg, path.Ext(sg)) == comp || sg == comp {
+			if i == len(segs)-1 && isFile {
+				st := strings.TrimSuffix(sg, path.Ext(sg))
+				switch {
+				case st == m.last || sg == m.last:
 					f = max(f, componentStemBoost)
+				case stemHasPiece(st, m.last):
+					f = max(f, componentPartialBoost) // "types" → default_types.rs
 				}
 				continue
 			}
 			switch {
-			case sg == comp:
+			case sg == m.last:
 				f = max(f, componentDirBoost)
-			case len(comp) >= 3 && (strings.HasPrefix(sg, comp) || strings.HasSuffix(sg, comp)):
+			case len(m.last) >= 3 && (strings.HasPrefix(sg, m.last) || strings.HasSuffix(sg, m.last)):
 				f = max(f, componentPartialBoost) // "pki" → caddypki/, "tls" → caddytls/
 			}
 		}
-		if f > 0 {
-			out[p] = f
+	}
+	if len(m.parents) > 0 {
+		if lp == "" {
+			lp = strings.ToLower(p)
+		}
+		if !isFile {
+			lp += "/"
+		}
+		if i := strings.LastIndexByte(lp, '/'); i >= 0 && anyDirIs(lp[:i], m.parents) {
+			parent = componentPartialBoost // "ignore" of "ignore/types:"
 		}
 	}
-	return out
+	return f, parent
+}
+
+// containsFoldASCII reports whether s contains the lower-case ASCII sub,
+// ignoring ASCII case, without allocating.
+func containsFoldASCII(s, sub string) bool {
+	n := len(sub)
+outer:
+	for i := 0; i+n <= len(s); i++ {
+		for j := 0; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// fileStem is a path's base name without its extension.
+func fileStem(p string) string {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return base
+}
+
+// anyDirIs reports whether one of the slash-separated segments of dirs is in names.
+func anyDirIs(dirs string, names []string) bool {
+	for _, sg := range strings.Split(dirs, "/") {
+		if slices.Contains(names, sg) {
+			return true
+		}
+	}
+	return false
+}
+
+// stemHasPiece reports whether a lower-case file stem, split at "_", "-" and
+// ".", has piece as one of its parts ("default_types" has "types").
+func stemHasPiece(stem, piece string) bool {
+	if len(piece) < 3 || !strings.Contains(stem, piece) {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(stem, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if part == piece {
+			return true
+		}
+	}
+	return false
 }
 
 // focusBoosts maps the groups near the focus paths to their extra share.
