@@ -7,6 +7,7 @@ import (
 	"math"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -217,7 +218,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	// 3. Group scores and factors.
 	phrase := ix.phraseFiles(q)
 	pathHits := ix.resolvePaths(a, s)
-	comp := newComponentMatch(a.component)
+	compHits := ix.componentHits(newComponentMatch(a.component), s)
 	focus := ix.focusBoosts(opt.Focus)
 	var factors [][]string // explain: multiplicative factors applied, per group
 	if opt.Explain {
@@ -263,11 +264,11 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		if f, ok := pathHits[g.page]; ok {
 			mul("path", f)
 		}
-		if comp != nil && (kind == graph.KindFile || kind == graph.KindModule) {
-			f, fd := comp.factor(ix.path(g.page), kind == graph.KindFile)
-			mul("component", f)
-			mul("component-dir", fd)
+		if f, ok := compHits[g.page]; ok {
+			mul("component", f[0])
+			mul("component-dir", f[1])
 		}
+
 		if f, ok := focus[g.page]; ok {
 			mul("focus", 1+f)
 		}
@@ -596,6 +597,48 @@ func (ix *Index) resolvePaths(a analysis, s *scratch) map[uint32]float64 {
 		for _, p := range byBase {
 			out[p] = max(out[p], pathBaseBoost)
 		}
+	}
+	return out
+}
+
+// componentHits returns the files and modules a leading component boosts,
+// with their factors (for its last part, for its parent parts). Candidates
+// come from the path-segment terms that hold the last part or equal a
+// parent part, so a question pays for the paths that can match rather than
+// decoding the path of every scored file (100k of them in a 50k-file
+// monorepo).
+func (ix *Index) componentHits(m *componentMatch, s *scratch) map[uint32][2]float64 {
+	if m == nil {
+		return nil
+	}
+	nt := len(ix.termOff) - 1
+	var out map[uint32][2]float64
+	for t := sort.Search(nt, func(i int) bool { return ix.term(uint32(i)) >= string(segPrefix) }); t < nt; t++ { // segment terms sort together
+		term := ix.term(uint32(t))
+		if term == "" || term[0] != segPrefix {
+			break
+		}
+		seg := term[1:]
+		if !strings.Contains(seg, m.last) && len(term) < maxTermBytes && !slices.Contains(m.parents, seg) {
+			continue
+		}
+		start := len(s.pages)
+		s.pages, s.imps = ix.postings(uint32(t), s.pages, s.imps)
+		for _, p := range s.pages[start:] {
+			k := graph.Kind(ix.kind[p])
+			if k != graph.KindFile && k != graph.KindModule {
+				continue
+			}
+			if _, done := out[p]; done {
+				continue
+			}
+			if out == nil {
+				out = map[uint32][2]float64{}
+			}
+			f, fd := m.factor(ix.path(p), k == graph.KindFile)
+			out[p] = [2]float64{f, fd}
+		}
+		s.pages, s.imps = s.pages[:start], s.imps[:start]
 	}
 	return out
 }
