@@ -94,24 +94,16 @@ func pageTerms(p *graph.Page, emit termSink, scratch []string) []string {
 	return scratch
 }
 
-// memberTerms emits a symbol's text into its file's aggregate fields.
-func memberTerms(p *graph.Page, emit termSink, scratch []string) []string {
-	words := func(s string, f field) {
-		var ws []string
-		ws, scratch = wordTerms(nil, s, scratch)
-		for _, w := range ws {
-			emit(w, f)
-		}
-	}
-	words(p.Name, fSymName)
-	emitExactNames(p.Name, p.Qualified, fSymExact, emit)
-	words(p.Title, fSymText)
-	words(p.Doc, fSymText)
-	for _, id := range p.Idents {
-		words(id, fSymIdents)
-		emit(exactTerm(id), fSymIdentExact)
-	}
-	return scratch
+// memberField maps a symbol's own field to the field of its file that
+// aggregates its members' text: a file page also carries its symbols'
+// terms (see score.go), reusing the symbol's tokens rather than tokenizing
+// its text twice.
+var memberField = [numFields]field{
+	fName: fSymName, fExactName: fSymExact, fTitle: fSymText, fDoc: fSymText,
+	fIdents: fSymIdents, fIdentExact: fSymIdentExact,
+	// Fields a symbol page does not use map to themselves.
+	fPath: fPath, fSymName: fSymName, fSymExact: fSymExact, fSymText: fSymText,
+	fSymIdents: fSymIdents, fSymIdentExact: fSymIdentExact,
 }
 
 // emitExactNames emits "=name", "=qualified" and "=parent.name" of a definition.

@@ -136,11 +136,10 @@ func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint64) {
 					}
 				}, scratch)
 				if gi := ix.group[i]; gi != uint32(i) && p.Kind == graph.KindSymbol {
-					scratch = memberTerms(p, func(t string, f field) {
-						if t != "" {
-							sh.members = append(sh.members, member{gi, uint64(intern(t))<<8 | uint64(f)})
-						}
-					}, scratch)
+					// The symbol's terms again, in its file's member fields.
+					for _, e := range *cur {
+						sh.members = append(sh.members, member{gi, e&^0xff | uint64(memberField[e&0xff])})
+					}
 				}
 			}
 		}()
