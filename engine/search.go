@@ -268,7 +268,6 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 			mul("component", f[0])
 			mul("component-dir", f[1])
 		}
-
 		if f, ok := focus[g.page]; ok {
 			mul("focus", 1+f)
 		}

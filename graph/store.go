@@ -339,7 +339,6 @@ func (s *Snapshot) EachFileRecord(fn func(*FileRecord) error) error {
 	if err != nil {
 		return err
 	}
-	s.statOnce.Do(func() { s.stats, _ = s.Stats() })
 	d := dec{b: b}
 	n := d.count()
 	for range n {
