@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -279,4 +280,61 @@ func TestQueryConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestCommonTerms: with the common-term rule, a question that has a rare
+// word keeps the answer it had, while words found in most pages no longer
+// make every page a candidate; a question of common words only is unchanged.
+func TestCommonTerms(t *testing.T) {
+	g := synthGraph(6000)
+	ix := NewIndex(g, nil)
+	// Words held by more than a tenth of the pages, and a rare exact name.
+	var common []string
+	for t := range uint32(len(ix.termOff) - 1) {
+		if w := ix.term(t); ix.df(t) > ix.n/10 && w != "" && w[0] >= 'a' && w[0] <= 'z' {
+			common = append(common, w)
+		}
+	}
+	if len(common) < 2 {
+		t.Fatalf("synthetic graph has %d common words", len(common))
+	}
+	var rare string
+	for i := range g.Pages {
+		if p := &g.Pages[i]; p.Kind == graph.KindSymbol && strings.Contains(p.Qualified, ".") {
+			rare = p.Qualified
+			break
+		}
+	}
+	old := commonTermFloor
+	t.Cleanup(func() { commonTermFloor = old })
+	answer := func(q string) Result {
+		r, err := ix.Query(context.Background(), q, Options{Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, q := range []string{rare + " " + common[0] + " " + common[1], common[0] + " " + common[1]} {
+		commonTermFloor = 1 << 30
+		exact := answer(q)
+		commonTermFloor = 10
+		got := answer(q)
+		if q == common[0]+" "+common[1] {
+			if !reflect.DeepEqual(exact, got) {
+				t.Errorf("%q: a question of common words only changed", q)
+			}
+			continue
+		}
+		if len(got.Results) == 0 || got.Results[0].ID != exact.Results[0].ID {
+			t.Fatalf("%q: top result changed", q)
+		}
+		if got.More >= exact.More {
+			t.Errorf("%q: %d more matches with the rule, %d without: common words still make candidates", q, got.More, exact.More)
+		}
+		for _, s := range got.Results {
+			if !slices.ContainsFunc(exact.Results, func(e Stub) bool { return e.ID == s.ID }) && exact.More == 0 {
+				t.Errorf("%q: %s is new", q, s.ID)
+			}
+		}
+	}
 }

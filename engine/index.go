@@ -412,7 +412,10 @@ func (ix *Index) postings(t uint32, pages []uint32, imps []uint8) ([]uint32, []u
 // accumulate adds w×impact of term t's postings to the scratch scores, as
 // postings followed by the accumulation loop would, without materialising
 // the postings.
-func (ix *Index) accumulate(t uint32, w float64, s *scratch) {
+//
+// With restrict, a page no earlier term scored is skipped unless its group
+// page (its file) was scored: see the common-term rule in Query.
+func (ix *Index) accumulate(t uint32, w float64, restrict bool, s *scratch) {
 	b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
 	cnt, k := uvarint(b)
 	if k <= 0 {
@@ -438,6 +441,10 @@ func (ix *Index) accumulate(t uint32, w float64, s *scratch) {
 		}
 		p := uint32(last)
 		if score[p] == 0 {
+			if restrict && score[ix.group[p]] == 0 {
+				b = b[k+1:]
+				continue
+			}
 			s.touched = append(s.touched, p)
 		}
 		score[p] += float32(w * float64(b[k]))

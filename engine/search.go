@@ -120,6 +120,10 @@ type termPostings struct {
 	imps  []uint8
 }
 
+// commonTermFloor is commonTermMinPages, a variable so that tests can
+// exercise the common-term rule on a small index.
+var commonTermFloor = commonTermMinPages
+
 // Query returns the best pages for q whose rendered text fits in
 // opt.BudgetTokens. An empty or unmatched question is an empty Result, not
 // an error; the only error is ctx's. Query is safe for concurrent use.
@@ -141,36 +145,51 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	s := ix.getScratch()
 	defer ix.putScratch(s)
 
-	// 1. Accumulate text scores per page.
+	// 1. Accumulate text scores per page. At monorepo scale a word found
+	// in a large share of all pages only scores the pages the question's
+	// rarer words found (and the members of their files), as Lucene's
+	// CommonTermsQuery does: it still orders those, but no longer makes a
+	// quarter of a 700k-page index into candidates. Smaller indexes, and
+	// questions made only of common words, score every posting.
 	var tps []termPostings
 	N := float64(ix.n + len(opt.Extra))
-	for _, qt := range a.terms {
-		id, ok := ix.lookupTerm(qt.term)
-		if !ok {
-			if len(opt.Extra) > 0 {
-				tps = append(tps, termPostings{qt: qt, idf: idf(N, 0)})
+	commonDF := max(commonTermFloor, int(commonTermShare*N))
+	for pass := range 2 {
+		restrict := pass == 1 && len(s.touched) > 0
+		for _, qt := range a.terms {
+			id, ok := ix.lookupTerm(qt.term)
+			if !ok {
+				if pass == 0 && len(opt.Extra) > 0 {
+					tps = append(tps, termPostings{qt: qt, idf: idf(N, 0)})
+				}
+				continue
 			}
-			continue
-		}
-		if !opt.Explain {
-			// Only --explain reads the decoded postings again: add them
-			// up while decoding instead.
-			w := idf(N, ix.df(id))
-			tps = append(tps, termPostings{qt: qt, idf: w})
-			ix.accumulate(id, w*(qt.weight/impactQuantMax), s)
-			continue
-		}
-		start := len(s.pages)
-		s.pages, s.imps = ix.postings(id, s.pages, s.imps)
-		pages, imps := s.pages[start:], s.imps[start:]
-		w := idf(N, len(pages))
-		tps = append(tps, termPostings{qt: qt, idf: w, pages: pages, imps: imps})
-		w *= qt.weight / impactQuantMax
-		for j, p := range pages {
-			if s.score[p] == 0 {
-				s.touched = append(s.touched, p)
+			df := ix.df(id)
+			if (df > commonDF) != (pass == 1) {
+				continue
 			}
-			s.score[p] += float32(w * float64(imps[j]))
+			w := idf(N, df)
+			if !opt.Explain {
+				// Only --explain reads the decoded postings again: add them
+				// up while decoding instead.
+				tps = append(tps, termPostings{qt: qt, idf: w})
+				ix.accumulate(id, w*(qt.weight/impactQuantMax), restrict, s)
+				continue
+			}
+			start := len(s.pages)
+			s.pages, s.imps = ix.postings(id, s.pages, s.imps)
+			pages, imps := s.pages[start:], s.imps[start:]
+			tps = append(tps, termPostings{qt: qt, idf: w, pages: pages, imps: imps})
+			w *= qt.weight / impactQuantMax
+			for j, p := range pages {
+				if s.score[p] == 0 {
+					if restrict && s.score[ix.group[p]] == 0 {
+						continue
+					}
+					s.touched = append(s.touched, p)
+				}
+				s.score[p] += float32(w * float64(imps[j]))
+			}
 		}
 	}
 	if err := ctx.Err(); err != nil {
