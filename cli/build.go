@@ -118,6 +118,9 @@ func runBuild(e *env, args []string) error {
 		for _, s := range info.Skipped {
 			fmt.Fprintf(e.stdout, "  skipped %s: %s\n", s.Path, s.Reason)
 		}
+		for _, w := range info.Warnings {
+			fmt.Fprintf(e.stdout, "  note: %s\n", w)
+		}
 	}
 	if sh := info.Shared; sh != nil {
 		if sh.Memories+sh.Notes > 0 {

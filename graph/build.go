@@ -137,6 +137,9 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		info.Mode = "incremental"
 	}
 	info.Skipped = append(info.Skipped, walk.Skipped...)
+	if walk.TrackedErr != nil {
+		info.Warnings = append(info.Warnings, "tracked files matched by ignore rules left out: "+walk.TrackedErr.Error())
+	}
 
 	// Which files need reading: new ones and ones whose size or mtime moved.
 	var todo []FileEntry

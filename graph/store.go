@@ -89,6 +89,10 @@ type BuildInfo struct {
 	Failed []Skip             `json:"failed,omitempty"`
 	// Shared reports the import of the shared folder, when this build ran one.
 	Shared *SharedImport `json:"shared,omitempty"`
+	// Warnings are problems that did not stop the build but changed what it
+	// indexed, such as git missing, so that tracked files matched by ignore
+	// rules were left out (WalkResult.TrackedErr).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // FileStat is the part of a FileRecord a no-change rebuild compares.

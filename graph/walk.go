@@ -80,6 +80,10 @@ type WalkResult struct {
 	Skipped     []Skip      // sorted by Path
 	Unsupported int         // files not ignored but rejected by Detect
 	Dirs        int         // directories read
+	// TrackedErr is why the tracked files that ignore rules exclude could
+	// not be listed (git missing or failing); they were then left out. It is
+	// nil when git succeeded or was not needed.
+	TrackedErr error
 }
 
 // Walk lists the files under root that the builder should index.
@@ -93,6 +97,12 @@ type WalkResult struct {
 // .gitignore excludes. Global git excludes (core.excludesFile) are not read:
 // they are one user's taste, and the index should not depend on who built it.
 // .git and .wikitoolkit are always omitted. Ignored paths are omitted silently.
+//
+// Like git, Walk does not ignore tracked files: when the root lies in a git
+// work tree and ignore rules (other than .wikitoolkitignore) excluded a path
+// holding tracked files, it asks git for them and lists them as usual
+// (walk_git.go). Without a working git they stay ignored, and
+// WalkResult.TrackedErr says why.
 //
 // In-root file symlinks are listed under the link's path with Abs = target.
 // In-root directory symlinks are followed once, after the real tree, unless
@@ -117,7 +127,7 @@ func Walk(ctx context.Context, root string, opt WalkOptions) (*WalkResult, error
 	if st.typ != fs.ModeDir {
 		return nil, fmt.Errorf("walk %s: not a directory", root)
 	}
-	cfg := &walkConfig{opt: opt, root: resolved, exclude: opt.ExcludeDirs}
+	cfg := &walkConfig{opt: opt, root: resolved, exclude: opt.ExcludeDirs, git: inGitWorkTree(resolved)}
 	if cfg.opt.MaxFileBytes <= 0 {
 		cfg.opt.MaxFileBytes = DefaultMaxFileBytes
 	}
@@ -144,6 +154,11 @@ func Walk(ctx context.Context, root string, opt WalkOptions) (*WalkResult, error
 		for _, p := range parts {
 			w.merge(p)
 		}
+	}
+	// Tracked files that ignore rules excluded, before the symlinks so that
+	// a link to one of their directories is not walked in its stead.
+	if err := w.walkTracked(ctx); err != nil {
+		return nil, err
 	}
 	// Directory symlinks, one by one, now that every real directory is known.
 	if err := w.followLinks(ctx); err != nil {
@@ -181,6 +196,7 @@ type walkConfig struct {
 	root    string // absolute, symlinks resolved
 	exclude []string
 	extra   *ignoreList // .wikitoolkitignore, consulted first
+	git     bool        // the root lies in a git work tree
 }
 
 // walker is the state of one goroutine of a Walk.
@@ -190,10 +206,14 @@ type walker struct {
 	stack   []dirTask         // directories still to read
 	links   []dirLink         // directory symlinks, followed after the real tree
 	res     *WalkResult
+	// gitIgnored are the paths that git ignore rules excluded, recorded
+	// while collect is set (walk_git.go).
+	gitIgnored []ignoredPath
+	collect    bool
 }
 
 func (c *walkConfig) newWalker() *walker {
-	return &walker{walkConfig: c, visited: make(map[string]string), res: &WalkResult{}}
+	return &walker{walkConfig: c, visited: make(map[string]string), res: &WalkResult{}, collect: c.git}
 }
 
 // merge moves what p found into w.
@@ -203,6 +223,7 @@ func (w *walker) merge(p *walker) {
 	w.res.Unsupported += p.res.Unsupported
 	w.res.Dirs += p.res.Dirs
 	w.links = append(w.links, p.links...)
+	w.gitIgnored = append(w.gitIgnored, p.gitIgnored...)
 	for k, v := range p.visited {
 		w.visited[k] = v
 	}
@@ -214,6 +235,11 @@ type dirTask struct {
 	rel  string      // repo-relative path, "" for the root
 	ign  *ignoreList // ignore files of the enclosing directories
 	root bool        // errors are fatal
+	// keep, when not nil, restricts the task to the paths it holds, and
+	// ignore rules other than .wikitoolkitignore do not apply to them: they
+	// are tracked files and the directories on their way (walk_git.go).
+	keep   map[string]bool
+	reread bool // the directory was read before; do not count it again
 }
 
 // dirLink is a symlink to an in-root directory, followed after the real tree
@@ -330,8 +356,10 @@ func (w *walker) followLinks(ctx context.Context) error {
 // readDir lists one directory, sorting its entries into files, skips and
 // further tasks. Only a failure on the root is returned.
 func (w *walker) readDir(t dirTask) error {
-	w.visited[t.abs] = t.rel
-	w.res.Dirs++
+	if !t.reread {
+		w.visited[t.abs] = t.rel
+		w.res.Dirs++
+	}
 	d, err := openDir(t.abs)
 	if err != nil {
 		if t.root {
@@ -367,15 +395,18 @@ func (w *walker) readDir(t dirTask) error {
 		if t.rel != "" {
 			rel = t.rel + "/" + name
 		}
+		if t.keep != nil && !t.keep[rel] {
+			continue
+		}
 		switch typ := e.Type(); {
 		case typ.IsDir():
-			w.dir(d, t, ign, rel, name)
+			w.dir(d, &t, ign, rel, name)
 		case typ.IsRegular():
-			w.file(d, t, ign, rel, name)
+			w.file(d, &t, ign, rel, name)
 		case typ&fs.ModeSymlink != 0:
-			w.symlink(t, ign, rel, name)
+			w.symlink(&t, ign, rel, name)
 		default:
-			if !w.ignored(ign, rel, name, false) {
+			if !w.ignored(&t, ign, rel, name, false) {
 				w.skip(rel, reasonNotRegular)
 			}
 		}
@@ -383,8 +414,8 @@ func (w *walker) readDir(t dirTask) error {
 	return nil
 }
 
-func (w *walker) dir(d *dirHandle, t dirTask, ign *ignoreList, rel, name string) {
-	if w.ignored(ign, rel, name, true) {
+func (w *walker) dir(d *dirHandle, t *dirTask, ign *ignoreList, rel, name string) {
+	if w.ignored(t, ign, rel, name, true) {
 		return
 	}
 	if slices.Contains(w.exclude, name) {
@@ -414,11 +445,11 @@ func (w *walker) dir(d *dirHandle, t dirTask, ign *ignoreList, rel, name string)
 		w.skip(rel, reasonWalkedAlias+" ("+displayPath(prev)+")")
 		return
 	}
-	w.stack = append(w.stack, dirTask{abs: abs, rel: rel, ign: ign})
+	w.stack = append(w.stack, dirTask{abs: abs, rel: rel, ign: ign, keep: t.keep})
 }
 
-func (w *walker) file(d *dirHandle, t dirTask, ign *ignoreList, rel, name string) {
-	if w.ignored(ign, rel, name, false) {
+func (w *walker) file(d *dirHandle, t *dirTask, ign *ignoreList, rel, name string) {
+	if w.ignored(t, ign, rel, name, false) {
 		return
 	}
 	lang, ok := w.detect(rel)
@@ -454,9 +485,9 @@ func (w *walker) addFile(rel, abs, lang string, st fileStat) {
 	}
 }
 
-func (w *walker) symlink(t dirTask, ign *ignoreList, rel, name string) {
+func (w *walker) symlink(t *dirTask, ign *ignoreList, rel, name string) {
 	// Like git, a symlink is not a directory for "dir/" patterns.
-	if w.ignored(ign, rel, name, false) {
+	if w.ignored(t, ign, rel, name, false) {
 		return
 	}
 	abs := joinAbs(t.abs, name)
@@ -488,7 +519,7 @@ func (w *walker) symlink(t dirTask, ign *ignoreList, rel, name string) {
 	switch st.typ {
 	case fs.ModeDir:
 		// About to be read as a directory: "dir/" patterns apply too.
-		if w.ignored(ign, rel, name, true) {
+		if w.ignored(t, ign, rel, name, true) {
 			return
 		}
 		if slices.Contains(w.exclude, name) {
@@ -522,15 +553,23 @@ func (w *walker) followDirLink(l dirLink) {
 	w.stack = append(w.stack, dirTask{abs: l.target, rel: l.rel, ign: l.ign})
 }
 
-// ignored reports whether rel is excluded by the ignore files in effect.
-func (w *walker) ignored(l *ignoreList, rel, name string, isDir bool) bool {
+// ignored reports whether rel, an entry of the directory of t, is excluded
+// by the ignore files in effect. A path that git ignore rules exclude is
+// recorded, to be listed after all if git tracks files there.
+func (w *walker) ignored(t *dirTask, l *ignoreList, rel, name string, isDir bool) bool {
 	if w.extra != nil {
 		if m, ign := w.extra.decide(rel, name, isDir); m {
 			return ign
 		}
 	}
+	if t.keep != nil {
+		return false // tracked: git's rules do not apply
+	}
 	for ; l != nil; l = l.parent {
 		if m, ign := l.decide(rel, name, isDir); m {
+			if ign && w.collect {
+				w.gitIgnored = append(w.gitIgnored, ignoredPath{rel: rel, parent: *t})
+			}
 			return ign
 		}
 	}

@@ -233,8 +233,10 @@ func TestWalkIgnore(t *testing.T) {
 	}
 }
 
-// TestWalkMatchesGit compares Walk with git's own idea of the untracked,
-// not ignored files, over a fixed tree and over random patterns and trees.
+// TestWalkMatchesGit compares Walk with git's own idea of the files of a
+// work tree (tracked, or untracked and not ignored), over a fixed tree and
+// over random patterns and trees, with nothing tracked and with some files
+// tracked in spite of the ignore rules (git add -f).
 func TestWalkMatchesGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
@@ -253,15 +255,43 @@ func TestWalkMatchesGit(t *testing.T) {
 		"src/d/.gitignore": "keep.txt\n!/k2.txt\n",
 		"src/d/keep.txt":   "", "src/d/k2.txt": "", "src/d/e/k2.txt": "",
 	}
-	t.Run("fixed", func(t *testing.T) { compareWithGit(t, fixed) })
+	t.Run("fixed", func(t *testing.T) { compareWithGit(t, fixed, nil) })
+	// Ignored files and files in ignored directories, and some that are not
+	// ignored.
+	t.Run("fixed-tracked", func(t *testing.T) {
+		n := compareWithGit(t, fixed, []string{"a.o", "top.txt", "build/x", "src/build/y", "docs/sub/b.html", "p/cache/b/c",
+			"foo/x/y/bar", "Temp1", "temp/x", "src/local", "src/k.txt", "src/d/keep.txt", "yz", "zfoo/bar", "src/keep.txt"})
+		if n != 12 {
+			t.Errorf("%d tracked files are ignored, want 12", n)
+		}
+	})
+	ignoredTracked := 0
 	for seed := range 8 {
 		t.Run(fmt.Sprintf("random%d", seed), func(t *testing.T) {
-			compareWithGit(t, randomTree(rand.New(rand.NewPCG(uint64(seed), 7))))
+			compareWithGit(t, randomTree(rand.New(rand.NewPCG(uint64(seed), 7))), nil)
 		})
+		t.Run(fmt.Sprintf("random%d-tracked", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(seed), 11))
+			files := randomTree(r)
+			var tracked []string
+			for p := range files {
+				if r.IntN(3) == 0 {
+					tracked = append(tracked, p)
+				}
+			}
+			ignoredTracked += compareWithGit(t, files, tracked)
+		})
+	}
+	if ignoredTracked == 0 {
+		t.Errorf("no random tree tracks an ignored file: the random trees do not test it")
 	}
 }
 
-func compareWithGit(t *testing.T, files map[string]string) {
+// compareWithGit writes files into a new repository, adds the paths tracked
+// to its index in spite of the ignore rules, and checks that Walk lists what
+// git does: the tracked files and the untracked ones that are not ignored.
+// It returns how many tracked files the ignore rules match.
+func compareWithGit(t *testing.T, files map[string]string, tracked []string) int {
 	t.Helper()
 	root := t.TempDir()
 	writeTree(t, root, files)
@@ -275,8 +305,12 @@ func compareWithGit(t *testing.T, files map[string]string) {
 		return string(out)
 	}
 	git("init", "-q")
+	if len(tracked) > 0 {
+		slices.Sort(tracked) // the map's order would make the failure messages vary
+		git(append([]string{"--literal-pathspecs", "add", "-f", "--"}, tracked...)...)
+	}
 	var want []string
-	for p := range strings.SplitSeq(git("ls-files", "-z", "--others", "--exclude-standard"), "\x00") {
+	for p := range strings.SplitSeq(git("ls-files", "-z", "--cached", "--others", "--exclude-standard"), "\x00") {
 		if p != "" {
 			want = append(want, p)
 		}
@@ -291,9 +325,13 @@ func compareWithGit(t *testing.T, files map[string]string) {
 			}
 		}
 		slices.Sort(ign)
-		t.Errorf("Walk and git disagree\nignore files:\n  %s\nonly Walk: %q\nonly git:  %q",
-			strings.Join(ign, "\n  "), minus(got, want), minus(want, got))
+		t.Errorf("Walk and git disagree\nignore files:\n  %s\ntracked: %q\nonly Walk: %q\nonly git:  %q",
+			strings.Join(ign, "\n  "), tracked, minus(got, want), minus(want, got))
 	}
+	if res.TrackedErr != nil {
+		t.Errorf("TrackedErr: %v", res.TrackedErr)
+	}
+	return strings.Count(git("ls-files", "-z", "--cached", "--ignored", "--exclude-standard"), "\x00")
 }
 
 func minus(a, b []string) []string {
