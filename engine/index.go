@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"math"
 	"path"
 	"runtime"
@@ -87,93 +88,121 @@ func NewIndex(g *graph.Graph, prev *Index) *Index {
 // tokenizeWorkers overrides the number of tokenizing shards (tests).
 var tokenizeWorkers int
 
-// tokenize turns every page's fields into (term, field) entries. Pages are
-// split into contiguous shards tokenized on all cores, each with its own
-// dictionary, then merged; term IDs are provisional (buildText sorts and
-// renumbers them) and each page's entries are sorted later, so the result
-// does not depend on the sharding. On moby tokenizing was 60 % of the
-// ranking phase, which ran on one core while the other idled.
-func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint64) {
+// A tokenized entry is one occurrence of a term in a field of a page,
+// termID<<entryFieldBits | field, in 32 bits: a 64-bit entry made the
+// entries the largest thing alive in a build (50k-file synthetic repo:
+// 20M entries).
+const (
+	entryFieldBits = 4
+	entryFieldMask = 1<<entryFieldBits - 1
+	// maxEntryTerms bounds the dictionary. Reaching it would take 2^28
+	// distinct terms, over 8 GB of dictionary while tokenizing; a term past
+	// it is left out of the index rather than widening every entry.
+	maxEntryTerms = 1 << (32 - entryFieldBits)
+	noTerm        = math.MaxUint32
+)
+
+// The fields must fit in an entry.
+var _ [1<<entryFieldBits - int(numFields)]struct{}
+
+// entryChunk is the size in entries of the blocks that hold pages' entries:
+// each page takes an exact-size piece of a block instead of a slice grown by
+// appending, whose spare capacity was a third of the entries' memory.
+const entryChunk = 1 << 16
+
+// keepEntries stores es (a page's entries, reused by the caller) in the
+// current block, starting a new block when it is full.
+func keepEntries(block, es []uint32) (kept, _ []uint32) {
+	switch {
+	case len(es) == 0:
+		return nil, block
+	case len(es) > entryChunk/8:
+		return slices.Clone(es), block
+	case cap(block)-len(block) < len(es):
+		block = make([]uint32, 0, entryChunk)
+	}
+	k := len(block)
+	block = append(block, es...)
+	return block[k:len(block):len(block)], block
+}
+
+// tokenize turns every page's own fields into (term, field) entries (see
+// entryFieldBits). Pages are split into contiguous shards tokenized on all
+// cores, each with its own dictionary, then merged; term IDs are
+// provisional (buildText sorts and renumbers them) and each page's entries
+// are sorted later, so the result does not depend on the sharding. On moby
+// tokenizing was 60 % of the ranking phase, which ran on one core while
+// the other idled. A symbol's terms folded into its file (memberField) are
+// not copied here: buildText reads them from the symbol's entries.
+func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 	n := ix.n
-	entries := make([][]uint64, n)
-	type member struct {
-		page  uint32
-		entry uint64
-	}
-	type shard struct {
-		terms   []string
-		members []member // symbol terms folded into a group page, maybe in another shard
-	}
+	entries := make([][]uint32, n)
 	workers := max(1, min(runtime.GOMAXPROCS(0), 8, n/2000))
 	if tokenizeWorkers > 0 {
 		workers = tokenizeWorkers
 	}
-	shards := make([]shard, workers)
+	shardTerms := make([][]string, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := n*w/workers, n*(w+1)/workers
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sh := &shards[w]
+			var terms []string
 			dict := map[string]uint32{}
-			intern := func(t string) uint32 {
-				if id, ok := dict[t]; ok {
-					return id
+			var cur, block []uint32
+			emit := func(t string, f field) {
+				if t == "" {
+					return
 				}
-				id := uint32(len(sh.terms))
-				dict[t] = id
-				sh.terms = append(sh.terms, t)
-				return id
+				id, ok := dict[t]
+				if !ok {
+					if len(terms) == maxEntryTerms {
+						return
+					}
+					id = uint32(len(terms))
+					dict[t] = id
+					terms = append(terms, t)
+				}
+				cur = append(cur, id<<entryFieldBits|uint32(f))
 			}
 			var scratch []string
 			for i := lo; i < hi; i++ {
-				p := &g.Pages[i]
-				cur := &entries[i]
-				scratch = pageTerms(p, func(t string, f field) {
-					if t != "" {
-						*cur = append(*cur, uint64(intern(t))<<8|uint64(f))
-					}
-				}, scratch)
-				if gi := ix.group[i]; gi != uint32(i) && p.Kind == graph.KindSymbol {
-					// The symbol's terms again, in its file's member fields.
-					for _, e := range *cur {
-						sh.members = append(sh.members, member{gi, e&^0xff | uint64(memberField[e&0xff])})
-					}
-				}
+				cur = cur[:0]
+				scratch = pageTerms(&g.Pages[i], emit, scratch)
+				entries[i], block = keepEntries(block, cur)
 			}
+			shardTerms[w] = terms
 		}()
 	}
 	wg.Wait()
 	// Merge the shards' dictionaries and renumber their entries.
-	// Each shard's own pages are renumbered first; members go in after, as
-	// they may land on pages of a shard not yet renumbered.
 	dict := map[string]uint32{}
 	var terms []string
-	remaps := make([][]uint32, workers)
-	for w := range shards {
-		sh := &shards[w]
-		remap := make([]uint32, len(sh.terms))
-		for j, t := range sh.terms {
+	for w, st := range shardTerms {
+		remap := make([]uint32, len(st))
+		for j, t := range st {
 			id, ok := dict[t]
 			if !ok {
-				id = uint32(len(terms))
-				dict[t] = id
-				terms = append(terms, t)
+				id = noTerm
+				if len(terms) < maxEntryTerms {
+					id = uint32(len(terms))
+					dict[t] = id
+					terms = append(terms, t)
+				}
 			}
 			remap[j] = id
 		}
-		remaps[w] = remap
+		shardTerms[w] = nil
 		lo, hi := n*w/workers, n*(w+1)/workers
 		for i := lo; i < hi; i++ {
-			for k, e := range entries[i] {
-				entries[i][k] = uint64(remap[e>>8])<<8 | e&0xff
+			es := entries[i][:0]
+			for _, e := range entries[i] {
+				if id := remap[e>>entryFieldBits]; id != noTerm {
+					es = append(es, id<<entryFieldBits|e&entryFieldMask)
+				}
 			}
-		}
-	}
-	for w := range shards {
-		for _, m := range shards[w].members {
-			entries[m.page] = append(entries[m.page], uint64(remaps[w][m.entry>>8])<<8|m.entry&0xff)
+			entries[i] = es
 		}
 	}
 	return terms, entries
@@ -184,14 +213,43 @@ func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint64) {
 func (ix *Index) buildText(g *graph.Graph) {
 	n := ix.n
 	terms, entries := ix.tokenize(g)
+	// A symbol's terms also count in its group page's (its file's) member
+	// fields: memOff/mem list the symbols folded into each page.
+	folded := func(i int) bool { return ix.group[i] != uint32(i) && g.Pages[i].Kind == graph.KindSymbol }
+	memOff := make([]uint32, n+1)
+	for i := range n {
+		if folded(i) {
+			memOff[ix.group[i]+1]++
+		}
+	}
+	for i := range n {
+		memOff[i+1] += memOff[i]
+	}
+	mem := make([]uint32, memOff[n])
+	fillMem := slices.Clone(memOff[:n])
+	for i := range n {
+		if folded(i) {
+			gi := ix.group[i]
+			mem[fillMem[gi]] = uint32(i)
+			fillMem[gi]++
+		}
+	}
 	// Field lengths and their means per kind.
-	var sum [numKinds][numFields]float64
-	var cnt [numKinds][numFields]float64
 	lens := make([][numFields]uint32, n)
 	for i, es := range entries {
 		for _, e := range es {
-			lens[i][e&0xff]++
+			lens[i][e&entryFieldMask]++
 		}
+		if folded(i) {
+			gl := &lens[ix.group[i]]
+			for _, e := range es {
+				gl[memberField[e&entryFieldMask]]++
+			}
+		}
+	}
+	var sum [numKinds][numFields]float64
+	var cnt [numKinds][numFields]float64
+	for i := range lens {
 		k := min(int(ix.kind[i]), numKinds-1)
 		for f := range numFields {
 			if lens[i][f] > 0 {
@@ -209,14 +267,19 @@ func (ix *Index) buildText(g *graph.Graph) {
 		}
 	}
 	// Sort terms and remap IDs.
-	order := make([]uint32, len(terms))
+	numTerms := len(terms)
+	order := make([]uint32, numTerms)
 	for i := range order {
 		order[i] = uint32(i)
 	}
 	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(terms[a], terms[b]) })
-	remap := make([]uint32, len(terms))
-	ix.termOff = make([]uint32, 0, len(terms)+1)
-	var blob []byte
+	remap := make([]uint32, numTerms)
+	ix.termOff = make([]uint32, 0, numTerms+1)
+	size := 0
+	for _, t := range terms {
+		size += len(t)
+	}
+	blob := make([]byte, 0, size)
 	for newID, old := range order {
 		remap[old] = uint32(newID)
 		ix.termOff = append(ix.termOff, uint32(len(blob)))
@@ -225,19 +288,27 @@ func (ix *Index) buildText(g *graph.Graph) {
 	ix.termOff = append(ix.termOff, uint32(len(blob)))
 	ix.termBlob = blob
 
-	// Per page: distinct terms with per-field tf → impact; counted first so
-	// postings can be laid out in place.
-	type hit struct {
-		page   uint32
-		impact uint8
-	}
-	counts := make([]uint32, len(terms)+1)
-	type pageHits struct {
-		terms   []uint32
-		impacts []uint8
-	}
-	ph := make([]pageHits, n)
-	for i, es := range entries {
+	// Per page: distinct terms with per-field tf → impact, page by page
+	// into one flat list (hitTerm/hitImp, page i's from hitOff[i]).
+	counts := make([]uint32, numTerms)
+	hitOff := make([]uint32, n+1)
+	var hitTerm []uint32
+	var hitImp []uint8
+	var es []uint32
+	for i := range n {
+		hitOff[i] = uint32(len(hitTerm))
+		es = append(es[:0], entries[i]...)
+		for _, m := range mem[memOff[i]:memOff[i+1]] {
+			for _, e := range entries[m] {
+				es = append(es, e&^entryFieldMask|uint32(memberField[e&entryFieldMask]))
+			}
+			if m < uint32(i) {
+				entries[m] = nil // its own page and its file are done
+			}
+		}
+		if !folded(i) || ix.group[i] < uint32(i) {
+			entries[i] = nil
+		}
 		if len(es) == 0 {
 			continue
 		}
@@ -251,49 +322,67 @@ func (ix *Index) buildText(g *graph.Graph) {
 				return
 			}
 			nt := remap[term]
-			ph[i].terms = append(ph[i].terms, nt)
-			ph[i].impacts = append(ph[i].impacts, imp)
+			hitTerm = append(hitTerm, nt)
+			hitImp = append(hitImp, imp)
 			counts[nt]++
 		}
-		curTerm := uint32(es[0] >> 8)
+		curTerm := es[0] >> entryFieldBits
 		for _, e := range es {
-			t := uint32(e >> 8)
+			t := e >> entryFieldBits
 			if t != curTerm {
 				flush(curTerm)
 				curTerm = t
 			}
-			tf[e&0xff]++
+			tf[e&entryFieldMask]++
 		}
 		flush(curTerm)
-		entries[i] = nil
 	}
-	start := make([]uint32, len(terms)+1)
-	for t := range terms {
-		start[t+1] = start[t] + counts[t]
-	}
-	hits := make([]hit, start[len(terms)])
-	fill := slices.Clone(start)
-	for i := range ph {
-		for j, t := range ph[i].terms {
-			hits[fill[t]] = hit{uint32(i), ph[i].impacts[j]}
-			fill[t]++
+	hitOff[n] = uint32(len(hitTerm))
+
+	// Postings: a term's are its count, then (page delta, impact) pairs in
+	// page order. Their sizes are summed first so that every term's
+	// postings are written in place, in one exact-size buffer.
+	last := make([]uint32, numTerms)
+	ix.postOff = make([]uint32, numTerms+1)
+	for i := range n {
+		for _, t := range hitTerm[hitOff[i]:hitOff[i+1]] {
+			ix.postOff[t+1] += uint32(uvarintLen(uint64(uint32(i)-last[t])) + 1)
+			last[t] = uint32(i)
 		}
 	}
-	ix.postOff = make([]uint32, len(terms)+1)
-	post := make([]byte, 0, len(hits)*3)
-	for t := range terms {
-		ix.postOff[t] = uint32(len(post))
-		hs := hits[start[t]:start[t+1]]
-		post = appendUvarint(post, uint64(len(hs)))
-		last := uint32(0)
-		for _, h := range hs {
-			post = appendUvarint(post, uint64(h.page-last))
-			post = append(post, h.impact)
-			last = h.page
+	for t := range numTerms {
+		ix.postOff[t+1] += ix.postOff[t] + uint32(uvarintLen(uint64(counts[t])))
+	}
+	post := make([]byte, ix.postOff[numTerms])
+	pos := counts // reused: the write position of each term's next posting
+	var buf [binary.MaxVarintLen64]byte
+	for t := range numTerms {
+		k := copy(post[ix.postOff[t]:], appendUvarint(buf[:0], uint64(counts[t])))
+		pos[t] = ix.postOff[t] + uint32(k)
+		last[t] = 0
+	}
+	for i := range n {
+		for j := hitOff[i]; j < hitOff[i+1]; j++ {
+			t := hitTerm[j]
+			d := appendUvarint(buf[:0], uint64(uint32(i)-last[t]))
+			p := pos[t]
+			p += uint32(copy(post[p:], d))
+			post[p] = hitImp[j]
+			pos[t] = p + 1
+			last[t] = uint32(i)
 		}
 	}
-	ix.postOff[len(terms)] = uint32(len(post))
 	ix.post = post
+}
+
+// uvarintLen is the length of appendUvarint's encoding of v.
+func uvarintLen(v uint64) int {
+	k := 1
+	for v >= 0x80 {
+		v >>= 7
+		k++
+	}
+	return k
 }
 
 // impact is the BM25F saturation tf~/(k1+tf~) of one term on one page,

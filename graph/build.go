@@ -251,8 +251,6 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	}
 	lap("load")
 
-	g := buildGraph(all, goModulePath(root))
-	lap("resolve")
 	info.Files = len(all)
 	info.Languages = map[string]int{}
 	for _, f := range all {
@@ -262,6 +260,14 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 			info.Diagnostics += len(f.Facts.Diagnostics)
 		}
 	}
+	// The facts are encoded while references resolve, on the other core:
+	// once both are done nothing holds the records, the largest thing
+	// alive after parsing, and they are gone before the ranking index is
+	// built (50k-file synthetic repo: 370 MB of 1.0 GB at the peak).
+	encoded := make(chan encodedBlobs, 1)
+	go func(all []*FileRecord) { encoded <- encodeFacts(all) }(all)
+	g := buildGraph(all, goModulePath(root))
+	lap("resolve")
 	info.Pages = map[string]int{}
 	for _, k := range Kinds() {
 		info.Pages[k.String()] = 0
@@ -274,8 +280,8 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		info.Edges[e.Type.String()]++
 	}
 
-	encoded := make(chan encodedBlobs, 1)
-	go func() { encoded <- encodeBlobs(all, g) }()
+	graphBlob := make(chan []byte, 1)
+	go func() { graphBlob <- compress(encodeGraph(g)) }()
 	var blobs map[string][]byte
 	if opt.Extra != nil {
 		var extraPrev *Snapshot
@@ -284,6 +290,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		}
 		if blobs, err = opt.Extra(g, extraPrev); err != nil {
 			<-encoded
+			<-graphBlob
 			return nil, err
 		}
 	}
@@ -302,7 +309,9 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeGeneration(ctx, w, <-encoded, blobs, info, start, lap); err != nil {
+	enc := <-encoded
+	enc.graph = <-graphBlob
+	if err := writeGeneration(ctx, w, enc, blobs, info, start, lap); err != nil {
 		w.abort()
 		return nil, err
 	}
@@ -316,14 +325,16 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 }
 
 // encodedBlobs are the facts and graph of a generation, encoded and
-// compressed; the build prepares them on its own goroutine while the
-// ranking index is built, so the two post-parse phases share both cores.
+// compressed; the build prepares them on goroutines of their own (the facts
+// while references resolve, the graph while the ranking index is built),
+// so that the post-parse phases share both cores.
 type encodedBlobs struct {
 	facts, graph []byte
 	stats        []FileStat
 }
 
-func encodeBlobs(all []*FileRecord, g *Graph) encodedBlobs {
+// encodeFacts encodes and compresses the records' facts and their stats.
+func encodeFacts(all []*FileRecord) encodedBlobs {
 	stats := make([]FileStat, len(all))
 	facts := enc{b: make([]byte, 0, 1<<20)}
 	facts.uint(uint64(len(all)))
@@ -333,7 +344,7 @@ func encodeBlobs(all []*FileRecord, g *Graph) encodedBlobs {
 		facts.uint(uint64(len(rec)))
 		facts.b = append(facts.b, rec...)
 	}
-	return encodedBlobs{facts: compress(facts.b), graph: compress(encodeGraph(g)), stats: stats}
+	return encodedBlobs{facts: compress(facts.b), stats: stats}
 }
 
 func writeGeneration(ctx context.Context, w *genWriter, enc encodedBlobs, blobs map[string][]byte, info *BuildInfo, start time.Time, lap func(string)) error {
