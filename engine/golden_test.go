@@ -45,7 +45,10 @@ var rankingCases = []struct {
 
 // TestGoldenRanking builds the polyglot fixture, asks every question and
 // compares recall@1, recall@5 and reciprocal rank with testdata/ranking.golden.
-func TestGoldenRanking(t *testing.T) {
+// polyglotSnapshot indexes a copy of fixtures/polyglot (12 languages and
+// Markdown) with the ranking index and opens it.
+func polyglotSnapshot(t *testing.T) *graph.Snapshot {
+	t.Helper()
 	root := t.TempDir()
 	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "fixtures", "polyglot"))); err != nil {
 		t.Fatal(err)
@@ -57,8 +60,12 @@ func TestGoldenRanking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer snap.Close()
-	ix, err := Load(snap)
+	t.Cleanup(func() { snap.Close() })
+	return snap
+}
+
+func TestGoldenRanking(t *testing.T) {
+	ix, err := Load(polyglotSnapshot(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,6 @@
 package engine
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,18 +12,7 @@ import (
 // snippet and line, and that IDs compared as parts order like the IDs, on
 // the hand-made graph and on the polyglot fixture (12 languages, Markdown).
 func TestRecordsDerive(t *testing.T) {
-	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "fixtures", "polyglot"))); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, Extra: BuildBlobs, ExtraFormat: Format}); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := graph.OpenSnapshot(filepath.Join(root, graph.IndexDirName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer snap.Close()
+	snap := polyglotSnapshot(t)
 	poly, err := snap.Graph()
 	if err != nil {
 		t.Fatal(err)

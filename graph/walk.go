@@ -340,13 +340,8 @@ func (w *walker) followLinks(ctx context.Context) error {
 		slices.SortFunc(links, func(a, b dirLink) int { return strings.Compare(a.rel, b.rel) })
 		for _, l := range links {
 			w.followDirLink(l)
-			for len(w.stack) > 0 {
-				t := w.stack[len(w.stack)-1]
-				w.stack = w.stack[:len(w.stack)-1]
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				w.readDir(t)
+			if err := w.drain(ctx); err != nil {
+				return err
 			}
 		}
 	}
@@ -706,4 +701,17 @@ var binaryExt = map[string]bool{
 	".mov": true, ".mkv": true, ".webm": true, ".iso": true, ".dmg": true, ".img": true,
 	".db": true, ".sqlite": true, ".parquet": true, ".npy": true, ".pkl": true, ".pt": true,
 	".onnx": true, ".bin": true, ".deb": true, ".rpm": true,
+}
+
+// drain reads the directories on the stack, and those they push, until none is left.
+func (w *walker) drain(ctx context.Context) error {
+	for len(w.stack) > 0 {
+		t := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		w.readDir(t)
+	}
+	return nil
 }

@@ -126,15 +126,7 @@ func (w *walker) walkTracked(ctx context.Context) error {
 			w.stack = append(w.stack, t)
 		}
 	}
-	for len(w.stack) > 0 {
-		t := w.stack[len(w.stack)-1]
-		w.stack = w.stack[:len(w.stack)-1]
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		w.readDir(t)
-	}
-	return nil
+	return w.drain(ctx)
 }
 
 // gitTracked returns the tracked files of the work tree that holds root,
