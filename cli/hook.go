@@ -130,7 +130,7 @@ func hookAnswer(ctx context.Context, indexDir, q string) (a struct {
 	// than the hook's budget.
 	if words := strings.Fields(q); len(words) <= 3 {
 		if names, err := engine.LoadNames(snap); err == nil {
-			if hits := engine.LookupNames(names, words, 5); len(hits) > 0 {
+			if hits := names.Lookup(words, 5); len(hits) > 0 {
 				var b strings.Builder
 				for _, h := range hits {
 					fmt.Fprintf(&b, "%s :%d\n", h.ID, h.Line)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -18,12 +19,17 @@ func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("encode ranking index: %w", err)
 	}
-	return map[string][]byte{indexBlob: b, namesBlob: buildNames(g)}, nil
+	dir, chunks := chunkNames(buildNames(g), namesChunkBytes)
+	blobs := map[string][]byte{indexBlob: b, namesBlob + ".dir": dir}
+	for i, c := range chunks {
+		blobs[namesChunk(i)] = c
+	}
+	return blobs, nil
 }
 
 // Format names the stored form of the ranking index; graph.Build rebuilds
 // an index written in another form instead of reusing it.
-var Format = fmt.Sprintf("engine%d+names1", indexVersion)
+var Format = fmt.Sprintf("engine%d+names2", indexVersion)
 
 // Blob names under which BuildBlobs stores the ranking and name indexes.
 const (
@@ -45,5 +51,16 @@ func Load(snap *graph.Snapshot) (*Index, error) {
 	return ix, nil
 }
 
-// LoadNames reads the name index of a generation (see LookupNames).
-func LoadNames(snap *graph.Snapshot) ([]byte, error) { return snap.Blob(namesBlob) }
+// LoadNames opens the name index of a generation: its directory only;
+// NameIndex.Lookup reads the chunks it needs.
+func LoadNames(snap *graph.Snapshot) (*NameIndex, error) {
+	dir, err := snap.Blob(namesBlob + ".dir")
+	if err != nil {
+		return nil, err
+	}
+	x := &NameIndex{chunk: func(i int) ([]byte, error) { return snap.Blob(namesChunk(i)) }}
+	if len(dir) > 0 {
+		x.first = strings.Split(string(dir), "\n")
+	}
+	return x, nil
+}

@@ -380,6 +380,7 @@ func (s *Snapshot) PartSizes() map[string]int64 {
 			name := "meta"
 			if rest, ok := strings.CutPrefix(k, "x/"); ok {
 				name, _, _ = strings.Cut(rest, "/")
+				name, _, _ = strings.Cut(name, ".") // the chunks of a blob stored in parts ("names.0003")
 			}
 			out[name] += it.Item().ValueSize() + int64(len(k))
 		}
