@@ -39,14 +39,24 @@ var (
 // termSink receives (term, field) occurrences of one page.
 type termSink func(term string, f field)
 
-// pageTerms emits the terms of p's own fields. own is false when the terms
-// are being folded into the enclosing file's symbol fields.
-func pageTerms(p *graph.Page, emit termSink, scratch []string) []string {
+// pageTerms emits the terms of p's own fields. ident, when not nil, emits
+// the terms of one identifier used in the body (as identTerms does): the
+// ranking index caches them, as the same identifiers recur on most pages.
+func pageTerms(p *graph.Page, emit termSink, ident func(string), scratch []string) []string {
 	words := func(s string, f field) {
 		var ws []string
 		ws, scratch = wordTerms(nil, s, scratch)
 		for _, w := range ws {
 			emit(w, f)
+		}
+	}
+	idents := func() {
+		for _, id := range p.Idents {
+			if ident != nil {
+				ident(id)
+			} else {
+				scratch = identTerms(id, emit, scratch)
+			}
 		}
 	}
 	switch p.Kind {
@@ -55,10 +65,7 @@ func pageTerms(p *graph.Page, emit termSink, scratch []string) []string {
 		emitExactNames(p.Name, p.Qualified, fExactName, emit)
 		words(p.Title, fTitle)
 		words(p.Doc, fDoc)
-		for _, id := range p.Idents {
-			words(id, fIdents)
-			emit(exactTerm(id), fIdentExact)
-		}
+		idents()
 	case graph.KindFile:
 		base := path.Base(p.Path)
 		stemName := strings.TrimSuffix(base, path.Ext(base))
@@ -67,10 +74,7 @@ func pageTerms(p *graph.Page, emit termSink, scratch []string) []string {
 		emit(exactTerm(stemName), fExactName)
 		pathTerms(p.Path, true, emit, words)
 		words(p.Doc, fDoc)
-		for _, id := range p.Idents {
-			words(id, fIdents)
-			emit(exactTerm(id), fIdentExact)
-		}
+		idents()
 	case graph.KindModule:
 		words(p.Name, fName)
 		emit(exactTerm(path.Base(p.Path)), fExactName)
@@ -86,11 +90,20 @@ func pageTerms(p *graph.Page, emit termSink, scratch []string) []string {
 		words(p.Title, fName)
 		words(p.Name, fName)
 		words(p.Doc, fDoc)
-		for _, id := range p.Idents {
-			words(id, fIdents)
-			emit(exactTerm(id), fIdentExact)
-		}
+		idents()
 	}
+	return scratch
+}
+
+// identTerms emits the terms of an identifier used in a body: its words,
+// then the whole identifier.
+func identTerms(id string, emit termSink, scratch []string) []string {
+	var ws []string
+	ws, scratch = wordTerms(nil, id, scratch)
+	for _, w := range ws {
+		emit(w, fIdents)
+	}
+	emit(exactTerm(id), fIdentExact)
 	return scratch
 }
 

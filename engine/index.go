@@ -166,10 +166,22 @@ func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 				}
 				cur = append(cur, id<<entryFieldBits|uint32(f))
 			}
-			var scratch []string
+			var scratch, identScratch []string
+			// An identifier's entries, once tokenized: "err", "ctx" and
+			// their like recur on most pages (moby: tokenizing was ~⅓ faster).
+			identCache := map[string][]uint32{}
+			ident := func(id string) {
+				if es, ok := identCache[id]; ok {
+					cur = append(cur, es...)
+					return
+				}
+				start := len(cur)
+				identScratch = identTerms(id, emit, identScratch)
+				identCache[id] = slices.Clone(cur[start:])
+			}
 			for i := lo; i < hi; i++ {
 				cur = cur[:0]
-				scratch = pageTerms(&g.Pages[i], emit, scratch)
+				scratch = pageTerms(&g.Pages[i], emit, ident, scratch)
 				entries[i], block = keepEntries(block, cur)
 			}
 			shardTerms[w] = terms
