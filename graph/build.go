@@ -219,7 +219,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	}
 	all := parsed
 	if prev != nil && len(keep) > 0 {
-		pg, err := prev.Graph()
+		pg, err := prev.readGraph()
 		if err != nil {
 			return nil, fmt.Errorf("read previous index: %w", err)
 		}

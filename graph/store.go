@@ -244,15 +244,18 @@ func (s *Snapshot) get(key string) ([]byte, error) {
 // Graph decodes the generation's graph on first use and returns it; later
 // calls share it.
 func (s *Snapshot) Graph() (*Graph, error) {
-	s.graphOnce.Do(func() {
-		b, err := s.Blob("graph")
-		if err != nil {
-			s.graphErr = fmt.Errorf("read graph: %w (run `wikitoolkit build --full`)", err)
-			return
-		}
-		s.graph, s.graphErr = decodeGraph(b)
-	})
+	s.graphOnce.Do(func() { s.graph, s.graphErr = s.readGraph() })
 	return s.graph, s.graphErr
+}
+
+// readGraph decodes the graph without keeping it: a build reads the
+// previous generation's pages once, and a 50k-file graph is 300 MB.
+func (s *Snapshot) readGraph() (*Graph, error) {
+	b, err := s.Blob("graph")
+	if err != nil {
+		return nil, fmt.Errorf("read graph: %w (run `wikitoolkit build --full`)", err)
+	}
+	return decodeGraph(b)
 }
 
 // Page returns the page with the given ID and its neighbours, or ErrNotFound.
