@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
@@ -31,6 +32,9 @@ func TestRecordsDerive(t *testing.T) {
 			want := record{id: p.ID, title: p.Title, path: p.Path, name: p.Name, qual: p.Qualified, snippet: firstLine(p.Doc, snippetMaxBytes), line: max(0, p.Line)}
 			if r != want {
 				t.Errorf("page %d:\n got %+v\nwant %+v", i, r, want)
+			}
+			if ix.idHash(uint32(i)) != xxhash.Sum64String(p.ID) {
+				t.Errorf("idHash(%d) is not the hash of %s", i, p.ID)
 			}
 			if got := ix.path(uint32(i)); got != p.Path {
 				t.Errorf("path(%d) = %q, want %q", i, got, p.Path)
