@@ -92,7 +92,7 @@ type NameIndex struct {
 }
 
 // Lookup is LookupNames over the chunks that can hold names.
-func (x *NameIndex) Lookup(names []string, max int) []NameHit {
+func (x *NameIndex) Lookup(names []string, limit int) []NameHit {
 	var need []int
 	for _, n := range names {
 		key, ok := nameKey(n)
@@ -102,7 +102,7 @@ func (x *NameIndex) Lookup(names []string, max int) []NameHit {
 		// Lines of one name are contiguous: they start in the last chunk
 		// whose first name sorts before the name, and may run on through
 		// chunks that start with it.
-		c := max0(sort.Search(len(x.first), func(i int) bool { return x.first[i]+"\t" >= key }) - 1)
+		c := max(0, sort.Search(len(x.first), func(i int) bool { return x.first[i]+"\t" >= key })-1)
 		for ; c < len(x.first) && x.first[c]+"\t" <= key; c++ {
 			need = append(need, c)
 		}
@@ -120,10 +120,8 @@ func (x *NameIndex) Lookup(names []string, max int) []NameHit {
 		}
 		table = append(table, b...)
 	}
-	return LookupNames(table, names, max)
+	return LookupNames(table, names, limit)
 }
-
-func max0(i int) int { return max(i, 0) }
 
 func namesChunk(i int) string { return fmt.Sprintf("%s.%04d", namesBlob, i) }
 

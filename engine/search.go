@@ -883,11 +883,7 @@ func queryBigrams(q string) [][2]string {
 
 // stemWords are the words of a file's stem as the phrase factor sees them.
 func stemWords(p string, scratch []string) ([]string, []string) {
-	base := p[strings.LastIndexByte(p, '/')+1:]
-	if i := strings.LastIndexByte(base, '.'); i > 0 {
-		base = base[:i]
-	}
-	return wordTerms(nil, base, scratch)
+	return wordTerms(nil, fileStem(p), scratch)
 }
 
 // phraseHashOf hashes a pair of words (FNV-1a, stable across processes).
