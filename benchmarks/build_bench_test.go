@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wikitoolkit/wikitoolkit/benchmarks/synth"
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/parser"
@@ -27,23 +26,7 @@ var (
 // synthetic monorepo of WIKITOOLKIT_BENCH_FILES files (default 3000),
 // generated once per process.
 func corpus(b *testing.B) string {
-	corpusOnce.Do(func() {
-		if r := os.Getenv("WIKITOOLKIT_BENCH_REPO"); r != "" {
-			corpusRoot = r
-			return
-		}
-		n := 3000
-		if s := os.Getenv("WIKITOOLKIT_BENCH_FILES"); s != "" {
-			n, _ = strconv.Atoi(s)
-		}
-		dir, err := tempDir("wikitoolkit-synth-")
-		if err != nil {
-			corpusErr = err
-			return
-		}
-		_, corpusErr = synth.Write(dir, synth.Options{Files: n})
-		corpusRoot = dir
-	})
+	corpusOnce.Do(func() { corpusRoot, corpusErr = benchTree("WIKITOOLKIT_BENCH_FILES", 3000, 1) })
 	if corpusErr != nil {
 		b.Fatal(corpusErr)
 	}

@@ -3,7 +3,6 @@ package benchmarks
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/wikitoolkit/wikitoolkit/benchmarks/synth"
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -34,19 +32,10 @@ var (
 
 func indexedCorpus(b *testing.B) queryCorpus {
 	qcOnce.Do(func() {
-		root := os.Getenv("WIKITOOLKIT_BENCH_REPO")
-		if root == "" {
-			n := 50000
-			if s := os.Getenv("WIKITOOLKIT_QUERY_FILES"); s != "" {
-				fmt.Sscan(s, &n)
-			}
-			root, qcErr = tempDir("wikitoolkit-synth-q-")
-			if qcErr != nil {
-				return
-			}
-			if _, qcErr = synth.Write(root, synth.Options{Files: n, Seed: 3}); qcErr != nil {
-				return
-			}
+		root, err := benchTree("WIKITOOLKIT_QUERY_FILES", 50000, 3)
+		if err != nil {
+			qcErr = err
+			return
 		}
 		index, err := tempDir("wikitoolkit-qidx-")
 		if err != nil {
