@@ -138,10 +138,25 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 	if len(p.intern) > 4096 {
 		p.intern = make(interner)
 	}
-	pkgStart := int64(-1)
-	n := len(src)
+	pkgStart := p.takeMatches(s, src, p.mt.exec(s.prog, root), nil, -1)
+	if s.prog.residual != nil {
+		pkgStart = p.takeMatches(s, src, p.mt.run(s.prog.residual, root), s.prog.remap, pkgStart)
+	}
 
-	rec := p.mt.run(s.query, root)
+	p.buildDefs(s, src, f)
+	p.buildRefs(src, f)
+	if len(p.imports) > 0 {
+		f.Imports = dedupeImports(slices.Clone(p.imports))
+	}
+	f.Doc = p.fileDoc(s, root, src, pkgStart)
+}
+
+// takeMatches turns a record of query matches into raw definitions,
+// references, docs and imports; remap, when not nil, maps the record's
+// capture indexes to the query's. It returns the package clause's start,
+// or pkgStart if the record has none.
+func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint32, pkgStart int64) int64 {
+	n := len(src)
 	for {
 		caps, rest, ok := nextMatch(rec)
 		if !ok {
@@ -152,7 +167,11 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 		mainRole := roleIgnore
 		for i := range caps {
 			c := &caps[i]
-			r := s.roles[c.index]
+			idx := c.index
+			if remap != nil {
+				idx = remap[idx]
+			}
+			r := s.roles[idx]
 			switch {
 			case r == roleName:
 				name = c
@@ -248,13 +267,7 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 			}
 		}
 	}
-
-	p.buildDefs(s, src, f)
-	p.buildRefs(src, f)
-	if len(p.imports) > 0 {
-		f.Imports = dedupeImports(slices.Clone(p.imports))
-	}
-	f.Doc = p.fileDoc(s, root, src, pkgStart)
+	return pkgStart
 }
 
 func isRequire(s *langSpec, fn []byte) bool {

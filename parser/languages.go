@@ -129,8 +129,9 @@ type langSpec struct {
 
 	once  sync.Once
 	lang  *sitter.Language
-	query *sitter.Query
-	roles []role // capture index -> role
+	query *sitter.Query // the whole query, as tree-sitter runs it
+	prog  *program      // the same query for the tree walker
+	roles []role        // capture index -> role
 	// nodeRoles maps a grammar symbol to 1 + the role of its nodes, or 0;
 	// it is built from nodes.
 	nodeRoles []uint8
@@ -195,6 +196,10 @@ func (s *langSpec) load() error {
 			return
 		}
 		s.query = q
+		if s.prog, err = compileProgram(string(src), s.lang, q); err != nil {
+			s.err = fmt.Errorf("compile %s query: %w", s.name, err)
+			return
+		}
 		n := q.CaptureCount()
 		s.roles = make([]role, n)
 		for i := uint32(0); i < n; i++ {

@@ -35,6 +35,10 @@ TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
 bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
 bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
 bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
+void ts_tree_cursor_reset(TSTreeCursor *self, TSNode node);
+uint16_t ts_tree_cursor_current_field_id(const TSTreeCursor *self);
+bool ts_node_is_named(TSNode self);
+TSNode ts_node_child_by_field_id(TSNode self, uint16_t field_id);
 
 // A record buffer larger than this many words (16 MiB) is freed before the
 // next run rather than kept for reuse.
@@ -51,8 +55,11 @@ wt_matches *wt_matches_new(void) {
   return m;
 }
 
+static void scratch_delete(struct wt_scratch *x);
+
 void wt_matches_delete(wt_matches *m) {
   if (m == NULL) return;
+  scratch_delete(m->scratch);
   ts_query_cursor_delete(m->cursor);
   free(m->buf);
   free(m);
@@ -119,6 +126,261 @@ bool wt_matches_collect(wt_matches *m, TSNode node, const uint8_t *capture, uint
       w[2] = ts_node_start_byte(n);
       w[3] = ts_node_end_byte(n);
       m->len += 4;
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+    }
+  }
+done:
+  ts_tree_cursor_delete(&c);
+  return ok;
+}
+
+// ---- wt_matches_exec: a tree walker for compiled programs ----
+
+#define SYM_ERROR ((uint16_t)0xffff)
+#define MAX_DEPTH 16 // pattern nesting; program.go rejects deeper patterns
+
+// A kid is a visible child of a node being matched.
+typedef struct kid {
+  TSNode node;
+  uint16_t sym, field;
+  uint8_t named;
+} kid;
+
+// Growable arrays, used as stacks.
+typedef struct u32s {
+  uint32_t *a;
+  uint32_t len, cap;
+} u32s;
+
+typedef struct kids {
+  kid *a;
+  uint32_t len, cap;
+} kids;
+
+struct wt_scratch {
+  kids kids;  // children of the nodes being matched, a frame per level
+  u32s alts;  // alternatives: [n, n × (capture, start, end)] records
+  u32s memo;  // per (child step, kid): (offset in alts, alternative count)
+  u32s caps;  // captures of the sequence being enumerated (triples)
+  TSTreeCursor cursors[MAX_DEPTH];
+  uint32_t ncursors;
+  bool oom;
+};
+
+static void scratch_delete(struct wt_scratch *x) {
+  if (x == NULL) return;
+  for (uint32_t i = 0; i < x->ncursors; i++) ts_tree_cursor_delete(&x->cursors[i]);
+  free(x->kids.a);
+  free(x->alts.a);
+  free(x->memo.a);
+  free(x->caps.a);
+  free(x);
+}
+
+static bool grow(void **a, uint32_t *cap, uint32_t len, uint32_t n, size_t size) {
+  if (*cap - len >= n) return true;
+  uint64_t c = *cap ? *cap : 256;
+  while (c - len < n) c *= 2;
+  if (c > UINT32_MAX) return false;
+  void *b = realloc(*a, c * size);
+  if (b == NULL) return false;
+  *a = b;
+  *cap = (uint32_t)c;
+  return true;
+}
+
+#define RESERVE(x, arr, n) \
+  (grow((void **)&(arr).a, &(arr).cap, (arr).len, (n), sizeof *(arr).a) || ((x)->oom = true, false))
+
+static bool type_ok(const wt_program *p, const wt_step *s, uint16_t sym, bool named) {
+  if (sym == SYM_ERROR) {
+    if (s->any) return false;
+  } else if (s->any == 1) {
+    return named;
+  } else if (s->any == 2) {
+    return true;
+  }
+  const uint16_t *syms = p->pool + s->sym_off;
+  for (uint16_t i = 0; i < s->sym_count; i++) {
+    if (syms[i] == sym) return true;
+  }
+  return false;
+}
+
+static uint32_t node_alts(struct wt_scratch *x, const wt_program *p, TSNode n, const wt_step *s, uint32_t depth,
+                          uint32_t *off);
+
+// seq enumerates the ways the child steps j... of s match the kids
+// k0[from...], pushing each complete sequence's captures (after the
+// node's own, already on caps) as one alternative.
+static void seq(struct wt_scratch *x, const wt_program *p, const wt_step *s, uint32_t k0, uint32_t m,
+                uint32_t mo, int64_t last_named, uint32_t j, uint32_t from, uint32_t *count) {
+  if (x->oom) return;
+  if (j == s->child_count) {
+    uint32_t n = x->caps.len / 3;
+    if (!RESERVE(x, x->alts, 1 + x->caps.len)) return;
+    x->alts.a[x->alts.len++] = n;
+    for (uint32_t i = 0; i < x->caps.len; i++) x->alts.a[x->alts.len++] = x->caps.a[i];
+    (*count)++;
+    return;
+  }
+  const wt_step *c = &p->steps[s->child_off + j];
+  for (uint32_t q = from; q < m; q++) {
+    uint32_t off = x->memo.a[mo + 2 * (j * m + q)], cnt = x->memo.a[mo + 2 * (j * m + q) + 1];
+    if (cnt > 0 && (!(c->flags & WT_LAST) || (int64_t)q >= last_named)) {
+      for (uint32_t a = 0; a < cnt; a++) {
+        uint32_t n = x->alts.a[off];
+        uint32_t save = x->caps.len;
+        if (!RESERVE(x, x->caps, 3 * n)) return;
+        for (uint32_t i = 0; i < 3 * n; i++) x->caps.a[x->caps.len++] = x->alts.a[off + 1 + i];
+        seq(x, p, s, k0, m, mo, last_named, j + 1, q + 1, count);
+        x->caps.len = save;
+        off += 1 + 3 * n;
+      }
+    }
+    if ((c->flags & WT_IMMEDIATE) && x->kids.a[k0 + q].named) break;
+  }
+}
+
+// node_alts appends to x->alts every way node n (whose type and field the
+// caller checked) matches step s, as contiguous records starting at *off
+// (after any records of n's descendants), and returns how many.
+static uint32_t node_alts(struct wt_scratch *x, const wt_program *p, TSNode n, const wt_step *s, uint32_t depth,
+                             uint32_t *off) {
+  for (uint16_t i = 0; i < s->neg_count; i++) {
+    if (ts_node_child_by_field_id(n, p->pool[s->neg_off + i]).id != NULL) return 0;
+  }
+  if (s->child_count == 0) {
+    if (!RESERVE(x, x->alts, 4)) return 0;
+    *off = x->alts.len;
+    if (s->capture == 0xffff) {
+      x->alts.a[x->alts.len++] = 0;
+    } else {
+      uint32_t *w = x->alts.a + x->alts.len;
+      w[0] = 1;
+      w[1] = s->capture;
+      w[2] = ts_node_start_byte(n);
+      w[3] = ts_node_end_byte(n);
+      x->alts.len += 4;
+    }
+    return 1;
+  }
+  if (depth >= MAX_DEPTH) {
+    x->oom = true;
+    return 0;
+  }
+  // The kids of n.
+  if (depth >= x->ncursors) {
+    x->cursors[depth] = ts_tree_cursor_new(n);
+    x->ncursors = depth + 1;
+  } else {
+    ts_tree_cursor_reset(&x->cursors[depth], n);
+  }
+  TSTreeCursor *cur = &x->cursors[depth];
+  uint32_t k0 = x->kids.len, m = 0;
+  int64_t last_named = -1;
+  if (ts_tree_cursor_goto_first_child(cur)) {
+    do {
+      if (!RESERVE(x, x->kids, 1)) return 0;
+      kid *k = &x->kids.a[x->kids.len++];
+      k->node = ts_tree_cursor_current_node(cur);
+      k->sym = ts_node_symbol(k->node);
+      k->field = ts_tree_cursor_current_field_id(cur);
+      k->named = ts_node_is_named(k->node);
+      if (k->named) last_named = m;
+      m++;
+    } while (ts_tree_cursor_goto_next_sibling(cur));
+  }
+  // Every child step against every kid, first, so that the alternatives
+  // of n come out contiguous after those of its descendants.
+  uint32_t cells = (uint32_t)s->child_count * m;
+  if (!RESERVE(x, x->memo, 2 * cells)) return 0;
+  uint32_t mo = x->memo.len;
+  x->memo.len += 2 * cells;
+  bool any = true;
+  for (uint16_t j = 0; j < s->child_count && any; j++) {
+    const wt_step *c = &p->steps[s->child_off + j];
+    bool found = false;
+    for (uint32_t q = 0; q < m; q++) {
+      kid k = x->kids.a[k0 + q];
+      uint32_t o = 0, cnt = 0;
+      if ((c->field == 0 || k.field == c->field) && type_ok(p, c, k.sym, k.named)) {
+        cnt = node_alts(x, p, k.node, c, depth + 1, &o);
+        if (x->oom) return 0;
+      }
+      x->memo.a[mo + 2 * (j * m + q)] = o;
+      x->memo.a[mo + 2 * (j * m + q) + 1] = cnt;
+      found |= cnt > 0;
+    }
+    any = found;
+  }
+  uint32_t count = 0;
+  *off = x->alts.len;
+  if (any) {
+    x->caps.len = 0;
+    if (s->capture != 0xffff) {
+      if (!RESERVE(x, x->caps, 3)) return 0;
+      x->caps.a[0] = s->capture;
+      x->caps.a[1] = ts_node_start_byte(n);
+      x->caps.a[2] = ts_node_end_byte(n);
+      x->caps.len = 3;
+    }
+    seq(x, p, s, k0, m, mo, last_named, 0, 0, &count);
+  }
+  x->kids.len = k0;
+  x->memo.len = mo;
+  return x->oom ? 0 : count;
+}
+
+bool wt_matches_exec(wt_matches *m, const wt_program *p, TSNode node) {
+  reset(m);
+  if (m->scratch == NULL) {
+    m->scratch = calloc(1, sizeof *m->scratch);
+    if (m->scratch == NULL) return false;
+  }
+  struct wt_scratch *x = m->scratch;
+  x->oom = false;
+  bool ok = true;
+  TSTreeCursor c = ts_tree_cursor_new(node);
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    uint16_t sym = ts_node_symbol(n);
+    if (sym < p->symbol_count) {
+      for (uint32_t r = p->root_off[sym]; r < p->root_off[sym + 1]; r++) {
+        const wt_step *s = &p->steps[p->roots[r]];
+        x->alts.len = 0;
+        x->kids.len = 0;
+        x->memo.len = 0;
+        uint32_t off = 0;
+        uint32_t cnt = node_alts(x, p, n, s, 0, &off);
+        if (x->oom) {
+          ok = false;
+          goto done;
+        }
+        // Copy each alternative once: tree-sitter drops a state whose
+        // captures equal another's at the same step of the same pattern.
+        uint32_t first = m->len;
+        for (uint32_t a = 0; a < cnt; a++) {
+          uint32_t len = 1 + 3 * x->alts.a[off];
+          bool dup = false;
+          for (uint32_t w = first; w < m->len && !dup; w += 1 + 3 * m->buf[w]) {
+            uint32_t k = x->alts.a[off];
+            dup = m->buf[w] == k;
+            for (uint32_t i = 1; dup && i <= 3 * k; i++) dup = m->buf[w + i] == x->alts.a[off + i];
+          }
+          if (!dup) {
+            if (!reserve(m, len)) {
+              ok = false;
+              goto done;
+            }
+            for (uint32_t i = 0; i < len; i++) m->buf[m->len++] = x->alts.a[off + i];
+          }
+          off += len;
+        }
+      }
     }
     if (ts_tree_cursor_goto_first_child(&c)) continue;
     while (!ts_tree_cursor_goto_next_sibling(&c)) {

@@ -71,6 +71,19 @@ func (mt *matcher) run(q *sitter.Query, root *sitter.Node) []uint32 {
 	return mt.record()
 }
 
+// exec runs prog over the tree under root and returns its matches as a
+// record like run's (in another order). Matches of a residual query are
+// not included: see Parser.matches.
+func (mt *matcher) exec(prog *program, root *sitter.Node) []uint32 {
+	if mt.m == nil {
+		panic("parser: Parser used after Close")
+	}
+	if !C.wt_matches_exec(mt.m, prog.p, cNode(root)) {
+		panic("parser: out of memory for query matches")
+	}
+	return mt.record()
+}
+
 // collect returns, as a record like run's, a one-capture match for every
 // node under root whose symbol s has roles[s] != 0, with capture index
 // roles[s]-1, in pre-order: what a query of (node_type) @capture patterns

@@ -1,0 +1,523 @@
+package parser
+
+// #include <stdlib.h>
+// #include "matches.h"
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unsafe"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// A program is a language's query compiled for the tree walker of
+// matches.c (wt_matches_exec). Our queries use a small part of the query
+// language: node patterns with fields, nested children, (_) and _
+// wildcards, [...] alternations of childless nodes, "anonymous" nodes,
+// !negated fields, . anchors and one capture per node. The walker matches
+// exactly those, the way tree-sitter's query cursor does (TestProgramAgrees
+// compares the two), in one pass of a tree cursor: a query cursor spends
+// most of its time keeping its general state machine up to date at every
+// node (on moby a single-pattern query costs 80% of the full one). A
+// pattern using anything else (quantifiers, predicates, several captures
+// on one node, a wildcard or alternation at the root) is left to
+// tree-sitter in a residual query.
+type program struct {
+	p        *C.wt_program // C memory, alive as long as the language
+	residual *sitter.Query // patterns the walker does not run, or nil
+	// remap maps a residual capture index to the full query's.
+	remap []uint32
+}
+
+// patNode is a parsed pattern node.
+type patNode struct {
+	kind      int      // nodeNamed, nodeAnon, nodeAny (_), nodeAnyNamed ((_))
+	types     []string // one, or several for an alternation
+	field     string
+	capture   string
+	negated   []string
+	children  []*patNode
+	immediate bool // a . anchor before it
+	last      bool // a . anchor after it
+}
+
+// maxPatternDepth is MAX_DEPTH of matches.c.
+const maxPatternDepth = 16
+
+func (n *patNode) depth() int {
+	d := 0
+	for _, c := range n.children {
+		d = max(d, c.depth())
+	}
+	return d + 1
+}
+
+const (
+	nodeNamed = iota
+	nodeAnon
+	nodeAny
+	nodeAnyNamed
+)
+
+var errUnsupported = errors.New("not supported by the tree walker")
+
+// scmPattern is one top-level pattern of a query source: its text, and
+// its parse when the walker supports it.
+type scmPattern struct {
+	text string
+	root *patNode
+	err  error
+}
+
+// splitPatterns splits query source into its top-level patterns and
+// parses each.
+func splitPatterns(src string) ([]scmPattern, error) {
+	var out []scmPattern
+	lx := &scmLexer{src: src}
+	for {
+		lx.skip()
+		if lx.pos >= len(src) {
+			return out, nil
+		}
+		start := lx.pos
+		root, err := lx.pattern(true)
+		if err != nil && !errors.Is(err, errUnsupported) {
+			return nil, err
+		}
+		if err == nil && root.depth() > maxPatternDepth {
+			err = errUnsupported
+		}
+		if err != nil {
+			// Resynchronise on the end of the unsupported pattern.
+			lx.pos = start
+			if err := lx.skipPattern(); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, scmPattern{text: src[start:lx.pos], root: root, err: err})
+	}
+}
+
+type scmLexer struct {
+	src string
+	pos int
+}
+
+// skip skips white space and ; comments.
+func (lx *scmLexer) skip() {
+	for lx.pos < len(lx.src) {
+		switch c := lx.src[lx.pos]; {
+		case c == ';':
+			for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' {
+				lx.pos++
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			lx.pos++
+		default:
+			return
+		}
+	}
+}
+
+func isIdentChar(c byte) bool {
+	return c == '_' || c == '-' || c == '.' || c == '/' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func (lx *scmLexer) ident() string {
+	st := lx.pos
+	for lx.pos < len(lx.src) && isIdentChar(lx.src[lx.pos]) {
+		lx.pos++
+	}
+	return lx.src[st:lx.pos]
+}
+
+func (lx *scmLexer) str() (string, error) {
+	lx.pos++ // opening quote
+	var b strings.Builder
+	for lx.pos < len(lx.src) {
+		c := lx.src[lx.pos]
+		switch c {
+		case '"':
+			lx.pos++
+			return b.String(), nil
+		case '\\':
+			if lx.pos+1 < len(lx.src) {
+				lx.pos++
+				c = lx.src[lx.pos]
+				switch c {
+				case 'n':
+					c = '\n'
+				case 't':
+					c = '\t'
+				}
+			}
+		}
+		b.WriteByte(c)
+		lx.pos++
+	}
+	return "", fmt.Errorf("query: unterminated string")
+}
+
+// skipPattern moves past one top-level pattern of any syntax: balanced
+// brackets, then its captures and quantifiers.
+func (lx *scmLexer) skipPattern() error {
+	depth := 0
+	for lx.pos < len(lx.src) {
+		lx.skip()
+		if lx.pos >= len(lx.src) {
+			break
+		}
+		switch c := lx.src[lx.pos]; c {
+		case '(', '[':
+			depth++
+			lx.pos++
+		case ')', ']':
+			depth--
+			lx.pos++
+		case '"':
+			if _, err := lx.str(); err != nil {
+				return err
+			}
+		default:
+			lx.pos++
+		}
+		if depth == 0 {
+			break
+		}
+	}
+	if depth != 0 {
+		return fmt.Errorf("query: unbalanced brackets")
+	}
+	// Trailing captures and quantifiers belong to the pattern.
+	for {
+		save := lx.pos
+		lx.skip()
+		if lx.pos < len(lx.src) && (lx.src[lx.pos] == '@' || strings.IndexByte("*+?", lx.src[lx.pos]) >= 0) {
+			lx.pos++
+			lx.ident()
+			continue
+		}
+		lx.pos = save
+		return nil
+	}
+}
+
+// pattern parses one node pattern with its captures.
+func (lx *scmLexer) pattern(top bool) (*patNode, error) {
+	lx.skip()
+	if lx.pos >= len(lx.src) {
+		return nil, fmt.Errorf("query: unexpected end")
+	}
+	n := &patNode{}
+	switch c := lx.src[lx.pos]; {
+	case c == '(':
+		lx.pos++
+		lx.skip()
+		name := lx.ident()
+		switch name {
+		case "":
+			return nil, errUnsupported // (#predicate ...) or a grouping
+		case "_":
+			n.kind = nodeAnyNamed
+		default:
+			n.kind, n.types = nodeNamed, []string{name}
+		}
+		if err := lx.children(n); err != nil {
+			return nil, err
+		}
+	case c == '[':
+		if top {
+			return nil, errUnsupported
+		}
+		lx.pos++
+		for {
+			lx.skip()
+			if lx.pos >= len(lx.src) {
+				return nil, fmt.Errorf("query: unterminated [")
+			}
+			if lx.src[lx.pos] == ']' {
+				lx.pos++
+				break
+			}
+			alt, err := lx.pattern(false)
+			if err != nil {
+				return nil, err
+			}
+			if alt.kind != n.kind && len(n.types) > 0 || alt.kind != nodeNamed && alt.kind != nodeAnon ||
+				alt.capture != "" || len(alt.children) > 0 || len(alt.negated) > 0 {
+				return nil, errUnsupported
+			}
+			n.kind = alt.kind
+			n.types = append(n.types, alt.types...)
+		}
+		if len(n.types) == 0 {
+			return nil, errUnsupported
+		}
+	case c == '"':
+		s, err := lx.str()
+		if err != nil {
+			return nil, err
+		}
+		n.kind, n.types = nodeAnon, []string{s}
+	case c == '_':
+		lx.pos++
+		n.kind = nodeAny
+	default:
+		return nil, errUnsupported
+	}
+	// Captures and quantifiers.
+	for {
+		save := lx.pos
+		lx.skip()
+		if lx.pos >= len(lx.src) {
+			break
+		}
+		c := lx.src[lx.pos]
+		if c == '@' {
+			lx.pos++
+			if n.capture != "" {
+				return nil, errUnsupported
+			}
+			n.capture = lx.ident()
+			continue
+		}
+		if strings.IndexByte("*+?", c) >= 0 {
+			return nil, errUnsupported
+		}
+		lx.pos = save
+		break
+	}
+	if top && (n.kind == nodeAny || n.kind == nodeAnyNamed || n.kind == nodeAnon) {
+		return nil, errUnsupported
+	}
+	return n, nil
+}
+
+// children parses a node pattern's body up to its closing parenthesis.
+func (lx *scmLexer) children(n *patNode) error {
+	anchor := false
+	for {
+		lx.skip()
+		if lx.pos >= len(lx.src) {
+			return fmt.Errorf("query: unterminated (")
+		}
+		switch c := lx.src[lx.pos]; {
+		case c == ')':
+			lx.pos++
+			if anchor {
+				if len(n.children) == 0 {
+					return errUnsupported
+				}
+				n.children[len(n.children)-1].last = true
+			}
+			return nil
+		case c == '.':
+			if anchor {
+				return errUnsupported
+			}
+			lx.pos++
+			anchor = true
+		case c == '!':
+			lx.pos++
+			n.negated = append(n.negated, lx.ident())
+		case c == '#':
+			return errUnsupported
+		default:
+			field := ""
+			if isIdentChar(c) && c != '_' || c == '_' && lx.pos+1 < len(lx.src) && isIdentChar(lx.src[lx.pos+1]) {
+				save := lx.pos
+				id := lx.ident()
+				lx.skip()
+				if lx.pos < len(lx.src) && lx.src[lx.pos] == ':' {
+					lx.pos++
+					field = id
+				} else {
+					lx.pos = save
+					return errUnsupported // a bare identifier
+				}
+			}
+			child, err := lx.pattern(false)
+			if err != nil {
+				return err
+			}
+			child.field, child.immediate = field, anchor
+			anchor = false
+			n.children = append(n.children, child)
+		}
+	}
+}
+
+// compileProgram compiles the query source for lang into a program whose
+// capture indexes are those of q, the whole source compiled by
+// tree-sitter.
+func compileProgram(src string, lang *sitter.Language, q *sitter.Query) (*program, error) {
+	pats, err := splitPatterns(src)
+	if err != nil {
+		return nil, err
+	}
+	captureIdx := map[string]uint32{}
+	for i := uint32(0); i < q.CaptureCount(); i++ {
+		captureIdx[q.CaptureNameForId(i)] = i
+	}
+	nsym := lang.SymbolCount()
+	symbols := map[[2]string][]uint16{} // {name, "named"|"anon"} -> symbols
+	for i := uint32(0); i < nsym; i++ {
+		s := sitter.Symbol(i)
+		switch lang.SymbolType(s) {
+		case sitter.SymbolTypeRegular:
+			symbols[[2]string{lang.SymbolName(s), "named"}] = append(symbols[[2]string{lang.SymbolName(s), "named"}], uint16(i))
+		case sitter.SymbolTypeAnonymous:
+			symbols[[2]string{lang.SymbolName(s), "anon"}] = append(symbols[[2]string{lang.SymbolName(s), "anon"}], uint16(i))
+		}
+	}
+	fields := map[string]uint16{}
+	for i := 1; i < 1<<16; i++ {
+		name := lang.FieldName(i)
+		if name == "" {
+			break
+		}
+		fields[name] = uint16(i)
+	}
+
+	var (
+		steps    []C.wt_step
+		pool     []uint16 // symbol lists and negated field lists
+		roots    = make([][]uint16, nsym)
+		residual strings.Builder
+	)
+	var emit func(n *patNode, at int) error
+	emit = func(n *patNode, at int) error {
+		st := &steps[at]
+		st.capture = 0xffff
+		if n.capture != "" {
+			idx, ok := captureIdx[n.capture]
+			if !ok {
+				return fmt.Errorf("query: capture @%s unknown", n.capture)
+			}
+			st.capture = C.uint16_t(idx)
+		}
+		switch n.kind {
+		case nodeAny:
+			st.any = 2
+		case nodeAnyNamed:
+			st.any = 1
+		default:
+			kind := "named"
+			if n.kind == nodeAnon {
+				kind = "anon"
+			}
+			st.sym_off = C.uint32_t(len(pool))
+			for _, t := range n.types {
+				syms := symbols[[2]string{t, kind}]
+				if len(syms) == 0 {
+					return fmt.Errorf("query: invalid node type %q", t)
+				}
+				pool = append(pool, syms...)
+			}
+			st.sym_count = C.uint16_t(len(pool) - int(st.sym_off))
+		}
+		if n.field != "" {
+			f, ok := fields[n.field]
+			if !ok {
+				return fmt.Errorf("query: invalid field %q", n.field)
+			}
+			st.field = C.uint16_t(f)
+		}
+		if len(n.negated) > 0 {
+			st.neg_off = C.uint32_t(len(pool))
+			for _, name := range n.negated {
+				f, ok := fields[name]
+				if !ok {
+					return fmt.Errorf("query: invalid field %q", name)
+				}
+				pool = append(pool, f)
+			}
+			st.neg_count = C.uint16_t(len(n.negated))
+		}
+		if n.immediate {
+			st.flags |= C.WT_IMMEDIATE
+		}
+		if n.last {
+			st.flags |= C.WT_LAST
+		}
+		if len(n.children) > 0 {
+			first := len(steps)
+			st.child_off, st.child_count = C.uint32_t(first), C.uint16_t(len(n.children))
+			steps = append(steps, make([]C.wt_step, len(n.children))...)
+			for i, c := range n.children {
+				if err := emit(c, first+i); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, pt := range pats {
+		if pt.err != nil {
+			residual.WriteString(pt.text)
+			residual.WriteByte('\n')
+			continue
+		}
+		at := len(steps)
+		steps = append(steps, C.wt_step{})
+		if err := emit(pt.root, at); err != nil {
+			return nil, err
+		}
+		for _, s := range pool[steps[at].sym_off : steps[at].sym_off+C.uint32_t(steps[at].sym_count)] {
+			roots[s] = append(roots[s], uint16(at))
+		}
+	}
+	if len(steps) > 1<<16 || len(pool) > 1<<31 {
+		return nil, fmt.Errorf("query: too large for the tree walker")
+	}
+
+	prog := &program{}
+	if residual.Len() > 0 {
+		rq, err := sitter.NewQuery([]byte(residual.String()), lang)
+		if err != nil {
+			return nil, err
+		}
+		prog.residual = rq
+		prog.remap = make([]uint32, rq.CaptureCount())
+		for i := range prog.remap {
+			prog.remap[i] = captureIdx[rq.CaptureNameForId(uint32(i))]
+		}
+	}
+
+	// Copy everything into C memory, which lives as long as the language.
+	rootOff := make([]uint32, nsym+1)
+	var rootList []uint16
+	for s := range roots {
+		rootOff[s] = uint32(len(rootList))
+		rootList = append(rootList, roots[s]...)
+	}
+	rootOff[nsym] = uint32(len(rootList))
+	p := (*C.wt_program)(C.calloc(1, C.size_t(unsafe.Sizeof(C.wt_program{}))))
+	p.steps = (*C.wt_step)(cCopy(steps))
+	p.pool = (*C.uint16_t)(cCopy(pool))
+	p.root_off = (*C.uint32_t)(cCopy(rootOff))
+	p.roots = (*C.uint16_t)(cCopy(rootList))
+	p.symbol_count = C.uint32_t(nsym)
+	prog.p = p
+	return prog, nil
+}
+
+// cCopy copies s into C memory (never freed: programs live as long as the
+// process's languages).
+func cCopy[T any](s []T) unsafe.Pointer {
+	size := C.size_t(len(s)) * C.size_t(unsafe.Sizeof(*new(T)))
+	if size == 0 {
+		size = 1
+	}
+	p := C.calloc(1, size)
+	if p == nil {
+		panic("parser: out of memory for a query program")
+	}
+	if len(s) > 0 {
+		copy(unsafe.Slice((*T)(p), len(s)), s)
+	}
+	return p
+}
