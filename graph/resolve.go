@@ -266,17 +266,30 @@ func (r *resolver) addModules() {
 	}
 }
 
-func distinctNames(refs []parser.Ref, enclosing int, limit int) []string {
-	var out []string
-	seen := map[string]bool{}
+// identKey is a name used inside one definition (-1: the file's top level).
+type identKey struct {
+	enclosing int
+	name      string
+}
+
+// identsByDef returns, at index e+1 for each e from -1 (the file's top
+// level) to defs-1, the distinct names the refs enclosed by e use, in
+// order, at most limit of them: in one pass over the refs, not one per
+// definition (which cost defs × refs on large files).
+func identsByDef(refs []parser.Ref, defs, limit int) [][]string {
+	out := make([][]string, defs+1)
+	seen := make(map[identKey]struct{}, len(refs))
 	for _, rf := range refs {
-		if rf.Enclosing == enclosing && !seen[rf.Name] {
-			seen[rf.Name] = true
-			out = append(out, rf.Name)
-			if len(out) == limit {
-				break
-			}
+		e := rf.Enclosing
+		if e < -1 || e >= defs || len(out[e+1]) >= limit {
+			continue
 		}
+		k := identKey{e, rf.Name}
+		if _, ok := seen[k]; ok {
+			continue
+		}
+		seen[k] = struct{}{}
+		out[e+1] = append(out[e+1], rf.Name)
 	}
 	return out
 }
@@ -303,8 +316,9 @@ func (r *resolver) addFilesAndSymbols() []uint32 {
 		}
 		test := IsTestPath(f.Path)
 		mod := r.modIdx[dirOf(f.Path)]
+		idents := identsByDef(facts.Refs, len(facts.Defs), maxIdents)
 		fp := r.addInDir(Page{ID: FileID(f.Path), Kind: KindFile, Title: f.Path, Name: path.Base(f.Path), Path: f.Path,
-			Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: distinctNames(facts.Refs, -1, maxIdents), Test: test,
+			Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: idents[0], Test: test,
 			Hash: uint32(f.Hash) | 1}, mod)
 		r.fileIdx[f.Path] = fp
 		r.edge(r.modIdx[dirOf(f.Path)], fp, Contains)
@@ -343,7 +357,7 @@ func (r *resolver) addFilesAndSymbols() []uint32 {
 				if p.Title == "" {
 					p.Title = d.Kind.String() + " " + d.Qualified
 				}
-				p.Idents = distinctNames(facts.Refs, di, maxIdents)
+				p.Idents = idents[di+1]
 			}
 			pi := r.addInDir(p, mod)
 			parent := fp
