@@ -137,10 +137,7 @@ func keepEntries(block, es []uint32) (kept, _ []uint32) {
 func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 	n := ix.n
 	entries := make([][]uint32, n)
-	workers := max(1, min(runtime.GOMAXPROCS(0), 8, n/2000))
-	if tokenizeWorkers > 0 {
-		workers = tokenizeWorkers
-	}
+	workers := tokenizeShards(n)
 	shardTerms := make([][]string, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -301,14 +298,134 @@ func (ix *Index) buildText(g *graph.Graph) {
 	ix.termBlob = blob
 
 	// Per page: distinct terms with per-field tf → impact, page by page
-	// into one flat list (hitTerm/hitImp, page i's from hitOff[i]).
-	counts := make([]uint32, numTerms)
-	hitOff := make([]uint32, n+1)
-	var hitTerm []uint32
-	var hitImp []uint8
+	// into flat lists, on both cores: shards of whole groups, so that a
+	// shard alone reads and frees its pages' entries.
+	shards := hitShards(ix.group, folded, tokenizeShards(n))
+	var wg sync.WaitGroup
+	for _, sh := range shards {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sh.hits(ix, entries, mem, memOff, lens, remap, folded)
+		}()
+	}
+	wg.Wait()
+	counts := shards[0].counts
+	for _, sh := range shards[1:] {
+		for t, c := range sh.counts {
+			counts[t] += c
+		}
+		sh.counts = nil
+	}
+
+	// Postings: a term's are its count, then (page delta, impact) pairs in
+	// page order. Their sizes are summed first so that every term's
+	// postings are written in place, in one exact-size buffer.
+	last := make([]uint32, numTerms)
+	ix.postOff = make([]uint32, numTerms+1)
+	for _, sh := range shards {
+		for i := sh.lo; i < sh.hi; i++ {
+			for _, t := range sh.term[sh.off[i-sh.lo]:sh.off[i-sh.lo+1]] {
+				ix.postOff[t+1] += uint32(uvarintLen(uint64(uint32(i)-last[t])) + 1)
+				last[t] = uint32(i)
+			}
+		}
+	}
+	for t := range numTerms {
+		ix.postOff[t+1] += ix.postOff[t] + uint32(uvarintLen(uint64(counts[t])))
+	}
+	post := make([]byte, ix.postOff[numTerms])
+	pos := counts // reused: the write position of each term's next posting
+	var buf [binary.MaxVarintLen64]byte
+	for t := range numTerms {
+		k := copy(post[ix.postOff[t]:], appendUvarint(buf[:0], uint64(counts[t])))
+		pos[t] = ix.postOff[t] + uint32(k)
+		last[t] = 0
+	}
+	for _, sh := range shards {
+		for i := sh.lo; i < sh.hi; i++ {
+			for j := sh.off[i-sh.lo]; j < sh.off[i-sh.lo+1]; j++ {
+				t := sh.term[j]
+				d := appendUvarint(buf[:0], uint64(uint32(i)-last[t]))
+				p := pos[t]
+				p += uint32(copy(post[p:], d))
+				post[p] = sh.imp[j]
+				pos[t] = p + 1
+				last[t] = uint32(i)
+			}
+		}
+	}
+	ix.post = post
+}
+
+// A hitShard is the pages [lo, hi) with, per page i, its distinct terms
+// and their impacts at term[off[i-lo]:off[i-lo+1]], and how many pages
+// of the shard hold each term.
+type hitShard struct {
+	lo, hi int
+	off    []uint32
+	term   []uint32
+	imp    []uint8
+	counts []uint32
+}
+
+// tokenizeShards is the number of shards for n pages: the tokenizing
+// workers'.
+func tokenizeShards(n int) int {
+	if tokenizeWorkers > 0 {
+		return tokenizeWorkers
+	}
+	return max(1, min(runtime.GOMAXPROCS(0), 8, n/2000))
+}
+
+// hitShards splits the pages into about k ranges that no group crosses
+// (every page of a range has its group page in the range), or one.
+func hitShards(group []uint32, folded func(int) bool, k int) []*hitShard {
+	n := len(group)
+	// A cut before page b is clean when no page before b is grouped at or
+	// after b, and no page from b on is grouped before b.
+	reach := make([]bool, n+1) // reach[b]: a page before b is grouped at >= b
+	hi := 0
+	for b := 1; b <= n; b++ {
+		i := b - 1
+		if folded(i) {
+			hi = max(hi, int(group[i]))
+		}
+		reach[b] = hi >= b
+	}
+	low := n // min group of folded pages from b on
+	clean := make([]bool, n+1)
+	clean[0], clean[n] = true, true
+	for b := n - 1; b >= 1; b-- {
+		if folded(b) {
+			low = min(low, int(group[b]))
+		}
+		clean[b] = !reach[b] && low >= b
+	}
+	var out []*hitShard
+	lo := 0
+	for w := 1; w < k; w++ {
+		b := max(n*w/k, lo+1)
+		for b < n && !clean[b] {
+			b++
+		}
+		if b >= n {
+			break
+		}
+		out = append(out, &hitShard{lo: lo, hi: b})
+		lo = b
+	}
+	return append(out, &hitShard{lo: lo, hi: n})
+}
+
+// hits fills the shard's lists from the pages' entries (and their folded
+// members'), freeing the entries it has used.
+func (sh *hitShard) hits(ix *Index, entries [][]uint32, mem, memOff []uint32, lens [][numFields]uint32, remap []uint32, folded func(int) bool) {
+	sh.counts = make([]uint32, len(remap))
+	sh.off = make([]uint32, sh.hi-sh.lo+1)
 	var es []uint32
-	for i := range n {
-		hitOff[i] = uint32(len(hitTerm))
+	for i := sh.lo; i < sh.hi; i++ {
+		sh.off[i-sh.lo] = uint32(len(sh.term))
 		es = append(es[:0], entries[i]...)
 		for _, m := range mem[memOff[i]:memOff[i+1]] {
 			for _, e := range entries[m] {
@@ -334,9 +451,9 @@ func (ix *Index) buildText(g *graph.Graph) {
 				return
 			}
 			nt := remap[term]
-			hitTerm = append(hitTerm, nt)
-			hitImp = append(hitImp, imp)
-			counts[nt]++
+			sh.term = append(sh.term, nt)
+			sh.imp = append(sh.imp, imp)
+			sh.counts[nt]++
 		}
 		curTerm := es[0] >> entryFieldBits
 		for _, e := range es {
@@ -349,42 +466,7 @@ func (ix *Index) buildText(g *graph.Graph) {
 		}
 		flush(curTerm)
 	}
-	hitOff[n] = uint32(len(hitTerm))
-
-	// Postings: a term's are its count, then (page delta, impact) pairs in
-	// page order. Their sizes are summed first so that every term's
-	// postings are written in place, in one exact-size buffer.
-	last := make([]uint32, numTerms)
-	ix.postOff = make([]uint32, numTerms+1)
-	for i := range n {
-		for _, t := range hitTerm[hitOff[i]:hitOff[i+1]] {
-			ix.postOff[t+1] += uint32(uvarintLen(uint64(uint32(i)-last[t])) + 1)
-			last[t] = uint32(i)
-		}
-	}
-	for t := range numTerms {
-		ix.postOff[t+1] += ix.postOff[t] + uint32(uvarintLen(uint64(counts[t])))
-	}
-	post := make([]byte, ix.postOff[numTerms])
-	pos := counts // reused: the write position of each term's next posting
-	var buf [binary.MaxVarintLen64]byte
-	for t := range numTerms {
-		k := copy(post[ix.postOff[t]:], appendUvarint(buf[:0], uint64(counts[t])))
-		pos[t] = ix.postOff[t] + uint32(k)
-		last[t] = 0
-	}
-	for i := range n {
-		for j := hitOff[i]; j < hitOff[i+1]; j++ {
-			t := hitTerm[j]
-			d := appendUvarint(buf[:0], uint64(uint32(i)-last[t]))
-			p := pos[t]
-			p += uint32(copy(post[p:], d))
-			post[p] = hitImp[j]
-			pos[t] = p + 1
-			last[t] = uint32(i)
-		}
-	}
-	ix.post = post
+	sh.off[sh.hi-sh.lo] = uint32(len(sh.term))
 }
 
 // uvarintLen is the length of appendUvarint's encoding of v.

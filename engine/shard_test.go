@@ -42,3 +42,43 @@ func TestTokenizeShardsIdentical(t *testing.T) {
 		}
 	}
 }
+
+// TestHitShardsClean: no group crosses a cut between hit shards, whatever
+// the order of files and their symbols.
+func TestHitShardsClean(t *testing.T) {
+	// Pages 0..99; page i is folded into group[i] when group[i] != i.
+	group := make([]uint32, 100)
+	for i := range group {
+		group[i] = uint32(i)
+	}
+	for i := 11; i < 20; i++ {
+		group[i] = 10 // a file and its symbols after it
+	}
+	for i := 40; i < 45; i++ {
+		group[i] = 60 // symbols before their file, across the middle
+	}
+	group[99] = 30 // a last symbol of an early file
+	folded := func(i int) bool { return group[i] != uint32(i) }
+	for k := 1; k <= 9; k++ {
+		shards := hitShards(group, folded, k)
+		next := 0
+		for _, sh := range shards {
+			if sh.lo != next || sh.hi <= sh.lo {
+				t.Fatalf("k=%d: shards %+v do not tile the pages", k, shards)
+			}
+			next = sh.hi
+			for i := sh.lo; i < sh.hi; i++ {
+				if g := int(group[i]); g < sh.lo || g >= sh.hi {
+					t.Errorf("k=%d: page %d in [%d,%d) is grouped at %d", k, i, sh.lo, sh.hi, g)
+				}
+			}
+		}
+		if next != len(group) {
+			t.Fatalf("k=%d: shards end at %d", k, next)
+		}
+	}
+	group[99] = 99
+	if shards := hitShards(group, folded, 2); len(shards) != 2 {
+		t.Errorf("a clean cut exists, got %d shards", len(shards))
+	}
+}
