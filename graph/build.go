@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -360,8 +361,8 @@ func writeGeneration(ctx context.Context, w *genWriter, enc encodedBlobs, blobs 
 	if err := w.setCompressedBlob("graph", enc.graph); err != nil {
 		return err
 	}
-	for name, b := range blobs {
-		if err := w.setBlob(name, b); err != nil {
+	for name, b := range compressAll(blobs) {
+		if err := w.setCompressedBlob(name, b); err != nil {
 			return err
 		}
 	}
@@ -375,6 +376,34 @@ func writeGeneration(ctx context.Context, w *genWriter, enc encodedBlobs, blobs 
 		return err
 	}
 	return w.commit()
+}
+
+// compressAll compresses the blobs on all cores.
+func compressAll(blobs map[string][]byte) map[string][]byte {
+	names := make([]string, 0, len(blobs))
+	for name := range blobs {
+		names = append(names, name)
+	}
+	// Largest first, so that one large blob does not finish last alone.
+	slices.SortFunc(names, func(a, b string) int { return len(blobs[b]) - len(blobs[a]) })
+	out := make([][]byte, len(names))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
+				out[i] = compress(blobs[names[i]])
+			}
+		}()
+	}
+	wg.Wait()
+	m := make(map[string][]byte, len(names))
+	for i, name := range names {
+		m[name] = out[i]
+	}
+	return m
 }
 
 type parseResult struct {

@@ -437,10 +437,6 @@ func newGenWriter(dir string, n int) (*genWriter, error) {
 
 func (w *genWriter) set(key string, val []byte) error { return w.wb.Set([]byte(key), val) }
 
-func (w *genWriter) setBlob(name string, b []byte) error {
-	return w.setCompressedBlob(name, compress(b))
-}
-
 // setCompressedBlob stores b, already compressed, in chunks.
 func (w *genWriter) setCompressedBlob(name string, b []byte) error {
 	for i := 0; len(b) > 0 || i == 0; i++ {
