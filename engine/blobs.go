@@ -15,11 +15,22 @@ func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error)
 	if prev != nil {
 		prevIx, _ = Load(prev) // an unreadable old index only costs a cold start
 	}
+	// The name table builds on another core meanwhile.
+	type named struct {
+		dir    []byte
+		chunks [][]byte
+	}
+	names := make(chan named, 1)
+	go func() {
+		dir, chunks := chunkNames(buildNames(g), namesChunkBytes)
+		names <- named{dir, chunks}
+	}()
 	b, err := NewIndex(g, prevIx).MarshalBinary()
+	nm := <-names
 	if err != nil {
 		return nil, fmt.Errorf("encode ranking index: %w", err)
 	}
-	dir, chunks := chunkNames(buildNames(g), namesChunkBytes)
+	dir, chunks := nm.dir, nm.chunks
 	blobs := map[string][]byte{indexBlob: b, namesBlob + ".dir": dir}
 	for i, c := range chunks {
 		blobs[namesChunk(i)] = c
