@@ -10,7 +10,9 @@
 //
 // Scoring, in order (constants and their reasons are in score.go):
 //  1. each query term's weight × idf × the page's precomputed BM25F impact,
-//     summed per page; a file page also carries its symbols' text;
+//     summed per page; a file page also carries its symbols' text; the
+//     fields include the page's string literals (config keys, flag names,
+//     messages, file patterns), at the weight of body identifiers;
 //  2. pages fold into groups (a file and its symbols/sections): group score =
 //     file + shares of its three best members;
 //  3. factors: test files, docs and modules down; files the question names

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -126,6 +127,8 @@ type langSpec struct {
 	// builtins are unqualified reference names dropped as noise
 	// (predeclared types and functions).
 	builtins map[string]bool
+	// literals are the node types of string literals (Facts.Literals).
+	literals []string
 
 	once  sync.Once
 	lang  *sitter.Language
@@ -134,27 +137,31 @@ type langSpec struct {
 	// nodeRoles maps a grammar symbol to 1 + the role of its nodes, or 0;
 	// it is built from nodes.
 	nodeRoles []uint8
-	err       error
+	// litRoles is nodeRoles for literals: 1 for their node types.
+	litRoles []uint8
+	err      error
 }
 
 var specs = map[string]*langSpec{
 	"go": {name: "go", grammar: golang.GetLanguage, queries: []string{"go.scm"}, builtins: set(
 		"bool byte rune string error any comparable int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr",
 		"float32 float64 complex64 complex128 append cap clear close complex copy delete imag len make max min new panic",
-		"print println real recover")},
+		"print println real recover"), literals: []string{"interpreted_string_literal", "raw_string_literal"}},
 	"python": {name: "python", grammar: python.GetLanguage, queries: []string{"python.scm"}, comments: commentHash, sig: sigColon, attrPrefixes: []string{"@"}, builtins: set(
 		"int str float bool bytes list dict set tuple object type None len print isinstance issubclass range super",
-		"enumerate zip map filter sorted reversed min max sum any all abs getattr setattr hasattr iter next repr open")},
-	"javascript": {name: "javascript", grammar: javascript.GetLanguage, queries: []string{"javascript.scm"}, sig: sigArrow, attrPrefixes: []string{"@"}},
-	"typescript": {name: "typescript", grammar: typescript.GetLanguage, queries: []string{"typescript.scm"}, sig: sigArrow, attrPrefixes: []string{"@"}},
-	"tsx":        {name: "tsx", grammar: tsx.GetLanguage, queries: []string{"typescript.scm", "tsx.scm"}, sig: sigArrow, attrPrefixes: []string{"@"}},
-	"rust":       {name: "rust", grammar: rust.GetLanguage, queries: []string{"rust.scm"}, attrPrefixes: []string{"#["}},
-	"java":       {name: "java", grammar: java.GetLanguage, queries: []string{"java.scm"}, attrPrefixes: []string{"@"}},
-	"c":          {name: "c", grammar: c.GetLanguage, queries: []string{"c.scm"}},
-	"cpp":        {name: "cpp", grammar: cpp.GetLanguage, queries: []string{"cpp.scm"}, attrPrefixes: []string{"template", "[["}},
-	"csharp":     {name: "csharp", grammar: csharp.GetLanguage, queries: []string{"csharp.scm"}, sig: sigArrow, attrPrefixes: []string{"["}},
-	"ruby":       {name: "ruby", grammar: ruby.GetLanguage, queries: []string{"ruby.scm"}, comments: commentHash, sig: sigLine},
-	"php":        {name: "php", grammar: php.GetLanguage, queries: []string{"php.scm"}, comments: commentBoth, attrPrefixes: []string{"#["}},
+		"enumerate zip map filter sorted reversed min max sum any all abs getattr setattr hasattr iter next repr open"),
+		literals: []string{"string"}},
+	"javascript": {name: "javascript", grammar: javascript.GetLanguage, queries: []string{"javascript.scm"}, sig: sigArrow, attrPrefixes: []string{"@"}, literals: []string{"string", "template_string"}},
+	"typescript": {name: "typescript", grammar: typescript.GetLanguage, queries: []string{"typescript.scm"}, sig: sigArrow, attrPrefixes: []string{"@"}, literals: []string{"string", "template_string"}},
+	"tsx":        {name: "tsx", grammar: tsx.GetLanguage, queries: []string{"typescript.scm", "tsx.scm"}, sig: sigArrow, attrPrefixes: []string{"@"}, literals: []string{"string", "template_string"}},
+	"rust":       {name: "rust", grammar: rust.GetLanguage, queries: []string{"rust.scm"}, attrPrefixes: []string{"#["}, literals: []string{"string_literal", "raw_string_literal"}},
+	"java":       {name: "java", grammar: java.GetLanguage, queries: []string{"java.scm"}, attrPrefixes: []string{"@"}, literals: []string{"string_literal"}},
+	"c":          {name: "c", grammar: c.GetLanguage, queries: []string{"c.scm"}, literals: []string{"string_literal"}},
+	"cpp":        {name: "cpp", grammar: cpp.GetLanguage, queries: []string{"cpp.scm"}, attrPrefixes: []string{"template", "[["}, literals: []string{"string_literal", "raw_string_literal"}},
+	"csharp": {name: "csharp", grammar: csharp.GetLanguage, queries: []string{"csharp.scm"}, sig: sigArrow, attrPrefixes: []string{"["},
+		literals: []string{"string_literal", "verbatim_string_literal", "raw_string_literal", "interpolated_string_expression"}},
+	"ruby": {name: "ruby", grammar: ruby.GetLanguage, queries: []string{"ruby.scm"}, comments: commentHash, sig: sigLine, literals: []string{"string"}},
+	"php":  {name: "php", grammar: php.GetLanguage, queries: []string{"php.scm"}, comments: commentBoth, attrPrefixes: []string{"#["}, literals: []string{"string", "encapsed_string"}},
 	// Headings become sections; the first paragraph is the file's doc.
 	"markdown": {name: "markdown", grammar: markdown.GetLanguage, nodes: map[string]string{
 		"atx_heading": "heading", "setext_heading": "heading", "paragraph": "paragraph"}},
@@ -206,8 +213,32 @@ func (s *langSpec) load() error {
 			}
 			s.roles[i] = r
 		}
+		s.err = s.loadLiterals()
 	})
 	return s.err
+}
+
+// loadLiterals builds litRoles from literals.
+func (s *langSpec) loadLiterals() error {
+	if len(s.literals) == 0 {
+		return nil
+	}
+	s.litRoles = make([]uint8, s.lang.SymbolCount())
+	found := make(map[string]bool)
+	for i := range s.litRoles {
+		sym := sitter.Symbol(i)
+		name := s.lang.SymbolName(sym)
+		if slices.Contains(s.literals, name) && s.lang.SymbolType(sym) == sitter.SymbolTypeRegular {
+			s.litRoles[i] = 1
+			found[name] = true
+		}
+	}
+	for _, name := range s.literals {
+		if !found[name] {
+			return fmt.Errorf("%s literals: invalid node type %q", s.name, name)
+		}
+	}
+	return nil
 }
 
 // loadNodes builds nodeRoles from nodes. Like a query's (type) pattern, a
