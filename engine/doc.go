@@ -41,6 +41,13 @@
 // (foo_test.go → foo.go, test_foo.py → foo.py; 0.5 of the best three test
 // groups' scores): public Acc@1 .575 → .558, Acc@5 unchanged; held-out
 // Acc@5 .750 → .742. Not kept.
+// With string literals indexed (public .833, held-out .792), measured and
+// not kept: 256 literals per page instead of 64, or 500 bytes per literal
+// instead of 200 (both neutral, larger index); literal field weights
+// 0.4-1.0 (a plateau; 0.6 kept); signature weight (wTitle) 1.5-2.5 (one
+// public near-tie case 6 → 5, held-out unchanged: too thin to call); doc
+// weight 0.6/1.5 and member-text weight 0.5/1.2 (±1 case, opposite signs
+// on the two sets).
 // The centrality is still computed (warm-started)
 // and stored, so a prior can be switched on (priorWeight) without a rebuild.
 //
