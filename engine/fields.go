@@ -23,17 +23,19 @@ const (
 	fSymText
 	fSymIdents
 	fSymIdentExact
+	fStr    // words and key-like names in the page's string literals
+	fSymStr // ... its symbols' (a file page's member field)
 	numFields
 )
 
 // fieldWeight and fieldB are indexed by field; see score.go for the values.
 var (
 	fieldWeight = [numFields]float64{wName, wExactName, wPath, wTitle, wDoc, wIdents, wIdentExact,
-		wSymName, wSymExact, wSymText, wSymIdents, wSymIdentExact}
+		wSymName, wSymExact, wSymText, wSymIdents, wSymIdentExact, wStr, wSymStr}
 	fieldB = [numFields]float64{bName, bName, bPathB, bText, bText, bBag, bBag,
-		bBag, bBag, bBag, bBag, bBag}
+		bBag, bBag, bBag, bBag, bBag, bBag, bBag}
 	fieldNames = [numFields]string{"name", "exact", "path", "title", "doc", "idents", "identx",
-		"symname", "symexact", "symtext", "symidents", "symidentx"}
+		"symname", "symexact", "symtext", "symidents", "symidentx", "str", "symstr"}
 )
 
 // termSink receives (term, field) occurrences of one page.
@@ -59,6 +61,16 @@ func pageTerms(p *graph.Page, emit termSink, ident func(string), scratch []strin
 			}
 		}
 	}
+	strs := func() {
+		for _, lit := range p.Literals {
+			words(lit, fStr)
+			for _, tok := range identTokens(lit) {
+				if looksLikeIdent(tok) {
+					emit(exactTerm(tok), fStr)
+				}
+			}
+		}
+	}
 	switch p.Kind {
 	case graph.KindSymbol:
 		words(p.Name, fName)
@@ -66,6 +78,7 @@ func pageTerms(p *graph.Page, emit termSink, ident func(string), scratch []strin
 		words(p.Title, fTitle)
 		words(p.Doc, fDoc)
 		idents()
+		strs()
 	case graph.KindFile:
 		base := path.Base(p.Path)
 		stemName := strings.TrimSuffix(base, path.Ext(base))
@@ -75,6 +88,7 @@ func pageTerms(p *graph.Page, emit termSink, ident func(string), scratch []strin
 		pathTerms(p.Path, true, emit, words)
 		words(p.Doc, fDoc)
 		idents()
+		strs()
 	case graph.KindModule:
 		words(p.Name, fName)
 		emit(exactTerm(path.Base(p.Path)), fExactName)
@@ -113,10 +127,10 @@ func identTerms(id string, emit termSink, scratch []string) []string {
 // its text twice.
 var memberField = [numFields]field{
 	fName: fSymName, fExactName: fSymExact, fTitle: fSymText, fDoc: fSymText,
-	fIdents: fSymIdents, fIdentExact: fSymIdentExact,
+	fIdents: fSymIdents, fIdentExact: fSymIdentExact, fStr: fSymStr,
 	// Fields a symbol page does not use map to themselves.
 	fPath: fPath, fSymName: fSymName, fSymExact: fSymExact, fSymText: fSymText,
-	fSymIdents: fSymIdents, fSymIdentExact: fSymIdentExact,
+	fSymIdents: fSymIdents, fSymIdentExact: fSymIdentExact, fSymStr: fSymStr,
 }
 
 // emitExactNames emits "=name", "=qualified" and "=parent.name" of a definition.

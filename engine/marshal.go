@@ -27,7 +27,7 @@ import (
 // within a few ms on a 150k-page index.
 const (
 	indexMagic   = "WTIX"
-	indexVersion = 3
+	indexVersion = 4
 )
 
 // ErrBadIndex is returned by UnmarshalIndex for data it cannot read.

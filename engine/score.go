@@ -27,6 +27,9 @@ const (
 	wSymText       = 0.8 // symbols' signatures and docs
 	wSymIdents     = 0.5
 	wSymIdentExact = 0.6
+	// String literals: config keys, flag names, messages, file patterns.
+	wStr    = 0.6
+	wSymStr = 0.6
 
 	// Length normalisation per field kind: names are not penalised for
 	// length, prose and identifier bags are.

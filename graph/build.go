@@ -52,7 +52,7 @@ type BuildOptions struct {
 
 // FormatVersion is the version of everything graph stores in a
 // generation (codec.go, record.go, graphcodec.go); bump it with any change.
-const FormatVersion = 4
+const FormatVersion = 5
 
 func (opt *BuildOptions) format() string {
 	return fmt.Sprintf("graph%d/%s", FormatVersion, opt.ExtraFormat)

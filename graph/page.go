@@ -66,6 +66,9 @@ type Page struct {
 	// Idents are the distinct identifiers used inside a symbol's body (or at a
 	// file's top level), for text ranking.
 	Idents []string
+	// Literals are the distinct string literals in a symbol's body (or at
+	// a file's top level), for text ranking.
+	Literals []string
 	// Test reports a page in a test file or test directory.
 	Test bool
 	// Hash fingerprints the page's source text (a symbol's or section's

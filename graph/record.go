@@ -116,6 +116,11 @@ func (r *FileRecord) marshal() []byte {
 		e.uint(uint64(rf.Kind))
 		e.int(rf.Enclosing)
 	}
+	e.uint(uint64(len(f.Literals)))
+	for _, l := range f.Literals {
+		e.str(l.Text)
+		e.int(l.Enclosing)
+	}
 	e.uint(uint64(len(f.Imports)))
 	for _, im := range f.Imports {
 		e.str(im.Path)
@@ -165,6 +170,12 @@ func unmarshalFileRecord(b []byte) (*FileRecord, error) {
 			rf.Qualifier = s()
 			rf.Kind = parser.RefKind(d.uint())
 			rf.Enclosing = d.int()
+		}
+	}
+	if n := d.count(); n > 0 {
+		f.Literals = make([]parser.Literal, n)
+		for i := range f.Literals {
+			f.Literals[i] = parser.Literal{Text: d.str(), Enclosing: d.int()}
 		}
 	}
 	if n := d.count(); n > 0 {

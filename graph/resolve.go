@@ -20,6 +20,8 @@ const (
 	maxFanOut = 4
 	// maxIdents caps the identifiers kept per page for text ranking.
 	maxIdents = 96
+	// maxLiterals caps the string literals kept per page for text ranking.
+	maxLiterals = 64
 )
 
 // langFamily groups languages whose definitions may call each other.
@@ -294,6 +296,22 @@ func identsByDef(refs []parser.Ref, defs, limit int) [][]string {
 	return out
 }
 
+// literalsByDef groups a file's literals by definition: index 0 is the
+// file level, i+1 definition i; at most limit each (the parser already
+// made them distinct per definition).
+func literalsByDef(f *parser.Facts, limit int) [][]string {
+	if len(f.Literals) == 0 {
+		return nil
+	}
+	out := make([][]string, len(f.Defs)+1)
+	for _, l := range f.Literals {
+		if i := l.Enclosing + 1; i >= 0 && i < len(out) && len(out[i]) < limit {
+			out[i] = append(out[i], l.Text)
+		}
+	}
+	return out
+}
+
 // addFilesAndSymbols adds file, symbol and doc pages; it returns, per file,
 // the page index of its first definition (defs are added in order).
 func (r *resolver) addFilesAndSymbols() []uint32 {
@@ -317,8 +335,15 @@ func (r *resolver) addFilesAndSymbols() []uint32 {
 		test := IsTestPath(f.Path)
 		mod := r.modIdx[dirOf(f.Path)]
 		idents := identsByDef(facts.Refs, len(facts.Defs), maxIdents)
+		lits := literalsByDef(facts, maxLiterals)
+		litsOf := func(i int) []string {
+			if i+1 < len(lits) {
+				return lits[i+1]
+			}
+			return nil
+		}
 		fp := r.addInDir(Page{ID: FileID(f.Path), Kind: KindFile, Title: f.Path, Name: path.Base(f.Path), Path: f.Path,
-			Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: idents[0], Test: test,
+			Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: idents[0], Literals: litsOf(-1), Test: test,
 			Hash: uint32(f.Hash) | 1}, mod)
 		r.fileIdx[f.Path] = fp
 		r.edge(r.modIdx[dirOf(f.Path)], fp, Contains)
@@ -358,6 +383,7 @@ func (r *resolver) addFilesAndSymbols() []uint32 {
 					p.Title = d.Kind.String() + " " + d.Qualified
 				}
 				p.Idents = idents[di+1]
+				p.Literals = litsOf(di)
 			}
 			pi := r.addInDir(p, mod)
 			parent := fp

@@ -25,6 +25,7 @@ import (
 //	               require-like names
 //	@doc, @doc.owner  a Python docstring and the definition it documents
 //	@package       the Go package clause (its doc is the package doc)
+//	@literal       a string literal (Facts.Literals)
 //	@heading, @paragraph  Markdown blocks
 type role uint8
 
@@ -47,6 +48,7 @@ const (
 	rolePackage
 	roleHeading
 	roleParagraph
+	roleLiteral
 	roleDef // roleDef + role(kind) for each DefKind
 )
 
@@ -56,7 +58,7 @@ var roleByName = func() map[string]role {
 		"ref.call": roleRefCall, "ref.type": roleRefType, "ref.sel": roleRefSel, "ref.jsx": roleRefJSX,
 		"qual": roleQual, "import.path": roleImportPath, "import.alias": roleImportAlias,
 		"import.stmt": roleImportStmt, "import.fn": roleImportFn, "doc": roleDoc, "doc.owner": roleDocOwner,
-		"package": rolePackage, "heading": roleHeading, "paragraph": roleParagraph,
+		"package": rolePackage, "heading": roleHeading, "paragraph": roleParagraph, "literal": roleLiteral,
 	}
 	for k := KindFunc; k <= KindSection; k++ {
 		m["def."+k.String()] = roleDef + role(k)
@@ -83,6 +85,8 @@ type rawRef struct {
 	qStart, qEnd uint32 // qualifier; qEnd == 0 when absent
 	kind         RefKind
 }
+
+type rawStr struct{ start, end uint32 }
 
 type rawDoc struct {
 	owner      uint32 // start offset of the documented definition
@@ -135,6 +139,7 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 	root := tree.RootNode()
 	p.defs, p.refs, p.docs, p.imports = p.defs[:0], p.refs[:0], p.docs[:0], p.imports[:0]
 	p.names = p.names[:0] // buildDefs leaves the previous file's names when there are no defs
+	p.strs, p.impAt = p.strs[:0], p.impAt[:0]
 	if len(p.intern) > 4096 {
 		p.intern = make(interner)
 	}
@@ -145,6 +150,7 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 
 	p.buildDefs(s, src, f)
 	p.buildRefs(src, f)
+	p.buildLiterals(s, src, f)
 	if len(p.imports) > 0 {
 		f.Imports = dedupeImports(slices.Clone(p.imports))
 	}
@@ -238,6 +244,11 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 				ds, de := path.span(n)
 				p.docs = append(p.docs, rawDoc{owner: st, start: ds, end: de})
 			}
+		case mainRole == roleLiteral:
+			if main != nil {
+				st, en := main.span(n)
+				p.strs = append(p.strs, rawStr{st, en})
+			}
 		case mainRole == rolePackage:
 			if main != nil && pkgStart < 0 {
 				st, _ := main.span(n)
@@ -257,6 +268,7 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 				}
 			}
 			st, en := path.span(n)
+			p.impAt = append(p.impAt, st)
 			imp := Import{Path: unquote(src[st:en]), Line: p.lines.line(st) + 1}
 			if alias != nil {
 				as, ae := alias.span(n)
@@ -268,6 +280,105 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 		}
 	}
 	return pkgStart
+}
+
+// maxLiteralBytes bounds a literal's text: its head names what it is (a
+// key, a flag, a message); a long template's tail would crowd the index.
+const maxLiteralBytes = 200
+
+// buildLiterals fills f.Literals from the collected string literals: their
+// text, once per enclosing definition, skipping import paths, docstrings
+// and literals without a letter.
+func (p *Parser) buildLiterals(s *langSpec, src []byte, f *Facts) {
+	strs := p.strs
+	if len(strs) == 0 {
+		return
+	}
+	slices.SortFunc(strs, func(a, b rawStr) int { return int(a.start) - int(b.start) })
+	slices.Sort(p.impAt)
+	defs, idx := p.defs, p.defIdx
+	if len(f.Refs) == 0 { // buildRefs did not index the definitions
+		idx = idx[:0]
+		for i := range defs {
+			if !defs[i].scope {
+				idx = append(idx, int32(i))
+			}
+		}
+		p.defIdx = idx
+	}
+	type key struct {
+		text string
+		enc  int
+	}
+	seen := map[key]bool{}
+	stack := p.stack[:0]
+	di, ii := 0, 0
+	for _, r := range strs {
+		for ii < len(p.impAt) && p.impAt[ii] < r.start {
+			ii++
+		}
+		if ii < len(p.impAt) && p.impAt[ii] < r.end {
+			continue // an import path
+		}
+		text, ok := literalText(s, src[r.start:r.end])
+		if !ok {
+			continue
+		}
+		for di < len(idx) && defs[idx[di]].start <= r.start {
+			d := &defs[idx[di]]
+			for len(stack) > 0 && defs[idx[stack[len(stack)-1]]].end <= d.start {
+				stack = stack[:len(stack)-1]
+			}
+			stack = append(stack, int32(di))
+			di++
+		}
+		for len(stack) > 0 && defs[idx[stack[len(stack)-1]]].end <= r.start {
+			stack = stack[:len(stack)-1]
+		}
+		enc := -1
+		if len(stack) > 0 {
+			enc = int(defs[idx[stack[len(stack)-1]]].out)
+		}
+		k := key{text, enc}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		f.Literals = append(f.Literals, Literal{Text: text, Enclosing: enc})
+	}
+	p.stack = stack
+}
+
+// literalText is a string literal's content: prefix (r, b, f, @, $), quotes
+// and raw-string hashes removed, whitespace folded, cut at maxLiteralBytes.
+// It reports false for a literal worth nothing to search: one without a
+// letter, or a Python triple-quoted string (docstrings, and blocks of text
+// or source that ranking already sees elsewhere or should not).
+func literalText(s *langSpec, b []byte) (string, bool) {
+	i := 0
+	for i < len(b) && i < 3 && (b[i] >= 'a' && b[i] <= 'z' || b[i] >= 'A' && b[i] <= 'Z' || b[i] == '@' || b[i] == '$') {
+		i++
+	}
+	b = b[i:]
+	if s.name == "python" && (bytes.HasPrefix(b, []byte(`"""`)) || bytes.HasPrefix(b, []byte("'''"))) {
+		return "", false
+	}
+	b = bytes.TrimLeft(b, "#\"'`")
+	b = bytes.TrimRight(b, "#\"'`")
+	if len(b) > maxLiteralBytes*2 {
+		b = b[:maxLiteralBytes*2]
+	}
+	letter := false
+	for _, c := range b {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 {
+			letter = true
+			break
+		}
+	}
+	if !letter {
+		return "", false
+	}
+	return foldSpace(b, maxLiteralBytes), true
 }
 
 func isRequire(s *langSpec, fn []byte) bool {

@@ -88,6 +88,18 @@ type Ref struct {
 	Enclosing int
 }
 
+// Literal is one distinct string literal of a definition (or of the file
+// level): config keys, flag names, messages and file patterns are often
+// only written there.
+type Literal struct {
+	// Text is the literal's content without quotes or prefix, whitespace
+	// folded, at most maxLiteralBytes bytes.
+	Text string
+	// Enclosing is the index in Facts.Defs of the innermost definition
+	// containing the literal, or -1 at file level.
+	Enclosing int
+}
+
 // Import is one import, include, use or require.
 type Import struct {
 	// Path is the imported module as written, quotes stripped
@@ -112,6 +124,7 @@ type Facts struct {
 	Doc         string
 	Defs        []Def
 	Refs        []Ref
+	Literals    []Literal // distinct per enclosing definition, in source order
 	Imports     []Import
 	Diagnostics []Diagnostic
 }

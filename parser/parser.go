@@ -33,6 +33,8 @@ type Parser struct {
 	intern  interner
 	defIdx  []int32
 	imports []Import
+	strs    []rawStr
+	impAt   []uint32 // start offsets of import paths (not literals to index)
 }
 
 // NewParser returns a Parser ready for any supported language. Close it to

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -851,6 +852,41 @@ func checkValid(t testing.TB, f *Facts) {
 	for _, d := range f.Diagnostics {
 		if bad(d.Message) {
 			t.Errorf("invalid UTF-8 in diagnostic %+v", d)
+		}
+	}
+}
+
+func TestLiterals(t *testing.T) {
+	cases := []struct {
+		path, src string
+		want      []string // "text@enclosing-name" ("" for the file level)
+	}{
+		{"x.go", "package x\n\nimport \"net/http\"\n\nvar mode = \"strict\"\n\n// F does.\nfunc F() string {\n\tif k == \"dns_challenge_override_domain\" {\n\t\treturn `raw  text`\n\t}\n\treturn \"dns_challenge_override_domain\" + \"12\"\n}\n",
+			[]string{"strict@mode", "dns_challenge_override_domain@F", "raw text@F"}},
+		{"x.py", "\"\"\"Module doc.\"\"\"\nimport os\n\ndef f():\n    \"\"\"Doc.\"\"\"\n    raise ValueError(f\"unknown key {k!r}\")\n\nX = 'Makefile.*'\n",
+			[]string{"unknown key {k!r}@f", "Makefile.*@X"}},
+		{"x.rs", "fn kinds() -> &'static [&'static str] {\n    &[\"kconfig\", r#\"Kconfig.*\"#]\n}\n",
+			[]string{"kconfig@kinds", "Kconfig.*@kinds"}},
+		{"x.js", "import a from \"./a\";\nfunction g() { return `hello ${a}` + 'x1'; }\n",
+			[]string{"hello ${a}@g", "x1@g"}},
+	}
+	p := NewParser()
+	defer p.Close()
+	for _, tc := range cases {
+		f, err := p.Parse(context.Background(), tc.path, []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range f.Literals {
+			enc := ""
+			if l.Enclosing >= 0 {
+				enc = f.Defs[l.Enclosing].Name
+			}
+			got = append(got, l.Text+"@"+enc)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: literals %q, want %q", tc.path, got, tc.want)
 		}
 	}
 }

@@ -26,3 +26,6 @@
 (preproc_include path: (_) @import.path)
 (field_declaration declarator: (array_declarator declarator: (field_identifier) @name)) @def.field
 (field_declaration declarator: (pointer_declarator declarator: (field_identifier) @name)) @def.field
+
+; String literals (what config keys, flags and messages are written in).
+(string_literal) @literal

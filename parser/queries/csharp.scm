@@ -30,3 +30,9 @@
 (cast_expression type: (identifier) @ref.type)
 
 (using_directive) @import.stmt
+
+; String literals (what config keys, flags and messages are written in).
+(string_literal) @literal
+(verbatim_string_literal) @literal
+(raw_string_literal) @literal
+(interpolated_string_expression) @literal

@@ -26,3 +26,7 @@
 
 (import_spec name: (_) @import.alias path: (_) @import.path)
 (import_spec !name path: (_) @import.path)
+
+; String literals (what config keys, flags and messages are written in).
+(interpreted_string_literal) @literal
+(raw_string_literal) @literal

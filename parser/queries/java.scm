@@ -20,3 +20,6 @@
 (scoped_type_identifier (_) @qual . (type_identifier) @ref.type .)
 
 (import_declaration) @import.stmt
+
+; String literals (what config keys, flags and messages are written in).
+(string_literal) @literal

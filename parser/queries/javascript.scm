@@ -27,3 +27,7 @@
 (export_statement source: (string (string_fragment) @import.path))
 (call_expression function: (identifier) @import.fn arguments: (arguments . (string (string_fragment) @import.path) .))
 (call_expression function: (import) arguments: (arguments . (string (string_fragment) @import.path)))
+
+; String literals (what config keys, flags and messages are written in).
+(string) @literal
+(template_string) @literal

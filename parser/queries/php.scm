@@ -29,3 +29,7 @@
 (require_once_expression) @import.stmt
 (include_expression) @import.stmt
 (include_once_expression) @import.stmt
+
+; String literals (what config keys, flags and messages are written in).
+(string) @literal
+(encapsed_string) @literal

@@ -12,3 +12,6 @@
 (scope_resolution scope: (_) @qual name: (constant) @ref.type)
 
 (call method: (identifier) @import.fn arguments: (argument_list . (string (string_content) @import.path)))
+
+; String literals (what config keys, flags and messages are written in).
+(string) @literal

@@ -25,3 +25,7 @@
 
 (use_declaration argument: (_) @import.stmt)
 (extern_crate_declaration name: (identifier) @import.path)
+
+; String literals (what config keys, flags and messages are written in).
+(string_literal) @literal
+(raw_string_literal) @literal
