@@ -41,10 +41,12 @@ var (
 // termSink receives (term, field) occurrences of one page.
 type termSink func(term string, f field)
 
-// pageTerms emits the terms of p's own fields. ident, when not nil, emits
-// the terms of one identifier used in the body (as identTerms does): the
-// ranking index caches them, as the same identifiers recur on most pages.
-func pageTerms(p *graph.Page, emit termSink, ident func(string), scratch []string) []string {
+// pageTerms emits the terms of p's own fields. ident and literal, when not
+// nil, emit the terms of one identifier used in the body (as identTerms
+// does) and of one string literal (as literalTerms does): the ranking
+// index caches them, as the same identifiers and literals recur on many
+// pages.
+func pageTerms(p *graph.Page, emit termSink, ident, literal func(string), scratch []string) []string {
 	words := func(s string, f field) {
 		var ws []string
 		ws, scratch = wordTerms(nil, s, scratch)
@@ -63,11 +65,10 @@ func pageTerms(p *graph.Page, emit termSink, ident func(string), scratch []strin
 	}
 	strs := func() {
 		for _, lit := range p.Literals {
-			words(lit, fStr)
-			for _, tok := range identTokens(lit) {
-				if looksLikeIdent(tok) {
-					emit(exactTerm(tok), fStr)
-				}
+			if literal != nil {
+				literal(lit)
+			} else {
+				scratch = literalTerms(lit, emit, scratch)
 			}
 		}
 	}
@@ -118,6 +119,22 @@ func identTerms(id string, emit termSink, scratch []string) []string {
 		emit(w, fIdents)
 	}
 	emit(exactTerm(id), fIdentExact)
+	return scratch
+}
+
+// literalTerms emits the terms of one string literal: its words, and its
+// identifier-like tokens exactly.
+func literalTerms(lit string, emit termSink, scratch []string) []string {
+	var ws []string
+	ws, scratch = wordTerms(nil, lit, scratch)
+	for _, w := range ws {
+		emit(w, fStr)
+	}
+	for _, tok := range identTokens(lit) {
+		if looksLikeIdent(tok) {
+			emit(exactTerm(tok), fStr)
+		}
+	}
 	return scratch
 }
 

@@ -176,9 +176,19 @@ func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 				identScratch = identTerms(id, emit, identScratch)
 				identCache[id] = slices.Clone(cur[start:])
 			}
+			litCache := map[string][]uint32{}
+			literal := func(lit string) {
+				if es, ok := litCache[lit]; ok {
+					cur = append(cur, es...)
+					return
+				}
+				start := len(cur)
+				identScratch = literalTerms(lit, emit, identScratch)
+				litCache[lit] = slices.Clone(cur[start:])
+			}
 			for i := lo; i < hi; i++ {
 				cur = cur[:0]
-				scratch = pageTerms(&g.Pages[i], emit, ident, scratch)
+				scratch = pageTerms(&g.Pages[i], emit, ident, literal, scratch)
 				entries[i], block = keepEntries(block, cur)
 			}
 			shardTerms[w] = terms
