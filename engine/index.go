@@ -78,10 +78,17 @@ func NewIndex(g *graph.Graph, prev *Index) *Index {
 			}
 		}
 	}
+	// The text index is the largest part and partly serial; the rest
+	// builds on another core meanwhile (they share only the fields above).
+	done := make(chan struct{})
+	go func() {
+		ix.buildPhrases(g)
+		ix.buildRecords(g)
+		ix.buildGraph(g, prev)
+		close(done)
+	}()
 	ix.buildText(g)
-	ix.buildPhrases(g)
-	ix.buildRecords(g)
-	ix.buildGraph(g, prev)
+	<-done
 	return ix
 }
 
