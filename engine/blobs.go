@@ -15,7 +15,7 @@ func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error)
 	if prev != nil {
 		prevIx, _ = Load(prev) // an unreadable old index only costs a cold start
 	}
-	b, err := NewIndex(g, prevIx).MarshalBinary()
+	b, err := newIndex(g, prevIx, false).marshal(false)
 	if err != nil {
 		return nil, fmt.Errorf("encode ranking index: %w", err)
 	}
@@ -35,6 +35,7 @@ var Format = fmt.Sprintf("engine%d+names2", indexVersion)
 const (
 	indexBlob = "engine"
 	namesBlob = "names"
+	textBlob  = "text" // the page records, written by graph.Build
 )
 
 // Load reads the ranking index of a generation. The error says what to do
@@ -45,6 +46,12 @@ func Load(snap *graph.Snapshot) (*Index, error) {
 		return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
 	}
 	ix, err := UnmarshalIndex(b)
+	if err == nil && len(ix.recOff) == 0 {
+		var text []byte
+		if text, err = snap.Blob(textBlob); err == nil {
+			err = ix.attachRecords(text)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read ranking index: %w; run 'wikitoolkit build --full'", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -61,9 +60,13 @@ const (
 // NewIndex builds the ranking index of g. prev (may be nil) is the index of
 // the previous build: its PageRank warm-starts this one, so a small rebuild
 // converges in a few iterations instead of pageRankIters. g is only read.
-func NewIndex(g *graph.Graph, prev *Index) *Index {
+func NewIndex(g *graph.Graph, prev *Index) *Index { return newIndex(g, prev, true) }
+
+// newIndex is NewIndex, with page records only if records: a build stores
+// the graph's (graph.EncodeText) and the index reads those once loaded.
+func newIndex(g *graph.Graph, prev *Index, records bool) *Index {
 	n := len(g.Pages)
-	ix := &Index{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: make([]uint32, n)}
+	ix := &Index{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: graph.Groups(g)}
 	for i := range g.Pages {
 		p := &g.Pages[i]
 		ix.kind[i] = uint8(p.Kind)
@@ -71,16 +74,12 @@ func NewIndex(g *graph.Graph, prev *Index) *Index {
 			ix.flags[i] |= flagTest
 		}
 		ix.flags[i] |= docFlags(p)
-		ix.group[i] = uint32(i)
-		if (p.Kind == graph.KindSymbol || p.Kind == graph.KindDoc) && p.Path != "" {
-			if f, ok := g.Lookup(graph.FileID(p.Path)); ok && int(f) < n {
-				ix.group[i] = f
-			}
-		}
 	}
 	ix.buildText(g)
 	ix.buildPhrases(g)
-	ix.buildRecords(g)
+	if records {
+		ix.buildRecords(g)
+	}
 	ix.buildGraph(g, prev)
 	return ix
 }
@@ -588,17 +587,4 @@ func uvarint(b []byte) (uint64, int) {
 }
 
 // firstLine returns the first non-empty line of s, at most max bytes, cut at a rune boundary.
-func firstLine(s string, maxBytes int) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = strings.TrimSpace(s[:i])
-	}
-	if len(s) > maxBytes {
-		s = s[:maxBytes]
-		for len(s) > 0 && !utf8.ValidString(s) {
-			s = s[:len(s)-1]
-		}
-		s += "…"
-	}
-	return s
-}
+func firstLine(s string, maxBytes int) string { return graph.FirstLine(s, maxBytes) }

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
-// The binary form of an Index, version 2, little-endian:
+// The binary form of an Index, version 4, little-endian:
 //
 //	magic "WTIX" | u32 version | u32 n | u32 numTerms | avgLen [5][12]f32
 //	then sections, each u32 element count followed by its elements:
@@ -21,13 +23,17 @@ import (
 // of 3.1 MB), their lengths mostly fit a byte. The centrality prior is not
 // stored: Load derives it from pr and group (priors).
 //
+// The records (recOff, rec) may be empty: a build stores the index without
+// them, as they are the generation's page text (graph.EncodeText, x/text),
+// which Load reads beside it.
+//
 // The byte sections (rec, termBlob, post: ~90% of the size) are not copied
 // on load: the Index aliases the caller's buffer. Only the fixed-width
 // arrays and offset tables are decoded, which is what keeps UnmarshalIndex
 // within a few ms on a 150k-page index.
 const (
 	indexMagic   = "WTIX"
-	indexVersion = 3
+	indexVersion = 4
 )
 
 // ErrBadIndex is returned by UnmarshalIndex for data it cannot read.
@@ -35,7 +41,10 @@ var ErrBadIndex = errors.New("bad ranking index")
 
 // MarshalBinary encodes the index compactly. It never fails for an index
 // built by NewIndex or read by UnmarshalIndex.
-func (ix *Index) MarshalBinary() ([]byte, error) {
+func (ix *Index) MarshalBinary() ([]byte, error) { return ix.marshal(true) }
+
+// marshal is MarshalBinary, without the page records unless records.
+func (ix *Index) marshal(records bool) ([]byte, error) {
 	if ix == nil {
 		return nil, fmt.Errorf("%w: nil index", ErrBadIndex)
 	}
@@ -55,8 +64,13 @@ func (ix *Index) MarshalBinary() ([]byte, error) {
 	b = putBytes(b, ix.flags)
 	b = putU32s(b, ix.group)
 	b = putF32s(b, ix.pr)
-	b = putOffsets(b, ix.recOff)
-	b = putBytes(b, ix.rec)
+	if records {
+		b = putOffsets(b, ix.recOff)
+		b = putBytes(b, ix.rec)
+	} else {
+		b = putOffsets(b, nil)
+		b = putBytes(b, nil)
+	}
 	b = putOffsets(b, ix.termOff)
 	b = putBytes(b, ix.termBlob)
 	b = putOffsets(b, ix.postOff)
@@ -133,7 +147,9 @@ func (ix *Index) validate(nt int) error {
 			return bad("unknown kind")
 		}
 	}
-	if !monotone(ix.recOff, n+1, len(ix.rec)) {
+	if len(ix.recOff) == 0 && len(ix.rec) == 0 {
+		// stored without its records (see attachRecords)
+	} else if !monotone(ix.recOff, n+1, len(ix.rec)) {
 		return bad("record offsets")
 	}
 	if !monotone(ix.termOff, nt+1, len(ix.termBlob)) || !monotone(ix.postOff, nt+1, len(ix.post)) {
@@ -280,4 +296,18 @@ func (r *reader) f32s() []float32 {
 		out[i] = math.Float32frombits(x)
 	}
 	return out
+}
+
+// attachRecords gives an index stored without page records the
+// generation's page text (x/text, graph.EncodeText), aliasing b.
+func (ix *Index) attachRecords(b []byte) error {
+	off, rec, err := graph.DecodeText(b)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrBadIndex, err)
+	}
+	if len(off) != ix.n+1 {
+		return fmt.Errorf("%w: %d page records for %d pages", ErrBadIndex, len(off)-1, ix.n)
+	}
+	ix.recOff, ix.rec = off, rec
+	return nil
 }

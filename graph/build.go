@@ -51,7 +51,7 @@ type BuildOptions struct {
 
 // FormatVersion is the version of everything graph stores in a
 // generation (codec.go, record.go, graphcodec.go); bump it with any change.
-const FormatVersion = 4
+const FormatVersion = 5
 
 func (opt *BuildOptions) format() string {
 	return fmt.Sprintf("graph%d/%s", FormatVersion, opt.ExtraFormat)
@@ -280,8 +280,12 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		info.Edges[e.Type.String()]++
 	}
 
-	graphBlob := make(chan []byte, 1)
-	go func() { graphBlob <- compress(encodeGraph(g)) }()
+	graphBlob := make(chan [2][]byte, 1)
+	go func() {
+		group := Groups(g)
+		text := textBlob(EncodeText(g, group))
+		graphBlob <- [2][]byte{compress(encodeGraph(g, group)), compress(text)}
+	}()
 	var blobs map[string][]byte
 	if opt.Extra != nil {
 		var extraPrev *Snapshot
@@ -310,7 +314,8 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		return nil, err
 	}
 	enc := <-encoded
-	enc.graph = <-graphBlob
+	gb := <-graphBlob
+	enc.graph, enc.text = gb[0], gb[1]
 	if err := writeGeneration(ctx, w, enc, blobs, info, start, lap); err != nil {
 		w.abort()
 		return nil, err
@@ -329,8 +334,8 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 // while references resolve, the graph while the ranking index is built),
 // so that the post-parse phases share both cores.
 type encodedBlobs struct {
-	facts, graph []byte
-	stats        []FileStat
+	facts, graph, text []byte
+	stats              []FileStat
 }
 
 // encodeFacts encodes and compresses the records' facts and their stats.
@@ -358,6 +363,9 @@ func writeGeneration(ctx context.Context, w *genWriter, enc encodedBlobs, blobs 
 		return err
 	}
 	if err := w.setCompressedBlob("graph", enc.graph); err != nil {
+		return err
+	}
+	if err := w.setCompressedBlob("text", enc.text); err != nil {
 		return err
 	}
 	for name, b := range blobs {

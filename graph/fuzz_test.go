@@ -37,6 +37,6 @@ func FuzzRecordRoundTrip(f *testing.F) {
 		}
 		// Arbitrary bytes never panic the decoders.
 		unmarshalFileRecord(junk)
-		decodeGraph(junk)
+		decodeGraph(junk, junk)
 	})
 }

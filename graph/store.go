@@ -27,9 +27,10 @@ package graph
 //	m/stat              every indexed file's path, size, mtime and hash (one value; the no-change rebuild reads only this)
 //	x/facts/<nnnnnn>    every FileRecord: parser facts without their text, stat or fingerprints, so incremental builds re-resolve without reparsing
 //	x/graph/<nnnnnn>    every page and edge (graphcodec.go), zstd-compressed, in chunks of at most blobChunk bytes
+//	x/text/<nnnnnn>     the page text x/graph and the ranking index share (pagetext.go), the same way
 //	x/<name>/<nnnnnn>   other blobs the same way: x/engine is the ranking index
 //
-// Page text (signatures, docs) is stored once, in x/graph. Facts are one
+// Page text (signatures, docs) is stored once, in x/text and x/graph. Facts are one
 // blob rather than a key per file because whole-blob zstd stores moby's in
 // 0.9 MB where per-key values in Badger's zstd blocks took 1.5 MB, and every
 // reader of facts (an incremental build) reads them all anyway.
@@ -255,7 +256,11 @@ func (s *Snapshot) readGraph() (*Graph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read graph: %w (run `wikitoolkit build --full`)", err)
 	}
-	return decodeGraph(b)
+	text, err := s.Blob("text")
+	if err != nil {
+		return nil, fmt.Errorf("read page text: %w (run `wikitoolkit build --full`)", err)
+	}
+	return decodeGraph(b, text)
 }
 
 // Page returns the page with the given ID and its neighbours, or ErrNotFound.
