@@ -23,17 +23,17 @@ const graphFormat = 3
 // first line of it): prefix + core + rest, where core is the snippet, or
 // the snippet without the "…" FirstLine adds when it cuts a line.
 const (
-	docSnippet    = iota // doc = core + rest, core the snippet
-	docCut               // doc = core + rest, core the snippet without "…"
-	docPrefixed          // doc = prefix + snippet + rest
-	docPrefixedCut       // doc = prefix + snippet without "…" + rest
-	docWhole             // the doc is stored whole
+	docSnippet     = iota // doc = core + rest, core the snippet
+	docCut                // doc = core + rest, core the snippet without "…"
+	docPrefixed           // doc = prefix + snippet + rest
+	docPrefixedCut        // doc = prefix + snippet without "…" + rest
+	docWhole              // the doc is stored whole
 )
 
 // page flags in the kind section
 const (
-	pageTest    = 1 << iota
-	pageNegLine // Line is negative and stored (records store max(0, Line))
+	pageTest     = 1 << iota
+	pageNegLine  // Line is negative and stored (records store max(0, Line))
 	pageFlagBits = iota
 )
 

@@ -230,9 +230,9 @@ func (r *TextReader) Str() string {
 
 // pageText is one decoded record, before defaults are applied.
 type pageText struct {
-	flags                                     uint64
+	flags                                uint64
 	path, name, title, id, qual, snippet string
-	line                                      int
+	line                                 int
 }
 
 func readText(rec []byte) (pageText, bool) {
