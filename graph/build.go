@@ -341,15 +341,10 @@ type encodedBlobs struct {
 // encodeFacts encodes and compresses the records' facts and their stats.
 func encodeFacts(all []*FileRecord) encodedBlobs {
 	stats := make([]FileStat, len(all))
-	facts := enc{b: make([]byte, 0, 1<<20)}
-	facts.uint(uint64(len(all)))
 	for i, f := range all {
 		stats[i] = FileStat{Path: f.Path, Size: f.Size, ModTime: f.ModTime, Hash: f.Hash}
-		rec := f.marshal()
-		facts.uint(uint64(len(rec)))
-		facts.b = append(facts.b, rec...)
 	}
-	return encodedBlobs{facts: compress(facts.b), stats: stats}
+	return encodedBlobs{facts: compress(encodeFactsBlob(all)), stats: stats}
 }
 
 func writeGeneration(ctx context.Context, w *genWriter, enc encodedBlobs, blobs map[string][]byte, info *BuildInfo, start time.Time, lap func(string)) error {

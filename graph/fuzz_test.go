@@ -31,12 +31,15 @@ func FuzzRecordRoundTrip(f *testing.F) {
 			Refs:    []parser.Ref{{Name: name, Line: line, Enclosing: 0}},
 			Imports: []parser.Import{{Path: path, Line: 1}},
 		}}
-		got, err := unmarshalFileRecord(r.marshal())
-		if err != nil || got.Path != path || got.Facts.Defs[0].Name != name || got.Facts.Defs[0].EndLine != line+2 {
+		stats := []FileStat{{Path: path}}
+		var got *FileRecord
+		err := decodeFactsBlob(encodeFactsBlob([]*FileRecord{r}), stats, func(r *FileRecord) error { got = r; return nil })
+		if err != nil || got.Path != path || got.Facts.Defs[0].Name != name || got.Facts.Defs[0].EndLine != line+2 ||
+			got.Facts.Refs[0].Name != name || got.Facts.Imports[0].Path != path {
 			t.Fatalf("round trip: %v %+v", err, got)
 		}
 		// Arbitrary bytes never panic the decoders.
-		unmarshalFileRecord(junk)
+		decodeFactsBlob(junk, stats, func(*FileRecord) error { return nil })
 		decodeGraph(junk, junk)
 	})
 }

@@ -351,28 +351,16 @@ func (s *Snapshot) EachFileRecord(fn func(*FileRecord) error) error {
 	if err != nil {
 		return err
 	}
-	d := dec{b: b}
-	n := d.count()
-	for range n {
-		m := d.count()
-		if d.err != nil {
-			break
-		}
-		rec, err := unmarshalFileRecord(d.b[:m])
-		if err != nil {
-			return fmt.Errorf("file record %d: %w", m, err)
-		}
-		st, ok := s.FileStat(rec.Path)
-		if !ok {
-			return fmt.Errorf("file record %s: no stat", rec.Path)
-		}
-		rec.Size, rec.ModTime, rec.Hash = st.Size, st.ModTime, st.Hash
-		d.b = d.b[m:]
-		if err := fn(rec); err != nil {
-			return err
-		}
+	stats, err := s.Stats()
+	if err != nil {
+		return err
 	}
-	return d.err
+	return decodeFactsBlob(b, stats, func(rec *FileRecord) error {
+		st := stats[0]
+		stats = stats[1:]
+		rec.Size, rec.ModTime, rec.Hash = st.Size, st.ModTime, st.Hash
+		return fn(rec)
+	})
 }
 
 // PartSizes returns the stored (compressed) bytes of each blob of the
