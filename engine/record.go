@@ -109,6 +109,12 @@ func (ix *Index) record(i uint32) record {
 	if flags&recName == 0 {
 		r.name = defaultName(kind, r.path, r.qual)
 	}
+	if flags&graph.TextTitleMark != 0 {
+		r.title = graph.UnmarkName(r.title, r.name)
+	}
+	if flags&graph.TextSnippetMark != 0 {
+		r.snippet = graph.UnmarkName(r.snippet, r.name)
+	}
 	switch {
 	case flags&recTitle != 0:
 	case flags&recTitleName != 0:

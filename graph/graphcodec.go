@@ -242,6 +242,12 @@ func decodeGraph(b, text []byte) (*Graph, error) {
 			if flags[i]&TextName == 0 {
 				p.Name = DefaultName(p.Kind, p.Path, p.Qualified)
 			}
+			if flags[i]&TextTitleMark != 0 {
+				p.Title = UnmarkName(p.Title, p.Name)
+			}
+			if flags[i]&TextSnippetMark != 0 {
+				snips[i] = UnmarkName(snips[i], p.Name)
+			}
 			switch {
 			case flags[i]&TextTitle != 0:
 			case flags[i]&TextTitleName != 0:

@@ -33,7 +33,36 @@ const (
 	TextTitle                 // title stored (else TextTitleName says which default)
 	TextTitleName             // title is the name (else the path)
 	TextID                    // id stored
+	TextTitleMark             // the stored title has NameMark where the name was (first occurrence)
+	TextSnippetMark           // the snippet likewise
 )
+
+// NameMark stands for the page's name in a stored title or snippet: a
+// signature holds its symbol's name and a Go doc comment starts with it,
+// and names are the least compressible part of both (moby: −0.1 MB).
+const NameMark = "\x00"
+
+// markName replaces the first occurrence of name in s with NameMark, when
+// that can be undone (see UnmarkName).
+func markName(s, name string) (string, bool) {
+	if len(name) < 2 || strings.Contains(s, NameMark) {
+		return s, false
+	}
+	i := strings.Index(s, name)
+	if i < 0 {
+		return s, false
+	}
+	return s[:i] + NameMark + s[i+len(name):], true
+}
+
+// UnmarkName undoes markName: s with its first NameMark replaced by name.
+func UnmarkName(s, name string) string {
+	i := strings.Index(s, NameMark)
+	if i < 0 {
+		return s
+	}
+	return s[:i] + name + s[i+len(NameMark):]
+}
 
 // SnippetMaxBytes bounds the stored first line of a page's doc.
 const SnippetMaxBytes = 200
@@ -97,6 +126,17 @@ func appendText(b []byte, g *Graph, i int, grp uint32) []byte {
 	if p.ID != DefaultID(p.Kind, p.Path, p.Name, p.Qualified) {
 		flags |= TextID
 	}
+	title := p.Title
+	if flags&TextTitle != 0 {
+		var ok bool
+		if title, ok = markName(title, p.Name); ok {
+			flags |= TextTitleMark
+		}
+	}
+	snippet, ok := markName(FirstLine(p.Doc, SnippetMaxBytes), p.Name)
+	if ok {
+		flags |= TextSnippetMark
+	}
 	b = binary.AppendUvarint(b, flags)
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
@@ -109,13 +149,13 @@ func appendText(b []byte, g *Graph, i int, grp uint32) []byte {
 		str(p.Name)
 	}
 	if flags&TextTitle != 0 {
-		str(p.Title)
+		str(title)
 	}
 	if flags&TextID != 0 {
 		str(p.ID)
 	}
 	str(p.Qualified)
-	str(FirstLine(p.Doc, SnippetMaxBytes))
+	str(snippet)
 	return binary.AppendUvarint(b, uint64(max(0, p.Line)))
 }
 

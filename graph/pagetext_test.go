@@ -19,6 +19,8 @@ func TestGraphCodecRoundTrip(t *testing.T) {
 		{ID: "symbol:a.go#X", Kind: KindSymbol, Title: "X", Name: "Y", Qualified: "X", Path: "b.go", Line: 3, EndLine: 9, SymKind: "func", Lang: "go", Test: true, Hash: 1, BodyHash: 2},
 		{ID: "symbol:a.go#T.m", Kind: KindSymbol, Title: "func (T) m()", Name: "m", Qualified: "T.m", Path: "a.go", Line: -2, EndLine: 4, SymKind: "method", Lang: "go", Hash: 1 << 31},
 		{ID: "memory:retries", Kind: KindMemory, Title: "Retries", Name: "retries", Qualified: "config"},
+		{ID: "symbol:a.go#Run", Kind: KindSymbol, Title: "func Run(\x00) Run", Name: "Run", Qualified: "Run", Path: "a.go", Doc: "Run runs Run.\x00"},
+		{ID: "symbol:a.go#Z.Zz", Kind: KindSymbol, Title: "func (Zz) Zz() Zz", Name: "Zz", Qualified: "Z.Zz", Path: "a.go", Doc: "Zz is Zz"},
 		{ID: "doc:a.go#weird", Kind: KindDoc, Title: "Weird", Name: "Weird", Qualified: "other", Path: "a.go"},
 	}
 	for i, d := range docs {
