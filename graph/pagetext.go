@@ -28,13 +28,13 @@ import (
 // path), a title equal to its path or its name, and an ID built from kind,
 // path and qualified name as SymbolID and friends do.
 const (
-	TextPath      = 1 << iota // path stored
-	TextName                  // name stored
-	TextTitle                 // title stored (else TextTitleName says which default)
-	TextTitleName             // title is the name (else the path)
-	TextID                    // id stored
-	TextTitleMark             // the stored title has NameMark where the name was (first occurrence)
-	TextSnippetMark           // the snippet likewise
+	TextPath        = 1 << iota // path stored
+	TextName                    // name stored
+	TextTitle                   // title stored (else TextTitleName says which default)
+	TextTitleName               // title is the name (else the path)
+	TextID                      // id stored
+	TextTitleMark               // the stored title has NameMark where the name was (first occurrence)
+	TextSnippetMark             // the snippet likewise
 )
 
 // NameMark stands for the page's name in a stored title or snippet: a
