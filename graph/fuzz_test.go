@@ -33,7 +33,8 @@ func FuzzRecordRoundTrip(f *testing.F) {
 		}}
 		stats := []FileStat{{Path: path}}
 		var got *FileRecord
-		err := decodeFactsBlob(encodeFactsBlob([]*FileRecord{r}), stats, func(r *FileRecord) error { got = r; return nil })
+		b, _ := encodeFactsBlob([]*FileRecord{r})
+		err := decodeFactsBlob(b, stats, func(r *FileRecord) error { got = r; return nil })
 		if err != nil || got.Path != path || got.Facts.Defs[0].Name != name || got.Facts.Defs[0].EndLine != line+2 ||
 			got.Facts.Refs[0].Name != name || got.Facts.Imports[0].Path != path {
 			t.Fatalf("round trip: %v %+v", err, got)

@@ -40,7 +40,9 @@ const (
 // section is one column being written.
 type section struct{ enc }
 
-func encodeGraph(g *Graph, group []uint32) []byte {
+// encodeGraph encodes g, and returns where each section starts (for
+// compressParts).
+func encodeGraph(g *Graph, group []uint32) ([]byte, []int) {
 	n := len(g.Pages)
 	var kind, grp, sym, lang, lines, docMode, docPre, docRest, hash, body section
 	kind.b = make([]byte, 0, n)
@@ -115,11 +117,13 @@ func encodeGraph(g *Graph, group []uint32) []byte {
 	e.uint(uint64(n))
 	e.uint(uint64(len(out)))
 	e.strs(strs)
+	cuts := make([]int, 0, len(secs))
 	for _, s := range secs {
+		cuts = append(cuts, len(e.b))
 		e.uint(uint64(len(s.b)))
 		e.b = append(e.b, s.b...)
 	}
-	return e.b
+	return e.b, cuts
 }
 
 // splitDoc splits a doc around its snippet (FirstLine(doc,

@@ -31,7 +31,11 @@ func TestGraphCodecRoundTrip(t *testing.T) {
 	edges := []Edge{{0, 1, Contains}, {1, 2, Contains}, {1, 3, Contains}, {2, 3, References}, {2, 5, References}, {3, 1, Imports}, {6, 0, References}}
 	g := NewGraph(pages, edges)
 	group := Groups(g)
-	got, err := decodeGraph(encodeGraph(g, group), textBlob(EncodeText(g, group)))
+	b, cuts := encodeGraph(g, group)
+	if c, err := decompress(compressParts(b, cuts)); err != nil || string(c) != string(b) {
+		t.Fatalf("compressParts round trip: %v", err)
+	}
+	got, err := decodeGraph(b, textBlob(EncodeText(g, group)))
 	if err != nil {
 		t.Fatal(err)
 	}

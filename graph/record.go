@@ -108,8 +108,9 @@ const (
 	numFactSections
 )
 
-// encodeFactsBlob encodes the records' facts (see above).
-func encodeFactsBlob(all []*FileRecord) []byte {
+// encodeFactsBlob encodes the records' facts (see above), and returns
+// where each section starts (for compressParts).
+func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 	// The table: every distinct name and qualifier, sorted.
 	ids := map[string]uint32{}
 	for _, r := range all {
@@ -223,11 +224,13 @@ func encodeFactsBlob(all []*FileRecord) []byte {
 		prev = s
 	}
 	e.strs(kindNames)
+	cuts := make([]int, 0, len(sec))
 	for i := range sec {
+		cuts = append(cuts, len(e.b))
 		e.uint(uint64(len(sec[i].b)))
 		e.b = append(e.b, sec[i].b...)
 	}
-	return e.b
+	return e.b, cuts
 }
 
 // decodeFactsBlob calls fn for every record of a facts blob, in order,

@@ -24,7 +24,7 @@ package graph
 // Badger compresses with Snappy per block):
 //
 //	m/info              BuildInfo as JSON (small, read by status)
-//	m/stat              every indexed file's path, size, mtime and hash (one value; the no-change rebuild reads only this)
+//	m/stat              every indexed file's path, size, mtime and hash (one zstd-compressed value; the no-change rebuild reads only this)
 //	x/facts/<nnnnnn>    every FileRecord: parser facts without their text, stat or fingerprints, so incremental builds re-resolve without reparsing
 //	x/graph/<nnnnnn>    every page and edge (graphcodec.go), zstd-compressed, in chunks of at most blobChunk bytes
 //	x/text/<nnnnnn>     the page text x/graph and the ranking index share (pagetext.go), the same way
@@ -316,6 +316,9 @@ func (s *Snapshot) Stats() ([]FileStat, error) {
 	if err != nil {
 		return nil, err
 	}
+	if b, err = decompress(b); err != nil {
+		return nil, fmt.Errorf("m/stat: %w", err)
+	}
 	d := dec{b: b}
 	n := d.count()
 	out := make([]FileStat, n)
@@ -462,7 +465,7 @@ func (w *genWriter) setStats(stats []FileStat) error {
 		e.uint(st.Hash)
 		prev = st.Path
 	}
-	return w.set("m/stat", e.b)
+	return w.set("m/stat", compress(e.b))
 }
 
 // commit flushes and closes the generation, then makes it live.
