@@ -14,9 +14,15 @@ import (
 //
 //	magic "WTIX" | u32 version | u32 n | u32 numTerms | avgLen [5][12]f32
 //	then sections, each u32 element count followed by its elements:
-//	kind [n]u8 | flags [n]u8 | group [n]u32 | pr [n]f32 |
+//	kind [n]u8 | flags [n]u8 | group | pr [n]f32 |
 //	recOff | rec bytes | termOff | termBlob bytes |
-//	postOff | post bytes | adjOff | adj [m]u32 | phraseHash [p]u32 | phrasePage [p]u32
+//	postOff | post bytes | adjOff | adj | phraseHash | phrasePage
+//
+// group is each page's distance back to its group page (zig-zag uvarints);
+// adj, each page's sorted neighbours, and phraseHash, sorted, are uvarint
+// differences from the value before (from zero at each page's first
+// neighbour); phrasePage, uvarints. Stored as u32s they took 0.13 MB of
+// moby's 1.66 MB, now ~0.08 MB.
 //
 // An offset table (xOff) is stored as its element count and the uvarint
 // length of each entry: monotone u32 offsets do not compress (moby: 0.43 MB
@@ -62,7 +68,7 @@ func (ix *Index) marshal(records bool) ([]byte, error) {
 	}
 	b = putBytes(b, ix.kind)
 	b = putBytes(b, ix.flags)
-	b = putU32s(b, ix.group)
+	b = putGroups(b, ix.group)
 	b = putF32s(b, ix.pr)
 	if records {
 		b = putOffsets(b, ix.recOff)
@@ -76,9 +82,9 @@ func (ix *Index) marshal(records bool) ([]byte, error) {
 	b = putOffsets(b, ix.postOff)
 	b = putBytes(b, ix.post)
 	b = putOffsets(b, ix.adjOff)
-	b = putU32s(b, ix.adj)
-	b = putU32s(b, ix.phraseHash)
-	b = putU32s(b, ix.phrasePage)
+	b = putLists(b, ix.adj, ix.adjOff)
+	b = putLists(b, ix.phraseHash, nil)
+	b = putVarints(b, ix.phrasePage)
 	return b, nil
 }
 
@@ -106,7 +112,7 @@ func UnmarshalIndex(b []byte) (*Index, error) {
 	}
 	ix.kind = r.bytes()
 	ix.flags = r.bytes()
-	ix.group = r.u32s()
+	ix.group = r.groups()
 	ix.pr = r.f32s()
 	ix.recOff = r.offsets()
 	ix.rec = r.bytes()
@@ -115,9 +121,9 @@ func UnmarshalIndex(b []byte) (*Index, error) {
 	ix.postOff = r.offsets()
 	ix.post = r.bytes()
 	ix.adjOff = r.offsets()
-	ix.adj = r.u32s()
-	ix.phraseHash = r.u32s()
-	ix.phrasePage = r.u32s()
+	ix.adj = r.lists(ix.adjOff)
+	ix.phraseHash = r.lists(nil)
+	ix.phrasePage = r.varints()
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -310,4 +316,112 @@ func (ix *Index) attachRecords(b []byte) error {
 	}
 	ix.recOff, ix.rec = off, rec
 	return nil
+}
+
+// putGroups writes each page's group as the zig-zag distance back to it.
+func putGroups(b []byte, group []uint32) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(group)))
+	for i, g := range group {
+		b = binary.AppendVarint(b, int64(i)-int64(g))
+	}
+	return b
+}
+
+// putLists writes v as uvarint differences from the value before, starting
+// again from zero at each offset of off (nil: one list).
+func putLists(b []byte, v, off []uint32) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
+	var last uint32
+	for i, x := range v {
+		if len(off) > 0 && int(off[0]) == i {
+			last = 0
+			for len(off) > 0 && int(off[0]) == i {
+				off = off[1:]
+			}
+		}
+		b = binary.AppendUvarint(b, uint64(x-last))
+		last = x
+	}
+	return b
+}
+
+func putVarints(b []byte, v []uint32) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
+	for _, x := range v {
+		b = binary.AppendUvarint(b, uint64(x))
+	}
+	return b
+}
+
+// count reads an element count; every element takes at least one byte.
+func (r *reader) count() int {
+	n := int(r.u32())
+	if r.err != nil || n > len(r.b)-r.off {
+		r.take(-1)
+		return 0
+	}
+	return n
+}
+
+// uv reads one uvarint of at most 32 bits.
+func (r *reader) uv() uint32 {
+	d, k := binary.Uvarint(r.b[r.off:])
+	if k <= 0 || d > math.MaxUint32 {
+		r.take(-1)
+		return 0
+	}
+	r.off += k
+	return uint32(d)
+}
+
+func (r *reader) groups() []uint32 {
+	n := r.count()
+	out := make([]uint32, n)
+	for i := range out {
+		d, k := binary.Varint(r.b[r.off:])
+		if k <= 0 || int64(i)-d < 0 || int64(i)-d >= int64(n) {
+			r.take(-1)
+			return nil
+		}
+		r.off += k
+		out[i] = uint32(int64(i) - d)
+	}
+	return out
+}
+
+// lists reads what putLists wrote with the same off. A sum that overflows
+// breaks the order validate checks or the range it checks.
+func (r *reader) lists(off []uint32) []uint32 {
+	n := r.count()
+	out := make([]uint32, n)
+	var last uint32
+	for i := range out {
+		if r.err != nil {
+			return nil
+		}
+		if len(off) > 0 && int(off[0]) == i {
+			last = 0
+			for len(off) > 0 && int(off[0]) == i {
+				off = off[1:]
+			}
+		}
+		last += r.uv()
+		out[i] = last
+	}
+	if r.err != nil {
+		return nil
+	}
+	return out
+}
+
+func (r *reader) varints() []uint32 {
+	n := r.count()
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = r.uv()
+	}
+	if r.err != nil {
+		return nil
+	}
+	return out
 }
