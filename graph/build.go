@@ -223,7 +223,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read previous index: %w", err)
 		}
-		err = prev.EachFileRecord(func(rec *FileRecord) error {
+		err = prev.EachFileRecord(pg, func(rec *FileRecord) error {
 			if keep[rec.Path] {
 				restoreText(rec, pg)
 				if s, ok := reused[rec.Path]; ok {

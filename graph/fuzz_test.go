@@ -34,13 +34,14 @@ func FuzzRecordRoundTrip(f *testing.F) {
 		stats := []FileStat{{Path: path}}
 		var got *FileRecord
 		b, _ := encodeFactsBlob([]*FileRecord{r})
-		err := decodeFactsBlob(b, stats, func(r *FileRecord) error { got = r; return nil })
+		g := buildGraph([]*FileRecord{r}, "")
+		err := decodeFactsBlob(b, stats, g, func(r *FileRecord) error { got = r; return nil })
 		if err != nil || got.Path != path || got.Facts.Defs[0].Name != name || got.Facts.Defs[0].EndLine != line+2 ||
 			got.Facts.Refs[0].Name != name || got.Facts.Imports[0].Path != path {
 			t.Fatalf("round trip: %v %+v", err, got)
 		}
 		// Arbitrary bytes never panic the decoders.
-		decodeFactsBlob(junk, stats, func(*FileRecord) error { return nil })
+		decodeFactsBlob(junk, stats, g, func(*FileRecord) error { return nil })
 		decodeGraph(junk, junk)
 	})
 }

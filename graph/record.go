@@ -115,9 +115,11 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 	ids := map[string]uint32{}
 	for _, r := range all {
 		if f := r.Facts; f != nil {
-			for _, d := range f.Defs {
-				ids[d.Name] = 0
-				ids[d.Qualified] = 0
+			for j, d := range f.Defs {
+				if !r.defDerived(j) {
+					ids[d.Name] = 0
+					ids[d.Qualified] = 0
+				}
 			}
 			for _, rf := range f.Refs {
 				ids[rf.Name] = 0
@@ -163,9 +165,11 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 				used = append(used, id)
 			}
 		}
-		for _, d := range f.Defs {
-			use(d.Name)
-			use(d.Qualified)
+		for j, d := range f.Defs {
+			if !r.defDerived(j) {
+				use(d.Name)
+				use(d.Qualified)
+			}
 		}
 		for _, rf := range f.Refs {
 			use(rf.Name)
@@ -180,11 +184,15 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 			last = id
 		}
 		sec[fDefs].uint(uint64(len(f.Defs)))
-		for _, d := range f.Defs {
-			sec[fDefKind].uint(uint64(d.Kind))
+		for j, d := range f.Defs {
+			sec[fDefParent].int(d.Parent)
+			if r.defDerived(j) {
+				sec[fDefKind].uint(0)
+				continue
+			}
+			sec[fDefKind].uint(uint64(d.Kind) + 1)
 			sec[fDefName].uint(local[ids[d.Name]])
 			sec[fDefQual].uint(local[ids[d.Qualified]])
-			sec[fDefParent].int(d.Parent)
 			sec[fDefStart].int(d.StartLine)
 			sec[fDefLen].int(d.EndLine - d.StartLine)
 		}
@@ -233,10 +241,29 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 	return e.b, cuts
 }
 
+// defDerived reports that definition j of r is stored as nothing but its
+// parent: the page buildGraph makes of it (addFilesAndSymbols: page fp+1+j
+// of the same generation's graph, for file page fp) gives back its kind,
+// name, qualified name and lines. That holds unless buildGraph changed its
+// qualified name (empty, or repeated in the file) or its kind has no name.
+func (r *FileRecord) defDerived(j int) bool {
+	defs := r.Facts.Defs
+	d := &defs[j]
+	if d.Qualified == "" || (d.Kind != parser.KindSection && parser.ParseKind(d.Kind.String()) != d.Kind) {
+		return false
+	}
+	for k := range j { // qualified names repeat rarely and files have few definitions... mostly
+		if q := defs[k].Qualified; q == d.Qualified || q == "" && defs[k].Name == d.Qualified {
+			return false
+		}
+	}
+	return true
+}
+
 // decodeFactsBlob calls fn for every record of a facts blob, in order,
 // with the paths of stats (the records' paths, in the same order); the
 // records have no stat or fingerprints.
-func decodeFactsBlob(b []byte, stats []FileStat, fn func(*FileRecord) error) error {
+func decodeFactsBlob(b []byte, stats []FileStat, g *Graph, fn func(*FileRecord) error) error {
 	d := dec{b: b}
 	n := d.count()
 	if d.err == nil && n != len(stats) {
@@ -301,12 +328,29 @@ func decodeFactsBlob(b []byte, stats []FileStat, fn func(*FileRecord) error) err
 		}
 		if k := count(&sec[fDefs], &sec[fDefKind]); k > 0 {
 			f.Defs = make([]parser.Def, k)
+			fp, ok := g.Lookup(FileID(r.Path))
 			for j := range f.Defs {
 				df := &f.Defs[j]
-				df.Kind = parser.DefKind(sec[fDefKind].uint())
+				df.Parent = sec[fDefParent].int()
+				if dk := sec[fDefKind].uint(); dk > 0 {
+					df.Kind = parser.DefKind(dk - 1)
+				} else {
+					// From the page buildGraph made of it (defDerived).
+					pi := int(fp) + 1 + j
+					if !ok || pi >= len(g.Pages) || g.Pages[pi].Path != r.Path {
+						d.fail()
+						break
+					}
+					p := &g.Pages[pi]
+					df.Kind = parser.KindSection
+					if p.Kind != KindDoc {
+						df.Kind = parser.ParseKind(p.SymKind)
+					}
+					df.Name, df.Qualified, df.StartLine, df.EndLine = p.Name, p.Qualified, p.Line, p.EndLine
+					continue
+				}
 				df.Name = str(&sec[fDefName])
 				df.Qualified = str(&sec[fDefQual])
-				df.Parent = sec[fDefParent].int()
 				df.StartLine = sec[fDefStart].int()
 				df.EndLine = df.StartLine + sec[fDefLen].int()
 			}

@@ -348,8 +348,9 @@ func (s *Snapshot) FileStat(path string) (FileStat, bool) {
 }
 
 // EachFileRecord calls fn for every stored file record in path order, with
-// its stat from m/stat (records and stats are both in path order).
-func (s *Snapshot) EachFileRecord(fn func(*FileRecord) error) error {
+// its stat from m/stat (records and stats are both in path order). g is
+// the generation's graph, which holds most of the definitions' fields.
+func (s *Snapshot) EachFileRecord(g *Graph, fn func(*FileRecord) error) error {
 	b, err := s.Blob("facts")
 	if err != nil {
 		return err
@@ -358,7 +359,7 @@ func (s *Snapshot) EachFileRecord(fn func(*FileRecord) error) error {
 	if err != nil {
 		return err
 	}
-	return decodeFactsBlob(b, stats, func(rec *FileRecord) error {
+	return decodeFactsBlob(b, stats, g, func(rec *FileRecord) error {
 		st := stats[0]
 		stats = stats[1:]
 		rec.Size, rec.ModTime, rec.Hash = st.Size, st.ModTime, st.Hash
