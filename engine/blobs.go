@@ -29,7 +29,7 @@ func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error)
 
 // Format names the stored form of the ranking index; graph.Build rebuilds
 // an index written in another form instead of reusing it.
-var Format = fmt.Sprintf("engine%d+names2", indexVersion)
+var Format = fmt.Sprintf("engine%d+names3", indexVersion)
 
 // Blob names under which BuildBlobs stores the ranking and name indexes.
 const (
