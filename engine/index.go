@@ -33,8 +33,9 @@ type Index struct {
 	recOff []uint32  // n+1 offsets into rec
 	rec    []byte    // page records (see record.go)
 
-	termOff  []uint32 // T+1 offsets into termBlob; terms sorted
-	termBlob []byte
+	numTerms int      // T
+	termBlk  []uint32 // offsets into termBlob of each block of termBlock terms, then its end
+	termBlob []byte   // the sorted terms, front-coded in blocks (terms.go)
 	postOff  []uint32 // T+1 offsets into post
 	post     []byte
 
@@ -285,19 +286,13 @@ func (ix *Index) buildText(g *graph.Graph) {
 	}
 	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(terms[a], terms[b]) })
 	remap := make([]uint32, numTerms)
-	ix.termOff = make([]uint32, 0, numTerms+1)
-	size := 0
-	for _, t := range terms {
-		size += len(t)
-	}
-	blob := make([]byte, 0, size)
+	sorted := make([]string, numTerms)
 	for newID, old := range order {
 		remap[old] = uint32(newID)
-		ix.termOff = append(ix.termOff, uint32(len(blob)))
-		blob = append(blob, terms[old]...)
+		sorted[newID] = terms[old]
 	}
-	ix.termOff = append(ix.termOff, uint32(len(blob)))
-	ix.termBlob = blob
+	ix.numTerms = numTerms
+	ix.termBlk, ix.termBlob = encodeTerms(sorted)
 
 	// Per page: distinct terms with per-field tf → impact, page by page
 	// into one flat list (hitTerm/hitImp, page i's from hitOff[i]).
@@ -460,28 +455,6 @@ func docFlags(p *graph.Page) uint8 {
 		}
 	}
 	return f
-}
-
-// lookupTerm returns the term's ID or false, by binary search of the sorted dictionary.
-func (ix *Index) lookupTerm(t string) (uint32, bool) {
-	lo, hi := 0, len(ix.termOff)-1
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if ix.term(uint32(m)) < t {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(ix.termOff)-1 && ix.term(uint32(lo)) == t {
-		return uint32(lo), true
-	}
-	return 0, false
-}
-
-func (ix *Index) term(id uint32) string {
-	b := ix.termBlob[ix.termOff[id]:ix.termOff[id+1]]
-	return unsafeString(b)
 }
 
 // postings decodes term t's postings into pages and impacts (appending).

@@ -15,7 +15,7 @@ import (
 //	magic "WTIX" | u32 version | u32 n | u32 numTerms | avgLen [5][12]f32
 //	then sections, each u32 element count followed by its elements:
 //	kind [n]u8 | flags [n]u8 | group | pr [n]f32 |
-//	recOff | rec bytes | termOff | termBlob bytes |
+//	recOff | rec bytes | termBlk | termBlob bytes (terms.go) |
 //	postOff | post bytes | adjOff | adj | phraseHash | phrasePage
 //
 // group is each page's distance back to its group page (zig-zag uvarints);
@@ -55,12 +55,12 @@ func (ix *Index) marshal(records bool) ([]byte, error) {
 		return nil, fmt.Errorf("%w: nil index", ErrBadIndex)
 	}
 	size := 64 + numKinds*int(numFields)*4 + ix.n*14 + len(ix.rec) + len(ix.termBlob) + len(ix.post) +
-		4*(len(ix.recOff)+len(ix.termOff)+len(ix.postOff)+len(ix.adjOff)+len(ix.adj))
+		4*(len(ix.recOff)+len(ix.termBlk)+len(ix.postOff)+len(ix.adjOff)+len(ix.adj))
 	b := make([]byte, 0, size)
 	b = append(b, indexMagic...)
 	b = binary.LittleEndian.AppendUint32(b, indexVersion)
 	b = binary.LittleEndian.AppendUint32(b, uint32(ix.n))
-	b = binary.LittleEndian.AppendUint32(b, uint32(max(0, len(ix.termOff)-1)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(ix.numTerms))
 	for k := range numKinds {
 		for f := range numFields {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(ix.avgLen[k][f]))
@@ -77,7 +77,7 @@ func (ix *Index) marshal(records bool) ([]byte, error) {
 		b = putOffsets(b, nil)
 		b = putBytes(b, nil)
 	}
-	b = putOffsets(b, ix.termOff)
+	b = putOffsets(b, ix.termBlk)
 	b = putBytes(b, ix.termBlob)
 	b = putOffsets(b, ix.postOff)
 	b = putBytes(b, ix.post)
@@ -116,7 +116,8 @@ func UnmarshalIndex(b []byte) (*Index, error) {
 	ix.pr = r.f32s()
 	ix.recOff = r.offsets()
 	ix.rec = r.bytes()
-	ix.termOff = r.offsets()
+	ix.numTerms = nt
+	ix.termBlk = r.offsets()
 	ix.termBlob = r.bytes()
 	ix.postOff = r.offsets()
 	ix.post = r.bytes()
@@ -158,7 +159,7 @@ func (ix *Index) validate(nt int) error {
 	} else if !monotone(ix.recOff, n+1, len(ix.rec)) {
 		return bad("record offsets")
 	}
-	if !monotone(ix.termOff, nt+1, len(ix.termBlob)) || !monotone(ix.postOff, nt+1, len(ix.post)) {
+	if !monotone(ix.termBlk, numBlocks(nt)+1, len(ix.termBlob)) || !monotone(ix.postOff, nt+1, len(ix.post)) {
 		return bad("term offsets")
 	}
 	if !monotone(ix.adjOff, n+1, len(ix.adj)) {

@@ -7,7 +7,6 @@ import (
 	"math"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -629,19 +628,17 @@ func (ix *Index) componentHits(m *componentMatch, s *scratch) map[uint32][2]floa
 	if m == nil {
 		return nil
 	}
-	nt := len(ix.termOff) - 1
 	var out map[uint32][2]float64
-	for t := sort.Search(nt, func(i int) bool { return ix.term(uint32(i)) >= string(segPrefix) }); t < nt; t++ { // segment terms sort together
-		term := ix.term(uint32(t))
+	ix.eachTermFrom(string(segPrefix), func(t uint32, term string) bool { // segment terms sort together
 		if term == "" || term[0] != segPrefix {
-			break
+			return false
 		}
 		seg := term[1:]
 		if !strings.Contains(seg, m.last) && len(term) < maxTermBytes && !slices.Contains(m.parents, seg) {
-			continue
+			return true
 		}
 		start := len(s.pages)
-		s.pages, s.imps = ix.postings(uint32(t), s.pages, s.imps)
+		s.pages, s.imps = ix.postings(t, s.pages, s.imps)
 		for _, p := range s.pages[start:] {
 			k := graph.Kind(ix.kind[p])
 			if k != graph.KindFile && k != graph.KindModule {
@@ -657,7 +654,8 @@ func (ix *Index) componentHits(m *componentMatch, s *scratch) map[uint32][2]floa
 			out[p] = [2]float64{f, fd}
 		}
 		s.pages, s.imps = s.pages[:start], s.imps[:start]
-	}
+		return true
+	})
 	return out
 }
 
