@@ -12,6 +12,19 @@ import (
 type record struct {
 	id, title, path, name, qual, snippet string
 	line                                 int
+	marks                                uint64 // graph.TextTitleMark, graph.TextSnippetMark: title, snippet hold graph.NameMark
+}
+
+// titleCopy and snippetCopy return the title and snippet, their name mark
+// replaced, copied out of the index memory.
+func (r *record) titleCopy() string   { return unmarkCopy(r.title, r.name, r.marks&graph.TextTitleMark != 0) }
+func (r *record) snippetCopy() string { return unmarkCopy(r.snippet, r.name, r.marks&graph.TextSnippetMark != 0) }
+
+func unmarkCopy(s, name string, marked bool) string {
+	if marked && strings.Contains(s, graph.NameMark) {
+		return graph.UnmarkName(s, name)
+	}
+	return strings.Clone(s)
 }
 
 // snippetMaxBytes bounds the stored first line of a page's doc.
@@ -80,7 +93,9 @@ func (ix *Index) recReader(i uint32) recReader {
 }
 
 // record decodes page i's record. Strings may alias the index's memory:
-// copy them (strings.Clone) before handing them out of the package.
+// copy them (strings.Clone; titleCopy and snippetCopy for the title and
+// snippet, which may hold a name mark) before handing them out of the
+// package.
 func (ix *Index) record(i uint32) record {
 	var r record
 	rr := ix.recReader(i)
@@ -109,12 +124,7 @@ func (ix *Index) record(i uint32) record {
 	if flags&recName == 0 {
 		r.name = defaultName(kind, r.path, r.qual)
 	}
-	if flags&graph.TextTitleMark != 0 {
-		r.title = graph.UnmarkName(r.title, r.name)
-	}
-	if flags&graph.TextSnippetMark != 0 {
-		r.snippet = graph.UnmarkName(r.snippet, r.name)
-	}
+	r.marks = flags & (graph.TextTitleMark | graph.TextSnippetMark)
 	switch {
 	case flags&recTitle != 0:
 	case flags&recTitleName != 0:

@@ -524,8 +524,8 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	}
 	// A line named in the question picks the member holding it.
 	r := ix.record(rep)
-	st := Stub{ID: strings.Clone(r.id), Kind: graph.Kind(ix.kind[rep]).String(), Title: strings.Clone(r.title),
-		Path: strings.Clone(r.path), Line: r.line, Score: score, Snippet: strings.Clone(r.snippet)}
+	st := Stub{ID: strings.Clone(r.id), Kind: graph.Kind(ix.kind[rep]).String(), Title: r.titleCopy(),
+		Path: strings.Clone(r.path), Line: r.line, Score: score, Snippet: r.snippetCopy()}
 	if st.Kind == "module" {
 		st.Path, st.Line = "", 0
 	}
@@ -540,7 +540,8 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 			st.symLines = append(st.symLines, mr.line)
 		}
 		if st.Snippet == "" {
-			st.Snippet = strings.Clone(ix.record(list[0]).snippet)
+			r := ix.record(list[0])
+			st.Snippet = r.snippetCopy()
 		}
 	}
 	if opt.Explain {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"sort"
 )
 
 // The term dictionary: the sorted terms in blocks of termBlock, each block
@@ -85,26 +84,68 @@ func (ix *Index) eachTerm(b int, fn func(id uint32, term string) bool) {
 	}
 }
 
-// lookupTerm returns the term's ID or false.
+// lookupTerm returns the term's ID or false. It compares the front-coded
+// terms with t without building them: m is how much of t the term before
+// shares, and each term either shares less of the one before (so it sorts
+// after t), more (so it sorts before t, like the one before), or as much,
+// and then its rest decides.
 func (ix *Index) lookupTerm(t string) (uint32, bool) {
-	b := ix.firstBlock(t)
-	var id uint32
-	found := false
-	ix.eachTerm(b, func(i uint32, term string) bool {
-		if term >= t {
-			id, found = i, term == t
-			return false
+	for b := ix.firstBlock(t); b < len(ix.termBlk)-1; b++ {
+		s := ix.termBlob[ix.termBlk[b]:ix.termBlk[b+1]]
+		id := b * termBlock
+		m, prevLen := 0, 0
+		for j := 0; j < termBlock && id+j < ix.numTerms; j++ {
+			keep := 0
+			if j > 0 {
+				kk, k := uvarint(s)
+				if k <= 0 || kk > uint64(prevLen) {
+					return 0, false
+				}
+				keep, s = int(kk), s[k:]
+			}
+			l, k := uvarint(s)
+			if k <= 0 || l > uint64(len(s)-k) {
+				return 0, false
+			}
+			rest := s[k : k+int(l)]
+			s = s[k+int(l):]
+			prevLen = keep + len(rest)
+			switch {
+			case keep < m:
+				return 0, false
+			case keep > m:
+				continue
+			}
+			c := 0
+			tr := t[m:]
+			for c < len(rest) && c < len(tr) && rest[c] == tr[c] {
+				c++
+			}
+			switch {
+			case c == len(rest) && c == len(tr):
+				return uint32(id + j), true
+			case c == len(tr), c < len(rest) && rest[c] > tr[c]:
+				return 0, false // the term sorts after t
+			}
+			m += c
 		}
-		return true
-	})
-	return id, found
+	}
+	return 0, false
 }
 
 // firstBlock is the block that holds the first term not below t, or the
 // block before it.
 func (ix *Index) firstBlock(t string) int {
-	nb := len(ix.termBlk) - 1
-	return max(0, sort.Search(nb, func(i int) bool { return ix.blockHead(i) >= t })-1)
+	lo, hi := 0, len(ix.termBlk)-1 // the first block whose head is not below t
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if ix.blockHead(mid) < t {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return max(0, lo-1)
 }
 
 // eachTermFrom calls fn with the terms from the first not below prefix on,

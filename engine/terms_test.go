@@ -47,3 +47,39 @@ func TestTermDictionary(t *testing.T) {
 		}
 	}
 }
+
+// TestTermLookupPrefixes: terms that are prefixes of each other, looked up
+// with every string of up to one more letter.
+func TestTermLookupPrefixes(t *testing.T) {
+	var all []string
+	var gen func(s string, n int)
+	gen = func(s string, n int) {
+		all = append(all, s)
+		if n > 0 {
+			for _, c := range "abc" {
+				gen(s+string(c), n-1)
+			}
+		}
+	}
+	gen("", 5)
+	slices.Sort(all)
+	for skip := 1; skip <= 3; skip++ {
+		var terms []string
+		in := map[string]int{}
+		for i, s := range all {
+			if len(s) <= 4 && i%skip == 0 {
+				in[s] = len(terms)
+				terms = append(terms, s)
+			}
+		}
+		ix := &Index{numTerms: len(terms)}
+		ix.termBlk, ix.termBlob = encodeTerms(terms)
+		for _, q := range all {
+			id, ok := ix.lookupTerm(q)
+			want, wok := in[q]
+			if ok != wok || ok && int(id) != want {
+				t.Fatalf("skip %d: lookupTerm(%q) = %d, %v; want %d, %v", skip, q, id, ok, want, wok)
+			}
+		}
+	}
+}
