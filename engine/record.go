@@ -17,8 +17,12 @@ type record struct {
 
 // titleCopy and snippetCopy return the title and snippet, their name mark
 // replaced, copied out of the index memory.
-func (r *record) titleCopy() string   { return unmarkCopy(r.title, r.name, r.marks&graph.TextTitleMark != 0) }
-func (r *record) snippetCopy() string { return unmarkCopy(r.snippet, r.name, r.marks&graph.TextSnippetMark != 0) }
+func (r *record) titleCopy() string {
+	return unmarkCopy(r.title, r.name, r.marks&graph.TextTitleMark != 0)
+}
+func (r *record) snippetCopy() string {
+	return unmarkCopy(r.snippet, r.name, r.marks&graph.TextSnippetMark != 0)
+}
 
 func unmarkCopy(s, name string, marked bool) string {
 	if marked && strings.Contains(s, graph.NameMark) {
