@@ -16,10 +16,11 @@ import (
 // Claude hook: a Grep for an identifier is answered by the pages that
 // define it. It is a text table, one line per definition or file:
 // "name \t page ID \t line", sorted by lower-cased name (then page ID and
-// line). When the page ID ends with the name, the table leaves the name off
-// the ID and marks the line number with '*': names are the table's least
-// compressible part, and zstd cannot match a name against its lower-cased
-// sort key (moby: 0.47 → ~0.38 MB). It is stored in chunks of about
+// line). When the page ID holds the name, the table leaves it out — "name \t
+// ID before it \t *line" when the ID ends with it, else "name \t ID before
+// it \t ID after it \t *line": names are the table's least compressible
+// part, and zstd cannot match a name against its lower-cased sort key
+// (moby: 0.47 → 0.38 MB). It is stored in chunks of about
 // namesChunkBytes, each compressed on its own, with a directory of each
 // chunk's first lower-cased name ("names.dir"), so a lookup reads one or
 // two chunks: whole, a 50k-file monorepo's table is 52 MB of text that
@@ -48,10 +49,13 @@ func buildNames(g *graph.Graph) []byte {
 		}
 		line := strconv.Itoa(p.Line)
 		key := strings.ToLower(name) + "\t" + p.ID + "\t" + line
-		if id, ok := strings.CutSuffix(p.ID, name); ok {
-			entries = append(entries, entry{key, name + "\t" + id + "\t*" + line})
-		} else {
+		switch j := strings.LastIndex(p.ID, name); {
+		case j < 0:
 			entries = append(entries, entry{key, name + "\t" + p.ID + "\t" + line})
+		case j+len(name) == len(p.ID):
+			entries = append(entries, entry{key, name + "\t" + p.ID[:j] + "\t*" + line})
+		default:
+			entries = append(entries, entry{key, name + "\t" + p.ID[:j] + "\t" + p.ID[j+len(name):] + "\t*" + line})
 		}
 	}
 	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
@@ -179,15 +183,18 @@ func LookupNames(b []byte, names []string, max int) []NameHit {
 		i := sort.Search(len(lines), func(i int) bool { return lineKey(lines[i])+"\t" >= k })
 		for k, key := 0, k[:len(k)-1]; i < len(lines) && lineKey(lines[i]) == key && k < maxNameHits; i, k = i+1, k+1 {
 			f := bytes.Split(lines[i], []byte{'\t'})
-			if len(f) != 3 {
+			var id string
+			switch {
+			case len(f) == 3 && bytes.HasPrefix(f[2], []byte{'*'}):
+				id = string(f[1]) + string(f[0])
+			case len(f) == 3:
+				id = string(f[1])
+			case len(f) == 4 && bytes.HasPrefix(f[3], []byte{'*'}):
+				id = string(f[1]) + string(f[0]) + string(f[2])
+			default:
 				continue
 			}
-			id := string(f[1])
-			if l, ok := bytes.CutPrefix(f[2], []byte{'*'}); ok {
-				id += string(f[0])
-				f[2] = l
-			}
-			line, _ := strconv.Atoi(string(f[2]))
+			line, _ := strconv.Atoi(string(bytes.TrimPrefix(f[len(f)-1], []byte{'*'})))
 			h := NameHit{ID: id, Line: line}
 			if isTestPath(idPath(h.ID)) {
 				tests = append(tests, h)
