@@ -15,7 +15,9 @@ import (
 // rest. It is columnar — each field of every page in a section of its own,
 // then the edges' fields likewise — which zstd compresses ~10% smaller
 // than page-by-page rows. Edges are sorted by (From, Type, To); a page's
-// edges of one type are delta-coded from each other.
+// edges of one type are delta-coded from each other, and the first of them
+// from the page (contains) or from the first of the page before that had
+// edges of the type (references, imports: neighbours reference alike).
 
 const graphFormat = 3
 
@@ -91,23 +93,28 @@ func encodeGraph(g *Graph, group []uint32) ([]byte, []int) {
 		hash.b = binary.LittleEndian.AppendUint32(hash.b, p.Hash)
 		body.b = binary.LittleEndian.AppendUint32(body.b, p.BodyHash)
 	}
-	var from, typ, to section
+	var from, typ, toRun, toCont, toFirst section
 	out := g.out
 	from.b = make([]byte, 0, len(out))
 	typ.b = make([]byte, 0, len(out))
-	to.b = make([]byte, 0, 2*len(out))
+	toRun.b = make([]byte, 0, 2*len(out))
 	var last Edge
+	var first [numEdgeTypes]int // the target of the last run's first edge, by type
 	for i, ed := range out {
 		from.uint(uint64(ed.From - last.From))
 		typ.uint(uint64(ed.Type))
-		if i > 0 && ed.From == last.From && ed.Type == last.Type {
-			to.uint(uint64(ed.To - last.To - 1)) // sorted and distinct
-		} else {
-			to.int(int(ed.To) - int(ed.From))
+		switch {
+		case i > 0 && ed.From == last.From && ed.Type == last.Type:
+			toRun.uint(uint64(ed.To - last.To - 1)) // sorted and distinct
+		case ed.Type == Contains:
+			toCont.int(int(ed.To) - int(ed.From))
+		default:
+			toFirst.int(int(ed.To) - first[ed.Type])
+			first[ed.Type] = int(ed.To)
 		}
 		last = ed
 	}
-	secs := []*section{&kind, &grp, &sym, &lang, &lines, &docMode, &docPre, &docRest, &hash, &body, &from, &typ, &to}
+	secs := []*section{&kind, &grp, &sym, &lang, &lines, &docMode, &docPre, &docRest, &hash, &body, &from, &typ, &toRun, &toCont, &toFirst}
 	size := 32
 	for _, s := range secs {
 		size += len(s.b) + 5
@@ -173,8 +180,9 @@ func decodeGraph(b, text []byte) (*Graph, error) {
 	n := d.count()
 	m := int(d.uint())
 	strs := d.strs()
-	var kind, grp, sym, lang, lines, docMode, docPre, docRest, hash, body, from, typ, to dec
-	for _, s := range []*dec{&kind, &grp, &sym, &lang, &lines, &docMode, &docPre, &docRest, &hash, &body, &from, &typ, &to} {
+	var kind, grp, sym, lang, lines, docMode, docPre, docRest, hash, body, from, typ, toRun, toCont, toFirst dec
+	secs := []*dec{&kind, &grp, &sym, &lang, &lines, &docMode, &docPre, &docRest, &hash, &body, &from, &typ, &toRun, &toCont, &toFirst}
+	for _, s := range secs {
 		l := d.count()
 		if d.err != nil {
 			break
@@ -276,23 +284,32 @@ func decodeGraph(b, text []byte) (*Graph, error) {
 	}
 	edges := make([]Edge, m)
 	var last Edge
+	var first [numEdgeTypes]int
 	for i := range edges {
 		f := last.From + uint32(from.uint())
 		t := EdgeType(typ.uint())
-		var tt int
-		if i > 0 && f == last.From && t == last.Type {
-			tt = int(last.To) + 1 + int(to.uint())
-		} else {
-			tt = int(f) + to.int()
+		if t >= numEdgeTypes {
+			bad = true
+			break
 		}
-		if tt < 0 || tt >= n || int(f) >= n || t >= numEdgeTypes {
+		var tt int
+		switch {
+		case i > 0 && f == last.From && t == last.Type:
+			tt = int(last.To) + 1 + int(toRun.uint())
+		case t == Contains:
+			tt = int(f) + toCont.int()
+		default:
+			tt = first[t] + toFirst.int()
+			first[t] = tt
+		}
+		if tt < 0 || tt >= n || int(f) >= n {
 			bad = true
 			break
 		}
 		last = Edge{From: f, To: uint32(tt), Type: t}
 		edges[i] = last
 	}
-	for _, s := range []*dec{&kind, &grp, &sym, &lang, &lines, &docMode, &docPre, &docRest, &hash, &body, &from, &typ, &to} {
+	for _, s := range secs {
 		if s.err != nil || len(s.b) != 0 {
 			bad = true
 		}
