@@ -172,11 +172,21 @@ func joinDoc(mode uint64, prefix, snip, rest string) string {
 	return prefix + core + rest
 }
 
-func decodeGraph(b, text []byte) (*Graph, error) {
+// checkGraphFormat checks that b is a graph blob of this version.
+func checkGraphFormat(b []byte) error {
 	d := dec{b: b}
 	if v := d.uint(); v != graphFormat {
-		return nil, fmt.Errorf("graph format %d, want %d: rebuild with `wikitoolkit build --full`", v, graphFormat)
+		return fmt.Errorf("graph format %d, want %d: rebuild with `wikitoolkit build --full`", v, graphFormat)
 	}
+	return nil
+}
+
+func decodeGraph(b, text []byte) (*Graph, error) {
+	if err := checkGraphFormat(b); err != nil {
+		return nil, err
+	}
+	d := dec{b: b}
+	d.uint()
 	n := d.count()
 	m := int(d.uint())
 	strs := d.strs()

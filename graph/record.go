@@ -16,8 +16,10 @@ import (
 // Stored facts carry nothing another part of the generation already holds:
 // definitions' signatures, docs and fingerprints and the file doc live once,
 // on the pages, and restoreText copies them back when an unchanged file is
-// reused; size, mtime and content hash live in m/stat (EachFileRecord).
-// References keep no line: after dedupeRefs nothing reads it.
+// reused; so do most definitions' kind, name, qualified name and lines,
+// which the facts blob leaves to the graph (derivedDefs); path, size, mtime
+// and content hash live in m/stats (EachFileRecord). References keep no
+// line: after dedupeRefs nothing reads it.
 type FileRecord struct {
 	Path    string
 	Lang    string
@@ -73,7 +75,7 @@ func hash32(b []byte) uint32 {
 
 // The facts blob ("x/facts") holds every stored FileRecord, in path
 // order, without what other parts of the generation hold (see FileRecord):
-// its paths are m/stat's. It is columnar: a generation-wide sorted,
+// its paths are m/stats'. It is columnar: a generation-wide sorted,
 // front-coded table of the names and qualifiers of definitions and
 // references; then sections, each one field of every file, definition,
 // reference, import or diagnostic in turn. A file lists the table entries
