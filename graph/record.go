@@ -93,8 +93,8 @@ const (
 	fDefQual
 	fDefParent
 	fDefStart
-	fDefLen // EndLine - StartLine
-	fRefs   // per file: reference count
+	fDefLen  // EndLine - StartLine
+	fRefs    // per file: reference count
 	fRefPair // qualifier's index, then name's index<<2 | kind (3: the kind is in fRefKind)
 	fRefKind
 	fRefEnc
