@@ -228,40 +228,40 @@ func FirstLine(s string, maxBytes int) string {
 	return s
 }
 
-// TextReader walks one page-text record; its strings alias the record.
-type TextReader struct {
-	B   []byte
-	Bad bool
+// textReader walks one page-text record; its strings alias the record.
+type textReader struct {
+	b   []byte
+	bad bool
 }
 
-// Uint reads a uvarint.
-func (r *TextReader) Uint() uint64 {
+// uint reads a uvarint.
+func (r *textReader) uint() uint64 {
 	var x uint64
 	var s uint
-	for i, c := range r.B {
+	for i, c := range r.b {
 		if i == 10 {
 			break
 		}
 		if c < 0x80 {
-			r.B = r.B[i+1:]
+			r.b = r.b[i+1:]
 			return x | uint64(c)<<s
 		}
 		x |= uint64(c&0x7f) << s
 		s += 7
 	}
-	r.Bad, r.B = true, nil
+	r.bad, r.b = true, nil
 	return 0
 }
 
-// Str reads a string without copying it.
-func (r *TextReader) Str() string {
-	l := r.Uint()
-	if r.Bad || uint64(len(r.B)) < l {
-		r.Bad, r.B = true, nil
+// str reads a string without copying it.
+func (r *textReader) str() string {
+	l := r.uint()
+	if r.bad || uint64(len(r.b)) < l {
+		r.bad, r.b = true, nil
 		return ""
 	}
-	s := r.B[:l]
-	r.B = r.B[l:]
+	s := r.b[:l]
+	r.b = r.b[l:]
 	if len(s) == 0 {
 		return ""
 	}
@@ -276,23 +276,23 @@ type pageText struct {
 }
 
 func readText(rec []byte) (pageText, bool) {
-	r := TextReader{B: rec}
+	r := textReader{b: rec}
 	var t pageText
-	t.flags = r.Uint()
+	t.flags = r.uint()
 	if t.flags&TextPath != 0 {
-		t.path = r.Str()
+		t.path = r.str()
 	}
 	if t.flags&TextName != 0 {
-		t.name = r.Str()
+		t.name = r.str()
 	}
 	if t.flags&TextTitle != 0 {
-		t.title = r.Str()
+		t.title = r.str()
 	}
 	if t.flags&TextID != 0 {
-		t.id = r.Str()
+		t.id = r.str()
 	}
-	t.qual = r.Str()
-	t.snippet = r.Str()
-	t.line = int(r.Uint())
-	return t, !r.Bad && len(r.B) == 0
+	t.qual = r.str()
+	t.snippet = r.str()
+	t.line = int(r.uint())
+	return t, !r.bad && len(r.b) == 0
 }
