@@ -25,7 +25,7 @@ func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error)
 		dir, chunks := chunkNames(buildNames(g), namesChunkBytes)
 		names <- named{dir, chunks}
 	}()
-	b, err := NewIndex(g, prevIx).MarshalBinary()
+	b, err := newIndex(g, prevIx, false).marshal(false)
 	nm := <-names
 	if err != nil {
 		return nil, fmt.Errorf("encode ranking index: %w", err)
@@ -40,12 +40,13 @@ func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error)
 
 // Format names the stored form of the ranking index; graph.Build rebuilds
 // an index written in another form instead of reusing it.
-var Format = fmt.Sprintf("engine%d+names2", indexVersion)
+var Format = fmt.Sprintf("engine%d+names3", indexVersion)
 
 // Blob names under which BuildBlobs stores the ranking and name indexes.
 const (
 	indexBlob = "engine"
 	namesBlob = "names"
+	textBlob  = "text" // the page records, written by graph.Build
 )
 
 // Load reads the ranking index of a generation. The error says what to do
@@ -56,6 +57,12 @@ func Load(snap *graph.Snapshot) (*Index, error) {
 		return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
 	}
 	ix, err := UnmarshalIndex(b)
+	if err == nil && len(ix.recOff) == 0 {
+		var text []byte
+		if text, err = snap.Blob(textBlob); err == nil {
+			err = ix.attachRecords(text)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read ranking index: %w; run 'wikitoolkit build --full'", err)
 	}

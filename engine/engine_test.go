@@ -290,7 +290,7 @@ func TestCommonTerms(t *testing.T) {
 	ix := NewIndex(g, nil)
 	// Words held by more than a tenth of the pages, and a rare exact name.
 	var common []string
-	for t := range uint32(len(ix.termOff) - 1) {
+	for t := range uint32(ix.numTerms) {
 		if w := ix.term(t); ix.df(t) > ix.n/10 && w != "" && w[0] >= 'a' && w[0] <= 'z' {
 			common = append(common, w)
 		}

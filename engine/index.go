@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -34,8 +33,9 @@ type Index struct {
 	recOff []uint32  // n+1 offsets into rec
 	rec    []byte    // page records (see record.go)
 
-	termOff  []uint32 // T+1 offsets into termBlob; terms sorted
-	termBlob []byte
+	numTerms int      // T
+	termBlk  []uint32 // offsets into termBlob of each block of termBlock terms, then its end
+	termBlob []byte   // the sorted terms, front-coded in blocks (terms.go)
 	postOff  []uint32 // T+1 offsets into post
 	post     []byte
 
@@ -61,9 +61,13 @@ const (
 // NewIndex builds the ranking index of g. prev (may be nil) is the index of
 // the previous build: its PageRank warm-starts this one, so a small rebuild
 // converges in a few iterations instead of pageRankIters. g is only read.
-func NewIndex(g *graph.Graph, prev *Index) *Index {
+func NewIndex(g *graph.Graph, prev *Index) *Index { return newIndex(g, prev, true) }
+
+// newIndex is NewIndex, with page records only if records: a build stores
+// the graph's (graph.EncodeText) and the index reads those once loaded.
+func newIndex(g *graph.Graph, prev *Index, records bool) *Index {
 	n := len(g.Pages)
-	ix := &Index{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: make([]uint32, n)}
+	ix := &Index{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: graph.Groups(g)}
 	for i := range g.Pages {
 		p := &g.Pages[i]
 		ix.kind[i] = uint8(p.Kind)
@@ -71,19 +75,15 @@ func NewIndex(g *graph.Graph, prev *Index) *Index {
 			ix.flags[i] |= flagTest
 		}
 		ix.flags[i] |= docFlags(p)
-		ix.group[i] = uint32(i)
-		if (p.Kind == graph.KindSymbol || p.Kind == graph.KindDoc) && p.Path != "" {
-			if f, ok := g.Lookup(graph.FileID(p.Path)); ok && int(f) < n {
-				ix.group[i] = f
-			}
-		}
 	}
 	// The text index is the largest part and partly serial; the rest
 	// builds on another core meanwhile (they share only the fields above).
 	done := make(chan struct{})
 	go func() {
 		ix.buildPhrases(g)
-		ix.buildRecords(g)
+		if records {
+			ix.buildRecords(g)
+		}
 		ix.buildGraph(g, prev)
 		close(done)
 	}()
@@ -300,19 +300,13 @@ func (ix *Index) buildText(g *graph.Graph) {
 	}
 	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(terms[a], terms[b]) })
 	remap := make([]uint32, numTerms)
-	ix.termOff = make([]uint32, 0, numTerms+1)
-	size := 0
-	for _, t := range terms {
-		size += len(t)
-	}
-	blob := make([]byte, 0, size)
+	sorted := make([]string, numTerms)
 	for newID, old := range order {
 		remap[old] = uint32(newID)
-		ix.termOff = append(ix.termOff, uint32(len(blob)))
-		blob = append(blob, terms[old]...)
+		sorted[newID] = terms[old]
 	}
-	ix.termOff = append(ix.termOff, uint32(len(blob)))
-	ix.termBlob = blob
+	ix.numTerms = numTerms
+	ix.termBlk, ix.termBlob = encodeTerms(sorted)
 
 	// Per page: distinct terms with per-field tf → impact, page by page
 	// into flat lists, on both cores: shards of whole groups, so that a
@@ -562,28 +556,6 @@ func docFlags(p *graph.Page) uint8 {
 	return f
 }
 
-// lookupTerm returns the term's ID or false, by binary search of the sorted dictionary.
-func (ix *Index) lookupTerm(t string) (uint32, bool) {
-	lo, hi := 0, len(ix.termOff)-1
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if ix.term(uint32(m)) < t {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(ix.termOff)-1 && ix.term(uint32(lo)) == t {
-		return uint32(lo), true
-	}
-	return 0, false
-}
-
-func (ix *Index) term(id uint32) string {
-	b := ix.termBlob[ix.termOff[id]:ix.termOff[id+1]]
-	return unsafeString(b)
-}
-
 // postings decodes term t's postings into pages and impacts (appending).
 func (ix *Index) postings(t uint32, pages []uint32, imps []uint8) ([]uint32, []uint8) {
 	b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
@@ -687,17 +659,4 @@ func uvarint(b []byte) (uint64, int) {
 }
 
 // firstLine returns the first non-empty line of s, at most max bytes, cut at a rune boundary.
-func firstLine(s string, maxBytes int) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = strings.TrimSpace(s[:i])
-	}
-	if len(s) > maxBytes {
-		s = s[:maxBytes]
-		for len(s) > 0 && !utf8.ValidString(s) {
-			s = s[:len(s)-1]
-		}
-		s += "…"
-	}
-	return s
-}
+func firstLine(s string, maxBytes int) string { return graph.FirstLine(s, maxBytes) }

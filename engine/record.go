@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"path"
 	"strings"
 	"unsafe"
 
@@ -13,99 +12,53 @@ import (
 type record struct {
 	id, title, path, name, qual, snippet string
 	line                                 int
+	marks                                uint64 // graph.TextTitleMark, graph.TextSnippetMark: title, snippet hold graph.NameMark
+}
+
+// titleCopy and snippetCopy return the title and snippet, their name mark
+// replaced, copied out of the index memory.
+func (r *record) titleCopy() string {
+	return unmarkCopy(r.title, r.name, r.marks&graph.TextTitleMark != 0)
+}
+func (r *record) snippetCopy() string {
+	return unmarkCopy(r.snippet, r.name, r.marks&graph.TextSnippetMark != 0)
+}
+
+func unmarkCopy(s, name string, marked bool) string {
+	if marked && strings.Contains(s, graph.NameMark) {
+		return graph.UnmarkName(s, name)
+	}
+	return strings.Clone(s)
 }
 
 // snippetMaxBytes bounds the stored first line of a page's doc.
-const snippetMaxBytes = 200
+const snippetMaxBytes = graph.SnippetMaxBytes
 
-// A page record stores only what cannot be derived: a header of the flags
-// below, then the strings the flags say are present, in this order —
-// path, name, title, id — then qual, snippet and line. By default a
-// symbol or section takes its path from its group page (its file), a
-// name from its qualified name's last part (a file's and module's from
-// its path), a title equal to its path or its name, and an ID built from
-// kind, path and qualified name as graph.SymbolID and friends do. On moby
-// this halves the records (1.09 → 0.70 MB compressed).
+// Page records are the generation's page text (graph.EncodeText, stored as
+// x/text and shared with the graph): a header of the flags below, then the
+// strings the flags say are present, in this order — path, name, title, id
+// — then qual, snippet and line. By default a symbol or section takes its
+// path from its group page (its file), a name from its qualified name's
+// last part (a file's and module's from its path), a title equal to its
+// path or its name, and an ID built from kind, path and qualified name as
+// graph.SymbolID and friends do. On moby this halved the records (1.09 →
+// 0.70 MB compressed); sharing them with the graph saved as much again.
 const (
-	recPath      = 1 << iota // path stored
-	recName                  // name stored
-	recTitle                 // title stored (else recTitleName says which default)
-	recTitleName             // title is the name (else the path)
-	recID                    // id stored
+	recPath      = graph.TextPath      // path stored
+	recName      = graph.TextName      // name stored
+	recTitle     = graph.TextTitle     // title stored (else recTitleName says which default)
+	recTitleName = graph.TextTitleName // title is the name (else the path)
+	recID        = graph.TextID        // id stored
 )
 
 func (ix *Index) buildRecords(g *graph.Graph) {
-	ix.recOff = make([]uint32, 0, ix.n+1)
-	var b []byte
-	for i := range g.Pages {
-		p := &g.Pages[i]
-		ix.recOff = append(ix.recOff, uint32(len(b)))
-		kind := graph.Kind(ix.kind[i])
-		grp := ix.group[i]
-		var flags uint64
-		if grp == uint32(i) || g.Pages[grp].Path != p.Path {
-			flags |= recPath
-		}
-		if p.Name != defaultName(kind, p.Path, p.Qualified) {
-			flags |= recName
-		}
-		switch p.Title {
-		case p.Path:
-		case p.Name:
-			flags |= recTitleName
-		default:
-			flags |= recTitle
-		}
-		if p.ID != defaultID(kind, p.Path, p.Name, p.Qualified) {
-			flags |= recID
-		}
-		b = appendUvarint(b, flags)
-		str := func(s string) {
-			b = appendUvarint(b, uint64(len(s)))
-			b = append(b, s...)
-		}
-		if flags&recPath != 0 {
-			str(p.Path)
-		}
-		if flags&recName != 0 {
-			str(p.Name)
-		}
-		if flags&recTitle != 0 {
-			str(p.Title)
-		}
-		if flags&recID != 0 {
-			str(p.ID)
-		}
-		str(p.Qualified)
-		str(firstLine(p.Doc, snippetMaxBytes))
-		b = appendUvarint(b, uint64(max(0, p.Line)))
-	}
-	ix.recOff = append(ix.recOff, uint32(len(b)))
-	ix.rec = b
+	ix.recOff, ix.rec = graph.EncodeText(g, ix.group)
 }
 
-func defaultName(k graph.Kind, p, qual string) string {
-	switch k {
-	case graph.KindFile, graph.KindModule:
-		return path.Base(p)
-	}
-	return qual[strings.LastIndexByte(qual, '.')+1:]
-}
+func defaultName(k graph.Kind, p, qual string) string { return graph.DefaultName(k, p, qual) }
 
 func defaultID(k graph.Kind, path, name, qual string) string {
-	switch k {
-	case graph.KindModule:
-		return graph.ModuleID(path)
-	case graph.KindFile:
-		return graph.FileID(path)
-	case graph.KindSymbol:
-		return graph.SymbolID(path, qual)
-	case graph.KindDoc:
-		return graph.DocID(path, qual)
-	case graph.KindMemory:
-		return graph.MemoryID(name)
-	}
-	return ""
+	return graph.DefaultID(k, path, name, qual)
 }
 
 // recReader walks one stored record.
@@ -137,14 +90,16 @@ func (r *recReader) str() string {
 }
 
 func (ix *Index) recReader(i uint32) recReader {
-	if int(i) >= ix.n {
+	if int(i) >= ix.n || int(i)+1 >= len(ix.recOff) {
 		return recReader{bad: true}
 	}
 	return recReader{b: ix.rec[ix.recOff[i]:ix.recOff[i+1]]}
 }
 
 // record decodes page i's record. Strings may alias the index's memory:
-// copy them (strings.Clone) before handing them out of the package.
+// copy them (strings.Clone; titleCopy and snippetCopy for the title and
+// snippet, which may hold a name mark) before handing them out of the
+// package.
 func (ix *Index) record(i uint32) record {
 	var r record
 	rr := ix.recReader(i)
@@ -173,6 +128,7 @@ func (ix *Index) record(i uint32) record {
 	if flags&recName == 0 {
 		r.name = defaultName(kind, r.path, r.qual)
 	}
+	r.marks = flags & (graph.TextTitleMark | graph.TextSnippetMark)
 	switch {
 	case flags&recTitle != 0:
 	case flags&recTitleName != 0:

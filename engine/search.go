@@ -7,7 +7,6 @@ import (
 	"math"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -525,8 +524,8 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	}
 	// A line named in the question picks the member holding it.
 	r := ix.record(rep)
-	st := Stub{ID: strings.Clone(r.id), Kind: graph.Kind(ix.kind[rep]).String(), Title: strings.Clone(r.title),
-		Path: strings.Clone(r.path), Line: r.line, Score: score, Snippet: strings.Clone(r.snippet)}
+	st := Stub{ID: strings.Clone(r.id), Kind: graph.Kind(ix.kind[rep]).String(), Title: r.titleCopy(),
+		Path: strings.Clone(r.path), Line: r.line, Score: score, Snippet: r.snippetCopy()}
 	if st.Kind == "module" {
 		st.Path, st.Line = "", 0
 	}
@@ -541,7 +540,8 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 			st.symLines = append(st.symLines, mr.line)
 		}
 		if st.Snippet == "" {
-			st.Snippet = strings.Clone(ix.record(list[0]).snippet)
+			r := ix.record(list[0])
+			st.Snippet = r.snippetCopy()
 		}
 	}
 	if opt.Explain {
@@ -629,19 +629,17 @@ func (ix *Index) componentHits(m *componentMatch, s *scratch) map[uint32][2]floa
 	if m == nil {
 		return nil
 	}
-	nt := len(ix.termOff) - 1
 	var out map[uint32][2]float64
-	for t := sort.Search(nt, func(i int) bool { return ix.term(uint32(i)) >= string(segPrefix) }); t < nt; t++ { // segment terms sort together
-		term := ix.term(uint32(t))
+	ix.eachTermFrom(string(segPrefix), func(t uint32, term string) bool { // segment terms sort together
 		if term == "" || term[0] != segPrefix {
-			break
+			return false
 		}
 		seg := term[1:]
 		if !strings.Contains(seg, m.last) && len(term) < maxTermBytes && !slices.Contains(m.parents, seg) {
-			continue
+			return true
 		}
 		start := len(s.pages)
-		s.pages, s.imps = ix.postings(uint32(t), s.pages, s.imps)
+		s.pages, s.imps = ix.postings(t, s.pages, s.imps)
 		for _, p := range s.pages[start:] {
 			k := graph.Kind(ix.kind[p])
 			if k != graph.KindFile && k != graph.KindModule {
@@ -657,7 +655,8 @@ func (ix *Index) componentHits(m *componentMatch, s *scratch) map[uint32][2]floa
 			out[p] = [2]float64{f, fd}
 		}
 		s.pages, s.imps = s.pages[:start], s.imps[:start]
-	}
+		return true
+	})
 	return out
 }
 

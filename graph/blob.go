@@ -36,3 +36,20 @@ func decompress(b []byte) ([]byte, error) {
 	zinit()
 	return zdec.DecodeAll(b, nil)
 }
+
+// compressParts compresses b as one zstd frame per part, the parts ending
+// at cuts (ascending; the last part runs to the end of b). Decompressing
+// the frames in turn gives b back. Some blobs made of sections of
+// different statistics compress better so (moby's graph: 1.3%).
+func compressParts(b []byte, cuts []int) []byte {
+	zinit()
+	out := make([]byte, 0, len(b)/3)
+	start := 0
+	for _, c := range append(cuts, len(b)) {
+		if c > start {
+			out = zenc.EncodeAll(b[start:c], out)
+			start = c
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"github.com/wikitoolkit/wikitoolkit/parser"
 	"os"
 	"path/filepath"
 	"slices"
@@ -305,5 +306,38 @@ func (Srv%02d) Stop() {}
 	}
 	if !slices.Equal(scan, indexed) {
 		t.Fatalf("indexed resolution differs from scanning (%d vs %d edges)", len(indexed), len(scan))
+	}
+}
+
+// TestLiteralsSurviveRebuild: the string literals of a file that an
+// incremental build does not reparse come back from the stored facts.
+func TestLiteralsSurviveRebuild(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "conf/keys.go", "package conf\n\nconst top = \"retry_backoff_limit\"\n\nfunc Load() string { return \"dns_challenge_override\" }\n")
+	write(t, root, "other.py", "def f():\n    return 'first'\n")
+	build(t, root, false)
+	write(t, root, "other.py", "def f():\n    return 'second'\n")
+	if info := build(t, root, false); info.FilesParsed != 1 {
+		t.Fatalf("edit build: %+v", info)
+	}
+	s := open(t, root)
+	g, err := s.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]parser.Literal{}
+	err = s.EachFileRecord(g, func(r *FileRecord) error {
+		got[r.Path] = r.Facts.Literals
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []parser.Literal{{Text: "retry_backoff_limit", Enclosing: 0}, {Text: "dns_challenge_override", Enclosing: 1}}
+	if !slices.Equal(got["conf/keys.go"], want) {
+		t.Errorf("unchanged file's literals = %+v, want %+v", got["conf/keys.go"], want)
+	}
+	if want := []parser.Literal{{Text: "second", Enclosing: 0}}; !slices.Equal(got["other.py"], want) {
+		t.Errorf("edited file's literals = %+v, want %+v", got["other.py"], want)
 	}
 }

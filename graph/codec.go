@@ -121,3 +121,22 @@ func (d *dec) float() float64 {
 	d.b = d.b[8:]
 	return v
 }
+
+// frontCode writes s as the length of its common prefix with prev, then the rest.
+func frontCode(e *enc, prev, s string) {
+	n := 0
+	for n < len(prev) && n < len(s) && prev[n] == s[n] {
+		n++
+	}
+	e.uint(uint64(n))
+	e.str(s[n:])
+}
+
+func frontDecode(d *dec, prev string) string {
+	n := d.uint()
+	if n > uint64(len(prev)) {
+		d.fail()
+		return ""
+	}
+	return prev[:n] + d.str()
+}

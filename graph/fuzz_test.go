@@ -28,15 +28,21 @@ func FuzzRecordRoundTrip(f *testing.F) {
 		r := &FileRecord{Path: path, Lang: "go", Size: 10, ModTime: 5, Hash: 99, Facts: &parser.Facts{
 			Language: "go", Doc: sig,
 			Defs:    []parser.Def{{Kind: parser.KindFunc, Name: name, Qualified: name, Parent: -1, StartLine: line, EndLine: line + 2, Signature: sig}},
-			Refs:    []parser.Ref{{Name: name, Line: line, Enclosing: 0}},
+			Refs:    []parser.Ref{{Name: name, Line: line, Enclosing: 0}, {Name: sig, Qualifier: name, Kind: 7, Enclosing: -1}},
 			Imports: []parser.Import{{Path: path, Line: 1}},
 		}}
-		got, err := unmarshalFileRecord(r.marshal())
-		if err != nil || got.Path != path || got.Facts.Defs[0].Name != name || got.Facts.Defs[0].EndLine != line+2 {
+		stats := []FileStat{{Path: path}}
+		var got *FileRecord
+		b, _ := encodeFactsBlob([]*FileRecord{r})
+		g := buildGraph([]*FileRecord{r}, "")
+		err := decodeFactsBlob(b, stats, g, func(r *FileRecord) error { got = r; return nil })
+		if err != nil || got.Path != path || got.Facts.Defs[0].Name != name || got.Facts.Defs[0].EndLine != line+2 ||
+			got.Facts.Refs[0].Name != name || got.Facts.Imports[0].Path != path ||
+			got.Facts.Refs[1] != (parser.Ref{Name: sig, Qualifier: name, Kind: 7, Enclosing: -1}) {
 			t.Fatalf("round trip: %v %+v", err, got)
 		}
 		// Arbitrary bytes never panic the decoders.
-		unmarshalFileRecord(junk)
-		decodeGraph(junk)
+		decodeFactsBlob(junk, stats, g, func(*FileRecord) error { return nil })
+		decodeGraph(junk, junk)
 	})
 }

@@ -82,12 +82,12 @@ func dumpGraph(t *testing.T, g *Graph) string {
 
 // loadGraph rebuilds the in-memory graph from a snapshot's file records.
 func loadGraph(t *testing.T, s *Snapshot) *Graph {
-	var recs []*FileRecord
-	if err := s.EachFileRecord(func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
-		t.Fatal(err)
-	}
 	g, err := s.Graph()
 	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*FileRecord
+	if err := s.EachFileRecord(g, func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	_ = recs

@@ -357,18 +357,9 @@ func (r *resolver) addFilesAndSymbols() []uint32 {
 		}
 		symStart[fi] = uint32(len(r.pages))
 		seen := map[string]int{}
-		for di, d := range facts.Defs {
-			qual := d.Qualified
-			if qual == "" {
-				qual = d.Name
-			}
-			if qual == "" {
-				qual = "_"
-			}
-			seen[qual]++
-			if n := seen[qual]; n > 1 {
-				qual += "~" + strconv.Itoa(n)
-			}
+		for di := range facts.Defs {
+			d := &facts.Defs[di]
+			qual := pageQual(seen, d)
 			p := Page{Name: d.Name, Qualified: qual, Path: f.Path, Line: d.StartLine, EndLine: d.EndLine, Lang: f.Lang,
 				Doc: d.Doc, Test: test}
 			if di < len(f.DefHash) && di < len(f.BodyHash) {
@@ -397,6 +388,25 @@ func (r *resolver) addFilesAndSymbols() []uint32 {
 		}
 	}
 	return symStart
+}
+
+// pageQual is the qualified name of a definition's page: its own, else
+// its name, else "_", with "~n" added to the nth of a file's definitions
+// that share it. seen counts them in the file so far. (Stored facts count
+// on this: derivedDefs.)
+func pageQual(seen map[string]int, d *parser.Def) string {
+	qual := d.Qualified
+	if qual == "" {
+		qual = d.Name
+	}
+	if qual == "" {
+		qual = "_"
+	}
+	seen[qual]++
+	if n := seen[qual]; n > 1 {
+		qual += "~" + strconv.Itoa(n)
+	}
+	return qual
 }
 
 // resolveImport finds the file or module an import names, or false.

@@ -24,15 +24,19 @@ package graph
 // Badger compresses with Snappy per block):
 //
 //	m/info              BuildInfo as JSON (small, read by status)
-//	m/stat              every indexed file's path, size, mtime and hash (one value; the no-change rebuild reads only this)
+//	m/stats             every indexed file's path, size, mtime and hash (one zstd-compressed value; the no-change rebuild reads only this; m/stat, uncompressed, before format 5)
 //	x/facts/<nnnnnn>    every FileRecord: parser facts without their text, stat or fingerprints, so incremental builds re-resolve without reparsing
 //	x/graph/<nnnnnn>    every page and edge (graphcodec.go), zstd-compressed, in chunks of at most blobChunk bytes
+//	x/text/<nnnnnn>     the page text x/graph and the ranking index share (pagetext.go), the same way
 //	x/<name>/<nnnnnn>   other blobs the same way: x/engine is the ranking index
 //
-// Page text (signatures, docs) is stored once, in x/graph. Facts are one
-// blob rather than a key per file because whole-blob zstd stores moby's in
-// 0.9 MB where per-key values in Badger's zstd blocks took 1.5 MB, and every
-// reader of facts (an incremental build) reads them all anyway.
+// Page text (signatures, docs) is stored once, in x/text and x/graph; what
+// one part can derive from another is not stored twice (record.go,
+// pagetext.go). Facts are one blob rather than a key per file because
+// whole-blob zstd stored moby's in 0.9 MB where per-key values in Badger's
+// zstd blocks took 1.5 MB (columnar, and deriving from the graph, 0.54 MB
+// now), and every reader of facts (an incremental build) reads them all
+// anyway.
 
 import (
 	"bytes"
@@ -255,7 +259,15 @@ func (s *Snapshot) readGraph() (*Graph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read graph: %w (run `wikitoolkit build --full`)", err)
 	}
-	return decodeGraph(b)
+	if err := checkGraphFormat(b); err != nil {
+		return nil, err
+	}
+	text, err := s.Blob("text")
+	if err != nil {
+		// Not ErrNotFound: that would read as "no such page".
+		return nil, fmt.Errorf("read page text: %v (run `wikitoolkit build --full`)", err)
+	}
+	return decodeGraph(b, text)
 }
 
 // Page returns the page with the given ID and its neighbours, or ErrNotFound.
@@ -307,9 +319,20 @@ func (s *Snapshot) Blob(name string) ([]byte, error) {
 
 // Stats returns the stat of every indexed file, sorted by path.
 func (s *Snapshot) Stats() ([]FileStat, error) {
-	b, err := s.get("m/stat")
-	if err != nil {
+	b, err := s.get("m/stats")
+	switch {
+	case errors.Is(err, ErrNotFound):
+		// Written before m/stats: uncompressed, so that status still
+		// reads an index it asks to rebuild.
+		if b, err = s.get("m/stat"); err != nil {
+			return nil, err
+		}
+	case err != nil:
 		return nil, err
+	default:
+		if b, err = decompress(b); err != nil {
+			return nil, fmt.Errorf("m/stats: %w", err)
+		}
 	}
 	d := dec{b: b}
 	n := d.count()
@@ -340,34 +363,23 @@ func (s *Snapshot) FileStat(path string) (FileStat, bool) {
 }
 
 // EachFileRecord calls fn for every stored file record in path order, with
-// its stat from m/stat (records and stats are both in path order).
-func (s *Snapshot) EachFileRecord(fn func(*FileRecord) error) error {
+// its stat from m/stats (records and stats are both in path order). g is
+// the generation's graph, which holds most of the definitions' fields.
+func (s *Snapshot) EachFileRecord(g *Graph, fn func(*FileRecord) error) error {
 	b, err := s.Blob("facts")
 	if err != nil {
 		return err
 	}
-	d := dec{b: b}
-	n := d.count()
-	for range n {
-		m := d.count()
-		if d.err != nil {
-			break
-		}
-		rec, err := unmarshalFileRecord(d.b[:m])
-		if err != nil {
-			return fmt.Errorf("file record %d: %w", m, err)
-		}
-		st, ok := s.FileStat(rec.Path)
-		if !ok {
-			return fmt.Errorf("file record %s: no stat", rec.Path)
-		}
-		rec.Size, rec.ModTime, rec.Hash = st.Size, st.ModTime, st.Hash
-		d.b = d.b[m:]
-		if err := fn(rec); err != nil {
-			return err
-		}
+	stats, err := s.Stats()
+	if err != nil {
+		return err
 	}
-	return d.err
+	return decodeFactsBlob(b, stats, g, func(rec *FileRecord) error {
+		st := stats[0]
+		stats = stats[1:]
+		rec.Size, rec.ModTime, rec.Hash = st.Size, st.ModTime, st.Hash
+		return fn(rec)
+	})
 }
 
 // PartSizes returns the stored (compressed) bytes of each blob of the
@@ -465,7 +477,7 @@ func (w *genWriter) setStats(stats []FileStat) error {
 		e.uint(st.Hash)
 		prev = st.Path
 	}
-	return w.set("m/stat", e.b)
+	return w.set("m/stats", compress(e.b))
 }
 
 // commit flushes and closes the generation, then makes it live.

@@ -24,8 +24,9 @@ type Status struct {
 	Stale      []string       `json:"stale,omitempty"`
 	IndexBytes int64          `json:"index_bytes"`
 	// IndexParts splits the stored bytes by part: "engine" (ranking
-	// index), "graph" (pages and edges), "facts" (for incremental builds),
-	// "names" (the hook's name index), "meta".
+	// index), "text" (page text the ranking index and the graph share),
+	// "graph" (the rest of pages, and edges), "facts" (for incremental
+	// builds), "names" (the hook's name index), "meta".
 	IndexParts  map[string]int64 `json:"index_parts"`
 	SourceBytes int64            `json:"source_bytes"`
 	Skipped     []graph.Skip     `json:"skipped"`

@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTermDictionary: every term is found with its ID and absent ones are
+// not, at block boundaries and past either end; a walk from a prefix
+// starts at the first term not below it.
+func TestTermDictionary(t *testing.T) {
+	for _, n := range []int{0, 1, termBlock - 1, termBlock, termBlock + 1, 1000} {
+		var terms []string
+		for i := range n {
+			terms = append(terms, fmt.Sprintf("t%03d/%d", i%97, i))
+		}
+		terms = append(terms[:0:0], terms...)
+		slices.Sort(terms)
+		terms = slices.Compact(terms)
+		ix := &Index{numTerms: len(terms)}
+		ix.termBlk, ix.termBlob = encodeTerms(terms)
+		for i, term := range terms {
+			if id, ok := ix.lookupTerm(term); !ok || id != uint32(i) {
+				t.Fatalf("n=%d: lookupTerm(%q) = %d, %v; want %d", n, term, id, ok, i)
+			}
+			if got := ix.term(uint32(i)); got != term {
+				t.Fatalf("n=%d: term(%d) = %q, want %q", n, i, got, term)
+			}
+			if _, ok := ix.lookupTerm(term + "x"); ok {
+				t.Fatalf("n=%d: found absent %q", n, term+"x")
+			}
+		}
+		for _, absent := range []string{"", "a", "t", "zzz"} {
+			if _, ok := ix.lookupTerm(absent); ok {
+				t.Fatalf("n=%d: found absent %q", n, absent)
+			}
+		}
+		for _, prefix := range []string{"", "t05", "t050/", "zz"} {
+			var got []string
+			ix.eachTermFrom(prefix, func(_ uint32, term string) bool { got = append(got, strings.Clone(term)); return true })
+			i, _ := slices.BinarySearch(terms, prefix)
+			if !slices.Equal(got, terms[i:]) && !(len(got) == 0 && i == len(terms)) {
+				t.Fatalf("n=%d: terms from %q: got %d, want %d", n, prefix, len(got), len(terms)-i)
+			}
+		}
+	}
+}
+
+// TestTermLookupPrefixes: terms that are prefixes of each other, looked up
+// with every string of up to one more letter.
+func TestTermLookupPrefixes(t *testing.T) {
+	var all []string
+	var gen func(s string, n int)
+	gen = func(s string, n int) {
+		all = append(all, s)
+		if n > 0 {
+			for _, c := range "abc" {
+				gen(s+string(c), n-1)
+			}
+		}
+	}
+	gen("", 5)
+	slices.Sort(all)
+	for skip := 1; skip <= 3; skip++ {
+		var terms []string
+		in := map[string]int{}
+		for i, s := range all {
+			if len(s) <= 4 && i%skip == 0 {
+				in[s] = len(terms)
+				terms = append(terms, s)
+			}
+		}
+		ix := &Index{numTerms: len(terms)}
+		ix.termBlk, ix.termBlob = encodeTerms(terms)
+		for _, q := range all {
+			id, ok := ix.lookupTerm(q)
+			want, wok := in[q]
+			if ok != wok || ok && int(id) != want {
+				t.Fatalf("skip %d: lookupTerm(%q) = %d, %v; want %d, %v", skip, q, id, ok, want, wok)
+			}
+		}
+	}
+}
