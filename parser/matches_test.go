@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,6 +116,19 @@ func agreeSources() []string {
 	}
 	for _, tc := range parseCases {
 		srcs = append(srcs, tc.src+"\n"+strings.Repeat("(", 40)+tc.src[:len(tc.src)/3])
+	}
+	// Spliced and corrupted snippets, as TestParseMutations makes them:
+	// error recovery builds odd trees.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 60 {
+		a := parseCases[rng.IntN(len(parseCases))].src
+		b := parseCases[rng.IntN(len(parseCases))].src
+		src := []byte(a[:rng.IntN(len(a)+1)] + b[rng.IntN(len(b)+1):])
+		for k := rng.IntN(8); k > 0 && len(src) > 0; k-- {
+			const junk = "(){}[];,.\"'`:=<>#@\n x"
+			src[rng.IntN(len(src))] = junk[rng.IntN(len(junk))]
+		}
+		srcs = append(srcs, string(src))
 	}
 	// Anchors: last and first children, comments between, extra arguments.
 	srcs = append(srcs,
