@@ -41,13 +41,25 @@ var (
 // termSink receives (term, field) occurrences of one page.
 type termSink func(term string, f field)
 
-// pageTerms emits the terms of p's own fields. ident and literal, when not
-// nil, emit the terms of one identifier used in the body (as identTerms
-// does) and of one string literal (as literalTerms does): the ranking
-// index caches them, as the same identifiers and literals recur on many
-// pages.
-func pageTerms(p *graph.Page, emit termSink, ident, literal func(string), scratch []string) []string {
+// termHooks let the ranking index cache what recurs on many pages: ident
+// emits the terms of one identifier used in a body (as identTerms does),
+// literal those of one string literal (as literalTerms does), and token
+// those of one token of prose, a signature or a path (the terms wordTerms
+// makes of it) in field f.
+type termHooks struct {
+	ident, literal func(string)
+	token          func(tok string, f field)
+}
+
+// pageTerms emits the terms of p's own fields, through hooks when not nil.
+func pageTerms(p *graph.Page, emit termSink, hooks *termHooks, scratch []string) []string {
 	words := func(s string, f field) {
+		if hooks != nil {
+			for _, tok := range identTokens(s) {
+				hooks.token(tok, f)
+			}
+			return
+		}
 		var ws []string
 		ws, scratch = wordTerms(nil, s, scratch)
 		for _, w := range ws {
@@ -56,8 +68,8 @@ func pageTerms(p *graph.Page, emit termSink, ident, literal func(string), scratc
 	}
 	idents := func() {
 		for _, id := range p.Idents {
-			if ident != nil {
-				ident(id)
+			if hooks != nil {
+				hooks.ident(id)
 			} else {
 				scratch = identTerms(id, emit, scratch)
 			}
@@ -65,8 +77,8 @@ func pageTerms(p *graph.Page, emit termSink, ident, literal func(string), scratc
 	}
 	strs := func() {
 		for _, lit := range p.Literals {
-			if literal != nil {
-				literal(lit)
+			if hooks != nil {
+				hooks.literal(lit)
 			} else {
 				scratch = literalTerms(lit, emit, scratch)
 			}

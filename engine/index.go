@@ -146,6 +146,7 @@ func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 	entries := make([][]uint32, n)
 	workers := tokenizeShards(n)
 	shardTerms := make([][]string, workers)
+	shardDict := make([]map[string]uint32, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := n*w/workers, n*(w+1)/workers
@@ -193,21 +194,57 @@ func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 				identScratch = literalTerms(lit, emit, identScratch)
 				litCache[lit] = slices.Clone(cur[start:])
 			}
+			// A token's term IDs (without field), once worked out:
+			// signatures and docs repeat their words.
+			tokCache := map[string][]uint32{}
+			var tokScratch []string
+			token := func(tok string, f field) {
+				ids, ok := tokCache[tok]
+				if !ok {
+					ids = []uint32{}
+					tokScratch = splitIdent(tokScratch[:0], tok)
+					for _, p := range tokScratch {
+						if isStop(p) || allDigits(p) {
+							continue
+						}
+						t := clip(stem(p))
+						if t == "" {
+							continue
+						}
+						id, ok := dict[t]
+						if !ok {
+							if len(terms) == maxEntryTerms {
+								continue
+							}
+							id = uint32(len(terms))
+							dict[t] = id
+							terms = append(terms, t)
+						}
+						ids = append(ids, id)
+					}
+					tokCache[tok] = ids
+				}
+				for _, id := range ids {
+					cur = append(cur, id<<entryFieldBits|uint32(f))
+				}
+			}
+			hooks := &termHooks{ident: ident, literal: literal, token: token}
 			for i := lo; i < hi; i++ {
 				cur = cur[:0]
-				scratch = pageTerms(&g.Pages[i], emit, ident, literal, scratch)
+				scratch = pageTerms(&g.Pages[i], emit, hooks, scratch)
 				entries[i], block = keepEntries(block, cur)
 			}
-			shardTerms[w] = terms
+			shardTerms[w], shardDict[w] = terms, dict
 		}()
 	}
 	wg.Wait()
-	// Merge the shards' dictionaries and renumber their entries.
-	dict := map[string]uint32{}
-	var terms []string
-	for w, st := range shardTerms {
-		remap := make([]uint32, len(st))
-		for j, t := range st {
+	// Merge the shards' dictionaries: shard 0's is the start of the merged
+	// one, so its IDs stand; the others' new terms follow in order.
+	dict, terms := shardDict[0], shardTerms[0]
+	remaps := make([][]uint32, workers)
+	for w := 1; w < workers; w++ {
+		remap := make([]uint32, len(shardTerms[w]))
+		for j, t := range shardTerms[w] {
 			id, ok := dict[t]
 			if !ok {
 				id = noTerm
@@ -219,18 +256,27 @@ func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 			}
 			remap[j] = id
 		}
-		shardTerms[w] = nil
-		lo, hi := n*w/workers, n*(w+1)/workers
-		for i := lo; i < hi; i++ {
-			es := entries[i][:0]
-			for _, e := range entries[i] {
-				if id := remap[e>>entryFieldBits]; id != noTerm {
-					es = append(es, id<<entryFieldBits|e&entryFieldMask)
-				}
-			}
-			entries[i] = es
-		}
+		remaps[w], shardTerms[w], shardDict[w] = remap, nil, nil
 	}
+	// Renumber the other shards' entries, on all cores.
+	for w := 1; w < workers; w++ {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			remap := remaps[w]
+			for i := lo; i < hi; i++ {
+				es := entries[i][:0]
+				for _, e := range entries[i] {
+					if id := remap[e>>entryFieldBits]; id != noTerm {
+						es = append(es, id<<entryFieldBits|e&entryFieldMask)
+					}
+				}
+				entries[i] = es
+			}
+		}()
+	}
+	wg.Wait()
 	return terms, entries
 }
 

@@ -850,7 +850,7 @@ func (ix *Index) scoreExtra(p *graph.Page, tps []termPostings) float64 {
 		}
 		c[f]++
 		lens[f]++
-	}, nil, nil, nil)
+	}, nil, nil)
 	k := min(int(p.Kind), numKinds-1)
 	sc := 0.0
 	for _, tp := range tps {
