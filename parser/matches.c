@@ -38,6 +38,7 @@ bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
 void ts_tree_cursor_reset(TSTreeCursor *self, TSNode node);
 uint16_t ts_tree_cursor_current_field_id(const TSTreeCursor *self);
 bool ts_node_is_named(TSNode self);
+uint32_t ts_node_named_child_count(TSNode self);
 TSNode ts_node_child_by_field_id(TSNode self, uint16_t field_id);
 
 // A record buffer larger than this many words (16 MiB) is freed before the
@@ -382,7 +383,9 @@ bool wt_matches_exec(wt_matches *m, const wt_program *p, TSNode node) {
         }
       }
     }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    // Patterns start at named nodes only: a node whose children are all
+    // anonymous (punctuation, keywords) is not descended into.
+    if (ts_node_named_child_count(n) > 0 && ts_tree_cursor_goto_first_child(&c)) continue;
     while (!ts_tree_cursor_goto_next_sibling(&c)) {
       if (!ts_tree_cursor_goto_parent(&c)) goto done;
     }
