@@ -161,6 +161,127 @@ typedef struct kids {
   uint32_t len, cap;
 } kids;
 
+// Mirrors of tree-sitter internals, for walk_internal (see there).
+
+typedef struct {
+  uint32_t row, column;
+} ts_point_;
+
+typedef struct {
+  uint32_t bytes;
+  ts_point_ extent;
+} ts_length_;
+
+typedef struct {
+  bool is_inline : 1;
+  bool visible : 1;
+  bool named : 1;
+  bool extra : 1;
+  bool has_changes : 1;
+  bool is_missing : 1;
+  bool is_keyword : 1;
+  uint8_t symbol;
+  uint16_t parse_state;
+  uint8_t padding_columns;
+  uint8_t padding_rows : 4;
+  uint8_t lookahead_bytes : 4;
+  uint8_t padding_bytes;
+  uint8_t size_bytes;
+} ts_inline_;
+
+typedef struct {
+  volatile uint32_t ref_count;
+  ts_length_ padding;
+  ts_length_ size;
+  uint32_t lookahead_bytes;
+  uint32_t error_cost;
+  uint32_t child_count;
+  uint16_t symbol;
+  uint16_t parse_state;
+  bool visible : 1;
+  bool named : 1;
+  bool extra : 1;
+  bool fragile_left : 1;
+  bool fragile_right : 1;
+  bool has_changes : 1;
+  bool has_external_tokens : 1;
+  bool has_external_scanner_state_change : 1;
+  bool depends_on_column : 1;
+  bool is_missing : 1;
+  bool is_keyword : 1;
+  union {
+    struct {
+      uint32_t visible_child_count;
+      uint32_t named_child_count;
+      uint32_t visible_descendant_count;
+      int32_t dynamic_precedence;
+      uint16_t repeat_depth;
+      uint16_t production_id;
+      struct {
+        uint16_t symbol;
+        uint16_t parse_state;
+      } first_leaf;
+    };
+    struct {
+      union {
+        char *long_data;
+        char short_data[24];
+      };
+      uint32_t length;
+    } external_scanner_state;
+    int32_t lookahead_char;
+  };
+} ts_heap_;
+
+typedef union {
+  ts_inline_ data;
+  const ts_heap_ *ptr;
+} ts_subtree_;
+
+typedef struct {
+  uint32_t version;
+  uint32_t symbol_count;
+  uint32_t alias_count;
+  uint32_t token_count;
+  uint32_t external_token_count;
+  uint32_t state_count;
+  uint32_t large_state_count;
+  uint32_t production_id_count;
+  uint32_t field_count;
+  uint16_t max_alias_sequence_length;
+  const uint16_t *parse_table;
+  const uint16_t *small_parse_table;
+  const uint32_t *small_parse_table_map;
+  const void *parse_actions;
+  const char *const *symbol_names;
+  const char *const *field_names;
+  const void *field_map_slices;
+  const void *field_map_entries;
+  const void *symbol_metadata;
+  const uint16_t *public_symbol_map;
+  const uint16_t *alias_map;
+  const uint16_t *alias_sequences;
+} ts_language_;
+
+typedef struct {
+  ts_subtree_ root;
+  const ts_language_ *language;
+} ts_tree_;
+
+// A frame is a node whose children are being walked: the next child,
+// where it starts, and the node's alias sequence.
+typedef struct {
+  const ts_subtree_ *children;
+  uint32_t count, next, structural;
+  ts_length_ pos;
+  const uint16_t *aliases;
+} frame_;
+
+typedef struct {
+  frame_ *a;
+  uint32_t len, cap;
+} frames_;
+
 struct wt_scratch {
   kids kids;  // children of the nodes being matched, a frame per level
   u32s alts;  // alternatives: [n, n × (capture, start, end)] records
@@ -168,6 +289,7 @@ struct wt_scratch {
   u32s caps;  // captures of the sequence being enumerated (triples)
   TSTreeCursor cursors[MAX_DEPTH];
   uint32_t ncursors;
+  frames_ frames; // walk_internal's stack
   bool oom;
 };
 
@@ -178,6 +300,7 @@ static void scratch_delete(struct wt_scratch *x) {
   free(x->alts.a);
   free(x->memo.a);
   free(x->caps.a);
+  free(x->frames.a);
   free(x);
 }
 
@@ -336,52 +459,172 @@ static uint32_t node_alts(struct wt_scratch *x, const wt_program *p, TSNode n, c
   return x->oom ? 0 : count;
 }
 
-bool wt_matches_exec(wt_matches *m, const wt_program *p, TSNode node) {
-  reset(m);
-  if (m->scratch == NULL) {
-    m->scratch = calloc(1, sizeof *m->scratch);
-    if (m->scratch == NULL) return false;
+// ---- The walk over tree-sitter's own tree ----
+//
+// walk_cursor's time goes to the public cursor API, which rebuilds each
+// node's position, alias and visibility through several calls per node:
+// on moby that walk alone cost a sixth of tree-sitter's parse. walk_internal
+// visits the same nodes in the same order, reading the tree the way
+// tree_cursor.c does. The ts_*_ types (above struct wt_scratch) mirror
+// tree-sitter 0.22.5's lib/src/subtree.h, length.h and tree.h (MIT
+// licence; the runtime github.com/smacker/go-tree-sitter bundles and
+// go.mod pins) and the language layout of lib/include/tree_sitter/parser.h
+// (ABI 13 and 14).
+// walk_internal_ok falls back to the cursor for any other ABI or a
+// big-endian build, and TestProgramAgrees compares both walks with
+// tree-sitter's query cursor.
+
+_Static_assert(sizeof(ts_subtree_) == sizeof(void *), "Subtree is a pointer or 8 inline bytes");
+_Static_assert(sizeof(ts_inline_) == 8, "SubtreeInlineData is 8 bytes");
+
+uint32_t ts_language_version(const void *language);
+
+static inline ts_length_ st_padding(ts_subtree_ t) {
+  if (t.data.is_inline) return (ts_length_){t.data.padding_bytes, {t.data.padding_rows, t.data.padding_columns}};
+  return t.ptr->padding;
+}
+
+static inline ts_length_ st_size(ts_subtree_ t) {
+  if (t.data.is_inline) return (ts_length_){t.data.size_bytes, {0, t.data.size_bytes}};
+  return t.ptr->size;
+}
+
+static inline ts_length_ len_add(ts_length_ a, ts_length_ b) {
+  ts_length_ r = {a.bytes + b.bytes, a.extent};
+  if (b.extent.row > 0) {
+    r.extent.row += b.extent.row;
+    r.extent.column = b.extent.column;
+  } else {
+    r.extent.column += b.extent.column;
   }
-  struct wt_scratch *x = m->scratch;
-  x->oom = false;
+  return r;
+}
+
+static inline uint32_t st_child_count(ts_subtree_ t) { return t.data.is_inline ? 0 : t.ptr->child_count; }
+static inline bool st_visible(ts_subtree_ t) { return t.data.is_inline ? t.data.visible : t.ptr->visible; }
+static inline bool st_extra(ts_subtree_ t) { return t.data.is_inline ? t.data.extra : t.ptr->extra; }
+static inline uint16_t st_symbol(ts_subtree_ t) { return t.data.is_inline ? t.data.symbol : t.ptr->symbol; }
+static inline const ts_subtree_ *st_children(ts_subtree_ t) { return (const ts_subtree_ *)t.ptr - t.ptr->child_count; }
+
+static bool walk_internal_ok(TSNode node);
+bool wt_walk_internal_ok(TSNode node) { return walk_internal_ok(node); }
+
+static bool walk_internal_ok(TSNode node) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (node.tree == NULL || node.id == NULL) return false;
+  const ts_tree_ *t = (const ts_tree_ *)node.tree;
+  uint32_t v = ts_language_version(t->language);
+  return v == 13 || v == 14;
+#else
+  (void)node;
+  return false;
+#endif
+}
+
+static bool push_frame(struct wt_scratch *x, frames_ *st, const ts_language_ *lang, ts_subtree_ t, ts_length_ start) {
+  if (!grow((void **)&st->a, &st->cap, st->len, 1, sizeof *st->a)) {
+    x->oom = true;
+    return false;
+  }
+  const ts_heap_ *h = t.ptr;
+  st->a[st->len++] = (frame_){
+      .children = st_children(t),
+      .count = h->child_count,
+      .next = 0,
+      .structural = 0,
+      .pos = start,
+      .aliases = h->production_id ? &lang->alias_sequences[(uint32_t)h->production_id * lang->max_alias_sequence_length] : NULL,
+  };
+  return true;
+}
+
+static bool visit(wt_matches *m, const wt_program *p, struct wt_scratch *x, TSNode n, uint16_t sym);
+
+static bool walk_internal(wt_matches *m, const wt_program *p, struct wt_scratch *x, TSNode node) {
+  const ts_tree_ *tree = (const ts_tree_ *)node.tree;
+  const ts_language_ *lang = tree->language;
+  ts_subtree_ root = *(const ts_subtree_ *)node.id;
+  if (!visit(m, p, x, node, ts_node_symbol(node))) return false;
+  if (st_child_count(root) == 0 || root.ptr->named_child_count == 0) return true;
+  frames_ *st = &x->frames;
+  st->len = 0;
+  ts_length_ start = {node.context[0], {node.context[1], node.context[2]}};
+  if (!push_frame(x, st, lang, root, start)) return false;
+  while (st->len > 0) {
+    frame_ *f = &st->a[st->len - 1];
+    if (f->next == f->count) {
+      st->len--;
+      continue;
+    }
+    const ts_subtree_ *child = &f->children[f->next];
+    ts_subtree_ c = *child;
+    ts_length_ at = f->pos;
+    uint16_t alias = 0;
+    if (!st_extra(c)) {
+      if (f->aliases) alias = f->aliases[f->structural];
+      f->structural++;
+    }
+    // Where the next child starts (tree_cursor.c's child iterator).
+    f->pos = len_add(f->pos, st_size(c));
+    if (++f->next < f->count) f->pos = len_add(f->pos, st_padding(f->children[f->next]));
+    uint32_t kids = st_child_count(c);
+    if (st_visible(c) || alias != 0) {
+      uint16_t sym = alias ? alias : st_symbol(c);
+      if (sym != SYM_ERROR && sym < lang->symbol_count) sym = lang->public_symbol_map[sym];
+      TSNode n = {{at.bytes, at.extent.row, at.extent.column, alias}, child, node.tree};
+      if (!visit(m, p, x, n, sym)) return false;
+      // As walk_cursor: not into nodes whose children are all anonymous.
+      if (kids > 0 && c.ptr->named_child_count > 0 && !push_frame(x, st, lang, c, at)) return false;
+    } else if (kids > 0 && c.ptr->visible_child_count > 0) {
+      // A hidden node: its children are its parent's, in its place.
+      if (!push_frame(x, st, lang, c, at)) return false;
+    }
+  }
+  return true;
+}
+
+// visit records the matches of the patterns rooted at node n (of public
+// symbol sym) in m. It returns false when out of memory.
+static bool visit(wt_matches *m, const wt_program *p, struct wt_scratch *x, TSNode n, uint16_t sym) {
+  if (sym >= p->symbol_count) return true;
+  for (uint32_t r = p->root_off[sym]; r < p->root_off[sym + 1]; r++) {
+    const wt_step *s = &p->steps[p->roots[r]];
+    x->alts.len = 0;
+    x->kids.len = 0;
+    x->memo.len = 0;
+    uint32_t off = 0;
+    uint32_t cnt = node_alts(x, p, n, s, 0, &off);
+    if (x->oom) return false;
+    // Copy each alternative once: tree-sitter drops a state whose
+    // captures equal another's at the same step of the same pattern.
+    uint32_t first = m->len;
+    for (uint32_t a = 0; a < cnt; a++) {
+      uint32_t len = 1 + 3 * x->alts.a[off];
+      bool dup = false;
+      for (uint32_t w = first; w < m->len && !dup; w += 1 + 3 * m->buf[w]) {
+        uint32_t k = x->alts.a[off];
+        dup = m->buf[w] == k;
+        for (uint32_t i = 1; dup && i <= 3 * k; i++) dup = m->buf[w + i] == x->alts.a[off + i];
+      }
+      if (!dup) {
+        if (!reserve(m, len)) return false;
+        for (uint32_t i = 0; i < len; i++) m->buf[m->len++] = x->alts.a[off + i];
+      }
+      off += len;
+    }
+  }
+  return true;
+}
+
+// walk_cursor visits every node under node with the public tree cursor.
+static bool walk_cursor(wt_matches *m, const wt_program *p, struct wt_scratch *x, TSNode node) {
   bool ok = true;
   TSTreeCursor c = ts_tree_cursor_new(node);
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
-    uint16_t sym = ts_node_symbol(n);
-    if (sym < p->symbol_count) {
-      for (uint32_t r = p->root_off[sym]; r < p->root_off[sym + 1]; r++) {
-        const wt_step *s = &p->steps[p->roots[r]];
-        x->alts.len = 0;
-        x->kids.len = 0;
-        x->memo.len = 0;
-        uint32_t off = 0;
-        uint32_t cnt = node_alts(x, p, n, s, 0, &off);
-        if (x->oom) {
-          ok = false;
-          goto done;
-        }
-        // Copy each alternative once: tree-sitter drops a state whose
-        // captures equal another's at the same step of the same pattern.
-        uint32_t first = m->len;
-        for (uint32_t a = 0; a < cnt; a++) {
-          uint32_t len = 1 + 3 * x->alts.a[off];
-          bool dup = false;
-          for (uint32_t w = first; w < m->len && !dup; w += 1 + 3 * m->buf[w]) {
-            uint32_t k = x->alts.a[off];
-            dup = m->buf[w] == k;
-            for (uint32_t i = 1; dup && i <= 3 * k; i++) dup = m->buf[w + i] == x->alts.a[off + i];
-          }
-          if (!dup) {
-            if (!reserve(m, len)) {
-              ok = false;
-              goto done;
-            }
-            for (uint32_t i = 0; i < len; i++) m->buf[m->len++] = x->alts.a[off + i];
-          }
-          off += len;
-        }
-      }
+    if (!visit(m, p, x, n, ts_node_symbol(n))) {
+      ok = false;
+      break;
     }
     // Patterns start at named nodes only: a node whose children are all
     // anonymous (punctuation, keywords) is not descended into.
@@ -393,4 +636,16 @@ bool wt_matches_exec(wt_matches *m, const wt_program *p, TSNode node) {
 done:
   ts_tree_cursor_delete(&c);
   return ok;
+}
+
+bool wt_matches_exec(wt_matches *m, const wt_program *p, TSNode node, bool internal) {
+  reset(m);
+  if (m->scratch == NULL) {
+    m->scratch = calloc(1, sizeof *m->scratch);
+    if (m->scratch == NULL) return false;
+  }
+  struct wt_scratch *x = m->scratch;
+  x->oom = false;
+  if (internal && walk_internal_ok(node)) return walk_internal(m, p, x, node);
+  return walk_cursor(m, p, x, node);
 }

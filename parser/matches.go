@@ -71,6 +71,10 @@ func (mt *matcher) run(q *sitter.Query, root *sitter.Node) []uint32 {
 	return mt.record()
 }
 
+// cursorWalk makes exec walk trees with tree-sitter's public cursor
+// instead of its own data (tests).
+var cursorWalk bool
+
 // exec runs prog over the tree under root and returns its matches as a
 // record like run's (in another order). Matches of a residual query are
 // not included: see Parser.matches.
@@ -78,11 +82,15 @@ func (mt *matcher) exec(prog *program, root *sitter.Node) []uint32 {
 	if mt.m == nil {
 		panic("parser: Parser used after Close")
 	}
-	if !C.wt_matches_exec(mt.m, prog.p, cNode(root)) {
+	if !C.wt_matches_exec(mt.m, prog.p, cNode(root), C.bool(!cursorWalk)) {
 		panic("parser: out of memory for query matches")
 	}
 	return mt.record()
 }
+
+// walksInternal reports whether exec walks the tree under root through
+// the tree's own data rather than the public cursor (tests).
+func walksInternal(root *sitter.Node) bool { return bool(C.wt_walk_internal_ok(cNode(root))) }
 
 // collect returns, as a record like run's, a one-capture match for every
 // node under root whose symbol s has roles[s] != 0, with capture index

@@ -67,7 +67,12 @@ bool wt_matches_run(wt_matches *m, const TSQuery *query, TSNode node);
 // wt_matches_exec records in m every match of program p over the tree
 // under node, as wt_matches_run does for a query (in another order). It
 // returns false when out of memory or when a pattern nests too deeply.
-bool wt_matches_exec(wt_matches *m, const wt_program *p, TSNode node);
+// internal walks the tree's own data rather than through a tree cursor
+// (see matches.c; it falls back to the cursor where it cannot).
+bool wt_matches_exec(wt_matches *m, const wt_program *p, TSNode node, bool internal);
+// wt_walk_internal_ok reports whether wt_matches_exec can walk node's
+// tree's own data (its language's ABI is one it knows).
+bool wt_walk_internal_ok(TSNode node);
 // wt_matches_collect records in m, in pre-order, every visible node under
 // node (included) whose symbol s has capture[s] != 0, as a match of one
 // capture with index capture[s]-1. Symbols >= symbol_count are skipped. It
