@@ -282,6 +282,33 @@ typedef struct {
   uint32_t len, cap;
 } frames_;
 
+static inline ts_length_ st_padding(ts_subtree_ t) {
+  if (t.data.is_inline) return (ts_length_){t.data.padding_bytes, {t.data.padding_rows, t.data.padding_columns}};
+  return t.ptr->padding;
+}
+
+static inline ts_length_ st_size(ts_subtree_ t) {
+  if (t.data.is_inline) return (ts_length_){t.data.size_bytes, {0, t.data.size_bytes}};
+  return t.ptr->size;
+}
+
+static inline ts_length_ len_add(ts_length_ a, ts_length_ b) {
+  ts_length_ r = {a.bytes + b.bytes, a.extent};
+  if (b.extent.row > 0) {
+    r.extent.row += b.extent.row;
+    r.extent.column = b.extent.column;
+  } else {
+    r.extent.column += b.extent.column;
+  }
+  return r;
+}
+
+static inline uint32_t st_child_count(ts_subtree_ t) { return t.data.is_inline ? 0 : t.ptr->child_count; }
+static inline bool st_visible(ts_subtree_ t) { return t.data.is_inline ? t.data.visible : t.ptr->visible; }
+static inline bool st_extra(ts_subtree_ t) { return t.data.is_inline ? t.data.extra : t.ptr->extra; }
+static inline uint16_t st_symbol(ts_subtree_ t) { return t.data.is_inline ? t.data.symbol : t.ptr->symbol; }
+static inline const ts_subtree_ *st_children(ts_subtree_ t) { return (const ts_subtree_ *)t.ptr - t.ptr->child_count; }
+
 struct wt_scratch {
   kids kids;  // children of the nodes being matched, a frame per level
   u32s alts;  // alternatives: [n, n × (capture, start, end)] records
@@ -290,6 +317,7 @@ struct wt_scratch {
   TSTreeCursor cursors[MAX_DEPTH];
   uint32_t ncursors;
   frames_ frames; // walk_internal's stack
+  bool internal;   // list kids from the tree's own data (walk_internal)
   bool oom;
 };
 
@@ -332,6 +360,75 @@ static bool type_ok(const wt_program *p, const wt_step *s, uint16_t sym, bool na
     if (syms[i] == sym) return true;
   }
   return false;
+}
+
+typedef struct {
+  uint16_t index, length;
+} ts_field_slice_;
+
+typedef struct {
+  uint16_t field_id;
+  uint8_t child_index;
+  bool inherited;
+} ts_field_entry_;
+
+typedef struct {
+  bool visible, named, supertype;
+} ts_symbol_meta_;
+
+static inline bool st_named(ts_subtree_ t) { return t.data.is_inline ? t.data.named : t.ptr->named; }
+
+// own_field is the field of the child at structural index i of parent, as
+// ts_tree_cursor_current_field_id finds it at one level.
+static uint16_t own_field(const ts_language_ *lang, const ts_heap_ *parent, uint32_t i) {
+  if (lang->field_count == 0) return 0;
+  ts_field_slice_ sl = ((const ts_field_slice_ *)lang->field_map_slices)[parent->production_id];
+  const ts_field_entry_ *e = (const ts_field_entry_ *)lang->field_map_entries + sl.index;
+  for (uint16_t k = 0; k < sl.length; k++) {
+    if (!e[k].inherited && e[k].child_index == i) return e[k].field_id;
+  }
+  return 0;
+}
+
+// kids_internal appends to x->kids the visible children of the node whose
+// subtree is t (starting at start), looking through hidden children, whose
+// own field (field) their children take when they have none: what a tree
+// cursor's goto_first_child, goto_next_sibling and current_field_id give.
+static bool kids_internal(struct wt_scratch *x, const TSTree *tree, ts_subtree_ t, ts_length_ start, uint16_t field,
+                          uint32_t *m, int64_t *last_named) {
+  const ts_language_ *lang = ((const ts_tree_ *)tree)->language;
+  const ts_heap_ *h = t.ptr;
+  const ts_subtree_ *ch = st_children(t);
+  const uint16_t *aliases = h->production_id ? &lang->alias_sequences[(uint32_t)h->production_id * lang->max_alias_sequence_length] : NULL;
+  ts_length_ pos = start;
+  uint32_t structural = 0;
+  for (uint32_t i = 0; i < h->child_count; i++) {
+    ts_subtree_ c = ch[i];
+    ts_length_ at = pos;
+    pos = len_add(pos, st_size(c));
+    if (i + 1 < h->child_count) pos = len_add(pos, st_padding(ch[i + 1]));
+    uint16_t alias = 0, f = 0;
+    if (!st_extra(c)) {
+      if (aliases) alias = aliases[structural];
+      f = own_field(lang, h, structural);
+      if (f == 0) f = field;
+      structural++;
+    }
+    if (st_visible(c) || alias != 0) {
+      if (!RESERVE(x, x->kids, 1)) return false;
+      kid *k = &x->kids.a[x->kids.len++];
+      k->node = (TSNode){{at.bytes, at.extent.row, at.extent.column, alias}, &ch[i], tree};
+      uint16_t sym = alias ? alias : st_symbol(c);
+      k->sym = sym != SYM_ERROR && sym < lang->symbol_count ? lang->public_symbol_map[sym] : sym;
+      k->field = f;
+      k->named = alias ? ((const ts_symbol_meta_ *)lang->symbol_metadata)[alias].named : st_named(c);
+      if (k->named) *last_named = *m;
+      (*m)++;
+    } else if (st_child_count(c) > 0 && c.ptr->visible_child_count > 0) {
+      if (!kids_internal(x, tree, c, at, f, m, last_named)) return false;
+    }
+  }
+  return true;
 }
 
 static uint32_t node_alts(struct wt_scratch *x, const wt_program *p, TSNode n, const wt_step *s, uint32_t depth,
@@ -397,6 +494,16 @@ static uint32_t node_alts(struct wt_scratch *x, const wt_program *p, TSNode n, c
     return 0;
   }
   // The kids of n.
+  uint32_t k0 = x->kids.len, m = 0;
+  int64_t last_named = -1;
+  ts_subtree_ t = *(const ts_subtree_ *)n.id;
+  if (x->internal) {
+    if (st_child_count(t) > 0 && t.ptr->visible_child_count > 0 &&
+        !kids_internal(x, n.tree, t, (ts_length_){n.context[0], {n.context[1], n.context[2]}}, 0, &m, &last_named)) {
+      return 0;
+    }
+    goto listed;
+  }
   if (depth >= x->ncursors) {
     x->cursors[depth] = ts_tree_cursor_new(n);
     x->ncursors = depth + 1;
@@ -404,8 +511,6 @@ static uint32_t node_alts(struct wt_scratch *x, const wt_program *p, TSNode n, c
     ts_tree_cursor_reset(&x->cursors[depth], n);
   }
   TSTreeCursor *cur = &x->cursors[depth];
-  uint32_t k0 = x->kids.len, m = 0;
-  int64_t last_named = -1;
   if (ts_tree_cursor_goto_first_child(cur)) {
     do {
       if (!RESERVE(x, x->kids, 1)) return 0;
@@ -418,6 +523,7 @@ static uint32_t node_alts(struct wt_scratch *x, const wt_program *p, TSNode n, c
       m++;
     } while (ts_tree_cursor_goto_next_sibling(cur));
   }
+listed:;
   // Every child step against every kid, first, so that the alternatives
   // of n come out contiguous after those of its descendants.
   uint32_t cells = (uint32_t)s->child_count * m;
@@ -479,32 +585,6 @@ _Static_assert(sizeof(ts_inline_) == 8, "SubtreeInlineData is 8 bytes");
 
 uint32_t ts_language_version(const void *language);
 
-static inline ts_length_ st_padding(ts_subtree_ t) {
-  if (t.data.is_inline) return (ts_length_){t.data.padding_bytes, {t.data.padding_rows, t.data.padding_columns}};
-  return t.ptr->padding;
-}
-
-static inline ts_length_ st_size(ts_subtree_ t) {
-  if (t.data.is_inline) return (ts_length_){t.data.size_bytes, {0, t.data.size_bytes}};
-  return t.ptr->size;
-}
-
-static inline ts_length_ len_add(ts_length_ a, ts_length_ b) {
-  ts_length_ r = {a.bytes + b.bytes, a.extent};
-  if (b.extent.row > 0) {
-    r.extent.row += b.extent.row;
-    r.extent.column = b.extent.column;
-  } else {
-    r.extent.column += b.extent.column;
-  }
-  return r;
-}
-
-static inline uint32_t st_child_count(ts_subtree_ t) { return t.data.is_inline ? 0 : t.ptr->child_count; }
-static inline bool st_visible(ts_subtree_ t) { return t.data.is_inline ? t.data.visible : t.ptr->visible; }
-static inline bool st_extra(ts_subtree_ t) { return t.data.is_inline ? t.data.extra : t.ptr->extra; }
-static inline uint16_t st_symbol(ts_subtree_ t) { return t.data.is_inline ? t.data.symbol : t.ptr->symbol; }
-static inline const ts_subtree_ *st_children(ts_subtree_ t) { return (const ts_subtree_ *)t.ptr - t.ptr->child_count; }
 
 static bool walk_internal_ok(TSNode node);
 bool wt_walk_internal_ok(TSNode node) { return walk_internal_ok(node); }
@@ -646,6 +726,7 @@ bool wt_matches_exec(wt_matches *m, const wt_program *p, TSNode node, bool inter
   }
   struct wt_scratch *x = m->scratch;
   x->oom = false;
-  if (internal && walk_internal_ok(node)) return walk_internal(m, p, x, node);
+  x->internal = internal && walk_internal_ok(node);
+  if (x->internal) return walk_internal(m, p, x, node);
   return walk_cursor(m, p, x, node);
 }
