@@ -296,23 +296,13 @@ func (p *Parser) buildLiterals(s *langSpec, src []byte, f *Facts) {
 	}
 	slices.SortFunc(strs, func(a, b rawStr) int { return int(a.start) - int(b.start) })
 	slices.Sort(p.impAt)
-	defs, idx := p.defs, p.defIdx
-	if len(f.Refs) == 0 { // buildRefs did not index the definitions
-		idx = idx[:0]
-		for i := range defs {
-			if !defs[i].scope {
-				idx = append(idx, int32(i))
-			}
-		}
-		p.defIdx = idx
-	}
+	outer := p.newEncloser()
 	type key struct {
 		text string
 		enc  int
 	}
 	seen := map[key]bool{}
-	stack := p.stack[:0]
-	di, ii := 0, 0
+	ii := 0
 	for _, r := range strs {
 		for ii < len(p.impAt) && p.impAt[ii] < r.start {
 			ii++
@@ -324,21 +314,7 @@ func (p *Parser) buildLiterals(s *langSpec, src []byte, f *Facts) {
 		if !ok {
 			continue
 		}
-		for di < len(idx) && defs[idx[di]].start <= r.start {
-			d := &defs[idx[di]]
-			for len(stack) > 0 && defs[idx[stack[len(stack)-1]]].end <= d.start {
-				stack = stack[:len(stack)-1]
-			}
-			stack = append(stack, int32(di))
-			di++
-		}
-		for len(stack) > 0 && defs[idx[stack[len(stack)-1]]].end <= r.start {
-			stack = stack[:len(stack)-1]
-		}
-		enc := -1
-		if len(stack) > 0 {
-			enc = int(defs[idx[stack[len(stack)-1]]].out)
-		}
+		enc := outer.at(r.start)
 		k := key{text, enc}
 		if seen[k] {
 			continue
@@ -346,7 +322,51 @@ func (p *Parser) buildLiterals(s *langSpec, src []byte, f *Facts) {
 		seen[k] = true
 		f.Literals = append(f.Literals, Literal{Text: text, Enclosing: enc})
 	}
-	p.stack = stack
+	p.stack = outer.stack
+}
+
+// encloser finds the innermost output definition around offsets given in
+// increasing order, in one sweep over the definitions (buildDefs sorted
+// them by start).
+type encloser struct {
+	defs  []rawDef
+	idx   []int32 // the output definitions, in start order
+	stack []int32
+	next  int
+}
+
+// newEncloser starts a sweep over p.defs, reusing p's scratch; hand
+// e.stack back to p.stack when done.
+func (p *Parser) newEncloser() encloser {
+	idx := p.defIdx[:0]
+	for i := range p.defs {
+		if !p.defs[i].scope {
+			idx = append(idx, int32(i))
+		}
+	}
+	p.defIdx = idx
+	return encloser{defs: p.defs, idx: idx, stack: p.stack[:0]}
+}
+
+// at returns the Facts.Defs index of the innermost definition containing
+// off, or -1.
+func (e *encloser) at(off uint32) int {
+	defs, idx := e.defs, e.idx
+	for e.next < len(idx) && defs[idx[e.next]].start <= off {
+		d := &defs[idx[e.next]]
+		for len(e.stack) > 0 && defs[idx[e.stack[len(e.stack)-1]]].end <= d.start {
+			e.stack = e.stack[:len(e.stack)-1]
+		}
+		e.stack = append(e.stack, int32(e.next))
+		e.next++
+	}
+	for len(e.stack) > 0 && defs[idx[e.stack[len(e.stack)-1]]].end <= off {
+		e.stack = e.stack[:len(e.stack)-1]
+	}
+	if len(e.stack) == 0 {
+		return -1
+	}
+	return int(defs[idx[e.stack[len(e.stack)-1]]].out)
 }
 
 // literalText is a string literal's content: prefix (r, b, f, @, $), quotes
@@ -703,19 +723,10 @@ func (p *Parser) buildRefs(src []byte, f *Facts) {
 		}
 		return int(a.kind) - int(b.kind)
 	})
-	// Output definitions in start order with their end offsets.
-	defs := p.defs
-	idx := p.defIdx[:0]
-	for i := range defs {
-		if !defs[i].scope {
-			idx = append(idx, int32(i))
-		}
-	}
-	p.defIdx = idx
+	outer := p.newEncloser()
 	names := p.names
-	stack := p.stack[:0]
 	f.Refs = make([]Ref, 0, len(refs))
-	di, ni := 0, 0
+	ni := 0
 	for i := 0; i < len(refs); i++ {
 		r := refs[i]
 		// Merge later captures of the same name: lowest kind wins (already
@@ -732,21 +743,7 @@ func (p *Parser) buildRefs(src []byte, f *Facts) {
 		if ni < len(names) && names[ni] == r.start {
 			continue
 		}
-		for di < len(idx) && defs[idx[di]].start <= r.start {
-			d := &defs[idx[di]]
-			for len(stack) > 0 && defs[idx[stack[len(stack)-1]]].end <= d.start {
-				stack = stack[:len(stack)-1]
-			}
-			stack = append(stack, int32(di))
-			di++
-		}
-		for len(stack) > 0 && defs[idx[stack[len(stack)-1]]].end <= r.start {
-			stack = stack[:len(stack)-1]
-		}
-		enc := -1
-		if len(stack) > 0 {
-			enc = int(defs[idx[stack[len(stack)-1]]].out)
-		}
+		enc := outer.at(r.start)
 		ref := Ref{Name: p.intern.get(src[r.start:r.end]), Kind: r.kind, Line: p.lines.line(r.start) + 1, Enclosing: enc}
 		if r.qEnd > r.qStart {
 			q := src[r.qStart:r.qEnd]
@@ -759,7 +756,7 @@ func (p *Parser) buildRefs(src []byte, f *Facts) {
 		}
 		f.Refs = append(f.Refs, ref)
 	}
-	p.stack = stack
+	p.stack = outer.stack
 }
 
 // fileDoc returns the package doc (Go), module docstring (Python) or the
