@@ -156,20 +156,27 @@ func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 			var terms []string
 			dict := map[string]uint32{}
 			var cur, block []uint32
-			emit := func(t string, f field) {
-				if t == "" {
-					return
-				}
+			// termID numbers t in the shard's dictionary; false when the
+			// dictionary is full and t new.
+			termID := func(t string) (uint32, bool) {
 				id, ok := dict[t]
 				if !ok {
 					if len(terms) == maxEntryTerms {
-						return
+						return 0, false
 					}
 					id = uint32(len(terms))
 					dict[t] = id
 					terms = append(terms, t)
 				}
-				cur = append(cur, id<<entryFieldBits|uint32(f))
+				return id, true
+			}
+			emit := func(t string, f field) {
+				if t == "" {
+					return
+				}
+				if id, ok := termID(t); ok {
+					cur = append(cur, id<<entryFieldBits|uint32(f))
+				}
 			}
 			var scratch, identScratch []string
 			// An identifier's entries, once tokenized: "err", "ctx" and
@@ -207,20 +214,11 @@ func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 						if isStop(p) || allDigits(p) {
 							continue
 						}
-						t := clip(stem(p))
-						if t == "" {
-							continue
-						}
-						id, ok := dict[t]
-						if !ok {
-							if len(terms) == maxEntryTerms {
-								continue
+						if t := clip(stem(p)); t != "" {
+							if id, ok := termID(t); ok {
+								ids = append(ids, id)
 							}
-							id = uint32(len(terms))
-							dict[t] = id
-							terms = append(terms, t)
 						}
-						ids = append(ids, id)
 					}
 					tokCache[tok] = ids
 				}
