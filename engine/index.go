@@ -535,7 +535,8 @@ func uvarintLen(v uint64) int {
 }
 
 // impact is the BM25F saturation tf~/(k1+tf~) of one term on one page,
-// quantized to a byte; tf~ sums the fields' weighted, length-normalised tf.
+// quantized to impactQuantMax levels; tf~ sums the fields' weighted,
+// length-normalised tf.
 // (Two saturations, one for names and one for content, measured no better
 // on the evaluation and cost a byte per posting.)
 func impact(tf, lens *[numFields]uint32, avg *[numFields]float32) uint8 {

@@ -112,5 +112,10 @@ const (
 	// median question 7 ms.
 	commonTermShare    = 0.1
 	commonTermMinPages = 50000
-	impactQuantMax     = 255 // postings store tf/(k1+tf) in one byte
+	// impactQuantMax: postings store tf/(k1+tf) in 15 levels (a byte each,
+	// which zstd then stores in about 4 bits). Measured on the evaluation
+	// against 255 levels: public Acc@5 .833 either way (Acc@1 .575 → .583,
+	// MRR .793 → .800), held-out Acc@5 .792 → .783 and MRR .739 → .746
+	// (31 levels: .792, MRR .738); the moby index 4.33 → 3.98 MB.
+	impactQuantMax = 15
 )

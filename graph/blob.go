@@ -19,7 +19,7 @@ var (
 
 func zinit() {
 	zencOnce.Do(func() {
-		zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
+		zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1))
 		// The frame checksum is not verified: hashing the output was a sixth
 		// of opening a 200 MB ranking index, and every reader of a blob
 		// validates what it decodes (offsets, counts) anyway.
