@@ -140,3 +140,23 @@ func frontDecode(d *dec, prev string) string {
 	}
 	return prev[:n] + d.str()
 }
+
+// strTable numbers distinct strings (languages, symbol kinds) in the order
+// they are first seen; strs lists them by number.
+type strTable struct {
+	ids  map[string]uint64
+	strs []string
+}
+
+func (t *strTable) id(s string) uint64 {
+	i, ok := t.ids[s]
+	if !ok {
+		if t.ids == nil {
+			t.ids = map[string]uint64{}
+		}
+		i = uint64(len(t.strs))
+		t.ids[s] = i
+		t.strs = append(t.strs, s)
+	}
+	return i
+}

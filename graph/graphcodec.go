@@ -56,17 +56,7 @@ func encodeGraph(g *Graph, group []uint32) ([]byte, []int) {
 	docRest.b = make([]byte, 0, 32*n)
 	hash.b = make([]byte, 0, 4*n)
 	body.b = make([]byte, 0, 4*n)
-	table := map[string]uint64{}
-	var strs []string
-	intern := func(s string) uint64 {
-		i, ok := table[s]
-		if !ok {
-			i = uint64(len(strs))
-			table[s] = i
-			strs = append(strs, s)
-		}
-		return i
-	}
+	var kinds strTable
 	for i := range g.Pages {
 		p := &g.Pages[i]
 		f := uint64(p.Kind) << pageFlagBits
@@ -78,8 +68,8 @@ func encodeGraph(g *Graph, group []uint32) ([]byte, []int) {
 		}
 		kind.uint(f)
 		grp.int(i - int(group[i]))
-		sym.uint(intern(p.SymKind))
-		lang.uint(intern(p.Lang))
+		sym.uint(kinds.id(p.SymKind))
+		lang.uint(kinds.id(p.Lang))
 		if p.Line < 0 {
 			lines.int(p.Line)
 		}
@@ -123,7 +113,7 @@ func encodeGraph(g *Graph, group []uint32) ([]byte, []int) {
 	e.uint(graphFormat)
 	e.uint(uint64(n))
 	e.uint(uint64(len(out)))
-	e.strs(strs)
+	e.strs(kinds.strs)
 	cuts := make([]int, 0, len(secs))
 	for _, s := range secs {
 		cuts = append(cuts, len(e.b))

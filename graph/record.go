@@ -140,17 +140,7 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 		ids[s] = uint32(i)
 	}
 	var sec [numFactSections]enc
-	kinds := map[string]uint64{}
-	var kindNames []string
-	kind := func(s string) uint64 {
-		i, ok := kinds[s]
-		if !ok {
-			i = uint64(len(kindNames))
-			kinds[s] = i
-			kindNames = append(kindNames, s)
-		}
-		return i
-	}
+	var kinds strTable
 	var used []uint32
 	local := map[uint32]uint64{}
 	for _, r := range all {
@@ -158,8 +148,8 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 		if f == nil {
 			f = &parser.Facts{}
 		}
-		sec[fLang].uint(kind(r.Lang))
-		sec[fLang].uint(kind(f.Language))
+		sec[fLang].uint(kinds.id(r.Lang))
+		sec[fLang].uint(kinds.id(f.Language))
 		used = used[:0]
 		clear(local)
 		use := func(s string) {
@@ -244,7 +234,7 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 		frontCode(&e, prev, s)
 		prev = s
 	}
-	e.strs(kindNames)
+	e.strs(kinds.strs)
 	cuts := make([]int, 0, len(sec))
 	for i := range sec {
 		cuts = append(cuts, len(e.b))
