@@ -49,19 +49,7 @@ var rankingCases = []struct {
 // Markdown) with the ranking index and opens it.
 func polyglotSnapshot(t *testing.T) *graph.Snapshot {
 	t.Helper()
-	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "fixtures", "polyglot"))); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, Extra: BuildBlobs, ExtraFormat: Format}); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := graph.OpenSnapshot(filepath.Join(root, graph.IndexDirName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { snap.Close() })
-	return snap
+	return fixtureSnapshot(t, "polyglot")
 }
 
 func TestGoldenRanking(t *testing.T) {

@@ -60,7 +60,7 @@ var roleByName = func() map[string]role {
 		"import.stmt": roleImportStmt, "import.fn": roleImportFn, "doc": roleDoc, "doc.owner": roleDocOwner,
 		"package": rolePackage, "heading": roleHeading, "paragraph": roleParagraph, "literal": roleLiteral,
 	}
-	for k := KindFunc; k <= KindSection; k++ {
+	for k := KindFunc; int(k) < len(kindNames); k++ {
 		m["def."+k.String()] = roleDef + role(k)
 	}
 	return m

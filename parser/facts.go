@@ -21,10 +21,18 @@ const (
 	KindField
 	KindMacro
 	KindSection
+	KindKey      // a configuration key (YAML, TOML, JSON)
+	KindTable    // a TOML table, an SQL table or view
+	KindJob      // a CI job (a GitHub workflow's jobs)
+	KindStage    // a build stage (Dockerfile FROM … AS name)
+	KindSelector // a CSS selector
+	KindElement  // an HTML element with an id
+	KindBlock    // a named block: template block, HCL/Terraform block
 )
 
 var kindNames = [...]string{"unknown", "func", "method", "type", "struct", "interface", "class", "enum",
-	"trait", "module", "const", "var", "field", "macro", "section"}
+	"trait", "module", "const", "var", "field", "macro", "section", "key", "table", "job", "stage", "selector",
+	"element", "block"}
 
 // String returns the lower-case name used in page titles and JSON ("func", "class", ...).
 func (k DefKind) String() string {

@@ -51,6 +51,29 @@ var langByBase = map[string]string{
 	"Gemfile":  "ruby",
 }
 
+// register adds a language defined in a file of its own (lang_<name>.go) from
+// that file's init function: its spec, its file extensions (lower case, with
+// the dot) and any extension-less file names it owns ("Dockerfile"). A
+// language file keeps its grammar import, spec and tables together, so adding
+// a language touches no shared table. It is not safe for concurrent use: call
+// it from init only.
+func register(s *langSpec, exts []string, bases ...string) {
+	if _, dup := specs[s.name]; dup {
+		panic("parser: language " + s.name + " registered twice")
+	}
+	specs[s.name] = s
+	extByLang[s.name] = append(extByLang[s.name], exts...)
+	for _, e := range exts {
+		if prev, dup := langByExt[e]; dup {
+			panic("parser: extension " + e + " claimed by " + prev + " and " + s.name)
+		}
+		langByExt[e] = s.name
+	}
+	for _, b := range bases {
+		langByBase[b] = s.name
+	}
+}
+
 var langByExt = func() map[string]string {
 	m := make(map[string]string)
 	for lang, exts := range extByLang {
