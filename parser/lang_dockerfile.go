@@ -24,8 +24,16 @@ func init() {
 // contain, drops a parser directive (# syntax=…) as the file's doc and caps
 // the definitions.
 func finishDockerfile(path string, src []byte, f *Facts) {
+	named := map[string]bool{}
 	for i := range f.Defs {
 		d := &f.Defs[i]
+		if d.Kind == KindStage {
+			// FROM an earlier stage refers to it.
+			if img := fromImage(d.Signature); named[img] {
+				f.Refs = append(f.Refs, Ref{Name: img, Kind: RefType, Line: d.StartLine, Enclosing: i})
+			}
+			named[d.Name] = true
+		}
 		if d.Kind == KindStage && !strings.Contains(strings.ToUpper(d.Signature), " AS ") {
 			if img := stageImage(d.Signature); img != "" {
 				d.Name, d.Qualified = img, img
@@ -44,13 +52,20 @@ func finishDockerfile(path string, src []byte, f *Facts) {
 	capDefs(f, maxDataDefs)
 }
 
+// fromImage is the image of a FROM line as written, flags dropped.
+func fromImage(from string) string {
+	for i, w := range strings.Fields(from) {
+		if i > 0 && !strings.HasPrefix(w, "--") {
+			return w
+		}
+	}
+	return ""
+}
+
 // stageImage is the short image name of a FROM line: the last path segment
 // without tag or digest, or "" when it is not a plain name (a ${VAR}).
 func stageImage(from string) string {
-	for i, w := range strings.Fields(from) {
-		if i == 0 || strings.HasPrefix(w, "--") {
-			continue
-		}
+	if w := fromImage(from); w != "" {
 		w, _, _ = strings.Cut(w, "@")
 		w = path.Base(w)
 		w, _, _ = strings.Cut(w, ":")

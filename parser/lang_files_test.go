@@ -101,6 +101,7 @@ RUN go build -o /out/dockerd ./cmd/dockerd
 FROM --platform=linux/amd64 docker.io/library/alpine:3.19
 COPY --from=build /out/dockerd /usr/bin/
 CMD ["dockerd"]
+FROM build AS test
 `,
 		defs: []string{
 			"key GO_VERSION 2-2 | ARG GO_VERSION=1.22",
@@ -109,7 +110,7 @@ CMD ["dockerd"]
 			"stage alpine 8-10 | FROM --platform=linux/amd64 docker.io/library/alpine:3.19",
 		},
 		docs: map[string]string{"build": "Compiles the daemon.", "GO_VERSION": ""},
-		refs: []string{"golang - type @build"},
+		refs: []string{"build - type @test"},
 	},
 	{
 		name: "css",

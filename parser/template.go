@@ -55,7 +55,7 @@ func scanTemplate(src []byte) (blocks []markupDef, refs, imps []tmplName) {
 		}
 		tags++
 		start, end := uint32(i), uint32(i+2+j+2)
-		body := strings.TrimSpace(strings.Trim(string(src[i+2:i+2+j]), "-+~"))
+		body := strings.TrimSpace(strings.Trim(validString(src[i+2:i+2+j]), "-+~"))
 		i = int(end) - 1
 		word, rest, _ := strings.Cut(body, " ")
 		rest = strings.TrimSpace(rest)

@@ -12,5 +12,3 @@
 (double_quoted_string) @literal
 (single_quoted_string) @literal
 
-; FROM an earlier stage refers to it.
-(from_instruction (image_spec name: (image_name) @ref.type))
