@@ -27,7 +27,7 @@ const (
 // langFamily groups languages whose definitions may call each other.
 func langFamily(lang string) string {
 	switch lang {
-	case "javascript", "typescript", "tsx":
+	case "javascript", "typescript", "tsx", "svelte":
 		return "js"
 	case "c", "cpp":
 		return "c"
@@ -478,6 +478,22 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 			if i, ok := r.modIdx[path.Clean(base)]; ok {
 				return i, true
 			}
+		}
+	case "svelte":
+		// A component's script imports modules and components by relative path.
+		if strings.HasPrefix(imp, ".") {
+			base := path.Join(dir, imp)
+			for _, e := range []string{"", ".ts", ".js", ".svelte", "/index.ts", "/index.js"} {
+				if i, ok := lookFile(base + e); ok {
+					return i, true
+				}
+			}
+		}
+	case "html":
+		// Jinja extends/include/import name a template by its path under a
+		// templates folder: the file whose path ends with it.
+		if c := r.fileSfx[strings.TrimPrefix(imp, "/")]; len(c) > 0 {
+			return r.fileIdx[shortest(c)], true
 		}
 	case "c", "cpp":
 		if i, ok := lookFile(path.Join(dir, imp)); ok {

@@ -379,7 +379,11 @@ func literalText(s *langSpec, b []byte) (string, bool) {
 	for i < len(b) && i < 3 && (b[i] >= 'a' && b[i] <= 'z' || b[i] >= 'A' && b[i] <= 'Z' || b[i] == '@' || b[i] == '$') {
 		i++
 	}
-	b = b[i:]
+	// A prefix is followed by its quote; an unquoted value (YAML, a
+	// Dockerfile command) starts with its text.
+	if i < len(b) && (b[i] == '"' || b[i] == '\'' || b[i] == '`' || b[i] == '#') {
+		b = b[i:]
+	}
 	if s.name == "python" && (bytes.HasPrefix(b, []byte(`"""`)) || bytes.HasPrefix(b, []byte("'''"))) {
 		return "", false
 	}
@@ -514,6 +518,20 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 				o := &defs[j]
 				if o.kind == KindModule && o.start > d.start && src[max(o.end, 1)-1] == ';' && o.start < d.end {
 					d.end = o.start
+				}
+			}
+		}
+	}
+
+	// Definitions of kind untilNext (Dockerfile stages) run to the next one.
+	if k := s.untilNext; k != KindUnknown {
+		for i := range defs {
+			if d := &defs[i]; d.kind == k {
+				d.end = uint32(len(src))
+				for j := range defs {
+					if o := &defs[j]; o.kind == k && o.start > d.start && o.start < d.end {
+						d.end = o.start
+					}
 				}
 			}
 		}

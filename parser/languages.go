@@ -94,11 +94,21 @@ func Detect(p string) string {
 		return l
 	}
 	ext := strings.ToLower(path.Ext(base))
-	if ext == "" {
-		return ""
+	if l := langByExt[ext]; l != "" || ext == "" {
+		return l
 	}
-	return langByExt[ext]
+	for _, bp := range langByBasePrefix {
+		if strings.HasPrefix(base, bp.prefix) {
+			return bp.lang
+		}
+	}
+	return ""
 }
+
+// langByBasePrefix maps name prefixes to languages for names whose
+// extension says nothing ("Dockerfile.windows"); Detect tries them when the
+// extension is not a language's. Language files append to it from init.
+var langByBasePrefix []struct{ prefix, lang string }
 
 // Languages returns the supported language names, sorted. The caller owns
 // the returned slice.
@@ -125,10 +135,11 @@ const (
 type sigStyle uint8
 
 const (
-	sigBrace sigStyle = iota // at '{' or ';' outside parentheses
-	sigArrow                 // like sigBrace, and also at "=>"
-	sigColon                 // Python: at ':' outside brackets
-	sigLine                  // Ruby: at the end of the first line
+	sigBrace     sigStyle = iota // at '{' or ';' outside parentheses
+	sigArrow                     // like sigBrace, and also at "=>"
+	sigColon                     // Python: at ':' outside brackets
+	sigLine                      // Ruby: at the end of the first line
+	sigWholeLine                 // config and builds: the first line, braces and all
 )
 
 // langSpec is everything the extractor knows about one language. The
@@ -149,6 +160,21 @@ type langSpec struct {
 	// builtins are unqualified reference names dropped as noise
 	// (predeclared types and functions).
 	builtins map[string]bool
+	// extract, when set, replaces the query-driven extraction (extractCode)
+	// for languages whose facts are not one query over one tree: HTML's ids,
+	// headings and template blocks, a Svelte component's script.
+	extract func(p *Parser, path string, tree *sitter.Tree, src []byte, f *Facts)
+	// finish, when set, adjusts the extracted facts with what the tree does
+	// not say: kinds that depend on the path (a GitHub workflow's jobs),
+	// names (CSS selectors, unnamed Dockerfile stages), caps on data files.
+	finish func(path string, src []byte, f *Facts)
+	// maxBytes, when > 0, is the largest file extracted; a larger one is not
+	// parsed and has no facts but its language (a big JSON data file).
+	maxBytes int
+	// untilNext, when set, is a kind whose definitions run to the start of
+	// the next definition of that kind, or to the end of the file
+	// (Dockerfile stages: a FROM line is followed by the stage's steps).
+	untilNext DefKind
 
 	once  sync.Once
 	lang  *sitter.Language

@@ -105,19 +105,22 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*Facts, er
 	if err != nil {
 		return nil, err
 	}
+	if s.maxBytes > 0 && len(src) > s.maxBytes {
+		return &Facts{Language: s.name}, nil
+	}
 	tree, err := p.ts.ParseCtx(ctx, nil, src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	defer tree.Close()
 	f := &Facts{Language: s.name}
-	p.safeExtract(s, tree, src, f)
+	p.safeExtract(s, path, tree, src, f)
 	return f, nil
 }
 
 // safeExtract runs extraction and turns a panic (a bug in this package, not
 // in the input) into a diagnostic, so that one odd file cannot stop a build.
-func (p *Parser) safeExtract(s *langSpec, tree *sitter.Tree, src []byte, f *Facts) {
+func (p *Parser) safeExtract(s *langSpec, path string, tree *sitter.Tree, src []byte, f *Facts) {
 	defer func() {
 		if r := recover(); r != nil {
 			*f = Facts{Language: s.name, Diagnostics: []Diagnostic{{Line: 1, Column: 1,
@@ -126,10 +129,16 @@ func (p *Parser) safeExtract(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 		}
 	}()
 	p.lines = p.lines.build(src)
-	if s.name == "markdown" {
+	switch {
+	case s.extract != nil:
+		s.extract(p, path, tree, src, f)
+	case s.name == "markdown":
 		p.extractMarkdown(s, tree, src, f)
-	} else {
+	default:
 		p.extractCode(s, tree, src, f)
+	}
+	if s.finish != nil {
+		s.finish(path, src, f)
 	}
 	p.diagnose(tree.RootNode(), src, f)
 }

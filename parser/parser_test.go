@@ -770,7 +770,7 @@ func TestDetect(t *testing.T) {
 		}
 	}
 	langs := Languages()
-	if len(langs) != 13 {
+	if len(langs) < 13 { // languages in files of their own add to these
 		t.Errorf("Languages() = %v", langs)
 	}
 }

@@ -136,6 +136,12 @@ func signatureEnd(src []byte, start, end int, style sigStyle, noSingleQuote bool
 	if limit := start + 4*MaxSignatureBytes; end > limit {
 		end = limit
 	}
+	if style == sigWholeLine {
+		if i := bytes.IndexByte(src[start:end], '\n'); i >= 0 {
+			return start + i
+		}
+		return end
+	}
 	depth := 0
 	for i := start; i < end; i++ {
 		c := src[i]
