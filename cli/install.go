@@ -66,12 +66,12 @@ type fileRecord struct {
 }
 
 type installer struct {
-	root string
-	exe  string // the command the configs run: "wikitoolkit" or an absolute path (installCommand)
-	rec       *installRecord
-	recPath   string
-	changed   []string
-	e         *env
+	root    string
+	exe     string // the command the configs run: "wikitoolkit" or an absolute path (installCommand)
+	rec     *installRecord
+	recPath string
+	changed []string
+	e       *env
 }
 
 func parseClients(s string) ([]string, error) {
