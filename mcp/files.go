@@ -467,11 +467,11 @@ func (r *SearchResult) Render(w io.Writer) {
 			fmt.Fprintln(w, "--")
 		}
 		for i, l := range m.Before {
-			fmt.Fprintf(w, "%s-%d- %s\n", m.Path, first+i, l)
+			fmt.Fprintf(w, "%s-%d-%s\n", m.Path, first+i, spaced(l))
 		}
 		fmt.Fprintf(w, "%s:%d: %s\n", m.Path, m.Line, m.Text)
 		for i, l := range m.After {
-			fmt.Fprintf(w, "%s-%d- %s\n", m.Path, m.Line+1+i, l)
+			fmt.Fprintf(w, "%s-%d-%s\n", m.Path, m.Line+1+i, spaced(l))
 		}
 		lastPath, lastLine = m.Path, m.Line+len(m.After)
 	}
@@ -481,6 +481,14 @@ func (r *SearchResult) Render(w io.Writer) {
 	case r.Truncated:
 		fmt.Fprintf(w, "(stopped at %d matches; narrow the pattern or path_glob)\n", len(r.Matches))
 	}
+}
+
+// spaced puts a space before a non-empty context line.
+func spaced(l string) string {
+	if l == "" {
+		return ""
+	}
+	return " " + l
 }
 
 // ReadResult is a slice of one file.
