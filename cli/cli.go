@@ -56,7 +56,7 @@ func init() {
 		{"note", "[--json] ID TEXT | --confirm ID [TEXT]", "append a dated note to a page; --confirm marks its notes still true", runNote},
 		{"notes", "[--orphans] [--stale] [--json]", "list notes and linked memories with their state (fresh, stale, moved, orphan)", runNotes},
 		{"memory", "export|import [DIR] [--json]", "write all notes and memories to DIR (default .wiki/), or load them from it", runMemory},
-		{"search", "[--regex] [--glob G] [--max N] [--json] PATTERN", "exact text (or RE2) search in the repository's text files", runSearch},
+		{"search", "[--regex] [-i] [-C N] [-l] [--glob G] [--max N] [--json] PATTERN", "exact text (or RE2) search in the repository's text files", runSearch},
 		{"read", "[--json] PATH[:START-END]", "print numbered lines of a file inside the repository", runRead},
 		{"mcp", "[--http ADDR] [--token-file F] [--config F] [--log-file F] [--refresh=false]", "serve the wiki to AI agents over MCP (stdio by default)", runMCP},
 		{"install", "[--client claude,vscode,cursor,codex]", "register the MCP server, tool permissions and hook with agent clients", runInstall},
@@ -201,7 +201,11 @@ func printCommandHelp(e *env, fs *flag.FlagSet) {
 			if f.DefValue != "" && f.DefValue != "false" {
 				def = fmt.Sprintf(" (default %s)", f.DefValue)
 			}
-			fmt.Fprintf(e.stdout, "  --%-16s %s%s\n", n, f.Usage, def)
+			dash := "--"
+			if len(n) == 1 {
+				dash = "-" // a short alias, written as grep users do
+			}
+			fmt.Fprintf(e.stdout, "  %-18s %s%s\n", dash+n, f.Usage, def)
 		}
 	}
 }

@@ -66,11 +66,12 @@ type fileRecord struct {
 }
 
 type installer struct {
-	root, exe string
-	rec       *installRecord
-	recPath   string
-	changed   []string
-	e         *env
+	root    string
+	exe     string // the command the configs run: "wikitoolkit" or an absolute path (installCommand)
+	rec     *installRecord
+	recPath string
+	changed []string
+	e       *env
 }
 
 func parseClients(s string) ([]string, error) {
@@ -150,6 +151,11 @@ func runInstall(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	cmd, note, err := installCommand(in.exe)
+	if err != nil {
+		return err
+	}
+	in.exe = cmd
 	for _, c := range cs {
 		if err := in.install(c); err != nil {
 			in.saveRecord()
@@ -160,6 +166,12 @@ func runInstall(e *env, args []string) error {
 		return err
 	}
 	in.report("registered", cs)
+	if note != "" {
+		fmt.Fprintln(e.stdout, note)
+	}
+	if slices.Contains(cs, "claude") {
+		fmt.Fprintln(e.stdout, "Claude Code: start `claude` in this repository and accept the trust dialog; until then `claude mcp list` shows wikitoolkit as \"Pending approval\"")
+	}
 	if _, err := os.Stat(filepath.Join(in.root, graph.IndexDirName, "CURRENT")); err != nil {
 		fmt.Fprintln(e.stdout, "next: run 'wikitoolkit build' to index the repository (the server also builds on first use)")
 	}

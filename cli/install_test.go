@@ -1,12 +1,171 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// runIn runs bin in dir with PATH set to the given directories plus the
+// go command's (install asks `go env GOCACHE`), so that no wikitoolkit the
+// machine has on PATH decides the test.
+func runIn(t *testing.T, bin, dir string, env []string, pathDirs []string, args ...string) (string, string, int) {
+	t.Helper()
+	if goBin, err := exec.LookPath("go"); err == nil {
+		pathDirs = append(pathDirs, filepath.Dir(goBin))
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=", "PATH="+strings.Join(pathDirs, string(os.PathListSeparator)))
+	cmd.Env = append(cmd.Env, env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run %v: %v", args, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// runNoPATH runs the test binary with no wikitoolkit on PATH.
+func runNoPATH(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	return runIn(t, binPath, dir, nil, nil, args...)
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(to), 0o755)
+	src, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	dst.Close()
+}
+
+// mcpCommand returns the command of the wikitoolkit server in a JSON config.
+func mcpCommand(t *testing.T, repo, rel, key string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repo, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]map[string]struct {
+		Command string `json:"command"`
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		t.Fatalf("%s: %v", rel, err)
+	}
+	return cfg[key]["wikitoolkit"].Command
+}
+
+// TestInstallCommand: the configs run "wikitoolkit" when that is a
+// wikitoolkit binary on PATH (this one, a copy or a link), the absolute
+// path when PATH has none or another program of that name, and install
+// refuses to write a build-cache path.
+func TestInstallCommand(t *testing.T) {
+	newRepo := func() string {
+		repo := t.TempDir()
+		os.Mkdir(filepath.Join(repo, ".git"), 0o755)
+		return repo
+	}
+	linkDir, copyDir, fakeDir := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := os.Symlink(binPath, filepath.Join(linkDir, "wikitoolkit")); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, binPath, filepath.Join(copyDir, "wikitoolkit"))
+	os.WriteFile(filepath.Join(fakeDir, "wikitoolkit"), []byte("#!/bin/sh\necho not the real one\n"), 0o755)
+
+	for _, c := range []struct {
+		name     string
+		path     []string
+		want     string
+		noteWant string
+	}{
+		{"link to this binary on PATH", []string{linkDir}, "wikitoolkit", ""},
+		{"another wikitoolkit binary on PATH", []string{copyDir}, "wikitoolkit", "not this binary"},
+		{"a fake wikitoolkit on PATH", []string{fakeDir}, binPath, "is not a wikitoolkit binary"},
+		{"nothing on PATH", nil, binPath, "not on PATH"},
+	} {
+		repo := newRepo()
+		out, errs, code := runIn(t, binPath, repo, nil, c.path, "install")
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", c.name, code, errs)
+			continue
+		}
+		for _, f := range []struct{ rel, key string }{{".mcp.json", "mcpServers"}, {".cursor/mcp.json", "mcpServers"}, {".vscode/mcp.json", "servers"}} {
+			if got := mcpCommand(t, repo, f.rel, f.key); got != c.want {
+				t.Errorf("%s: %s command %q, want %q", c.name, f.rel, got, c.want)
+			}
+		}
+		tree := readTree(t, repo)
+		if want := "command = " + mustQuote(c.want); !strings.Contains(tree[".codex/config.toml"], want) {
+			t.Errorf("%s: codex config lacks %s:\n%s", c.name, want, tree[".codex/config.toml"])
+		}
+		if want := c.want + " hook claude"; !strings.Contains(tree[".claude/settings.local.json"], want) {
+			t.Errorf("%s: hook is not %q:\n%s", c.name, want, tree[".claude/settings.local.json"])
+		}
+		if c.noteWant != "" && !strings.Contains(out, c.noteWant) || c.noteWant == "" && strings.Contains(out, "note:") {
+			t.Errorf("%s: output:\n%s", c.name, out)
+		}
+		if !strings.Contains(out, "Pending approval") || !strings.Contains(out, "trust dialog") {
+			t.Errorf("%s: output does not tell about Claude Code's approval:\n%s", c.name, out)
+		}
+	}
+	// Only for Claude Code.
+	if out, _, _ := runNoPATH(t, newRepo(), "install", "--client", "cursor"); strings.Contains(out, "Pending approval") {
+		t.Errorf("cursor install talks about Claude Code:\n%s", out)
+	}
+
+	// From the build cache (`go run`): refused, nothing written, unless a
+	// wikitoolkit binary is on PATH.
+	cache := t.TempDir()
+	for _, c := range []struct {
+		name string
+		bin  string
+		env  []string
+	}{
+		{"go run temp dir", filepath.Join(t.TempDir(), "go-build1234567", "b001", "exe", "wikitoolkit"), nil},
+		{"GOCACHE", filepath.Join(cache, "3f", "abcdef-d", "wikitoolkit"), []string{"GOCACHE=" + cache}},
+	} {
+		copyFile(t, binPath, c.bin)
+		repo := newRepo()
+		_, errs, code := runIn(t, c.bin, repo, c.env, nil, "install")
+		if code != 1 || !strings.Contains(errs, "build cache") || !strings.Contains(errs, "go install .") || !strings.Contains(errs, "go build -o ~/bin/wikitoolkit .") {
+			t.Errorf("%s: exit %d: %s", c.name, code, errs)
+		}
+		if tree := readTree(t, repo); len(tree) != 0 {
+			t.Errorf("%s: refused install wrote %v", c.name, tree)
+		}
+		if _, errs, code := runIn(t, c.bin, repo, c.env, []string{linkDir}, "install", "--client", "claude"); code != 0 {
+			t.Errorf("%s with wikitoolkit on PATH: exit %d: %s", c.name, code, errs)
+		} else if got := mcpCommand(t, repo, ".mcp.json", "mcpServers"); got != "wikitoolkit" {
+			t.Errorf("%s with wikitoolkit on PATH: command %q", c.name, got)
+		}
+		// Uninstall works from anywhere.
+		if _, errs, code := runIn(t, c.bin, repo, c.env, nil, "uninstall", "--client", "claude"); code != 0 {
+			t.Errorf("%s: uninstall: exit %d: %s", c.name, code, errs)
+		}
+	}
+}
+
+func mustQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 func readTree(t *testing.T, root string) map[string]string {
 	t.Helper()
@@ -45,7 +204,7 @@ func TestInstallMergeIdempotentUninstall(t *testing.T) {
 	}
 	before := readTree(t, repo)
 
-	out, errs, code := run(t, repo, "install")
+	out, errs, code := runNoPATH(t, repo, "install")
 	if code != 0 {
 		t.Fatalf("install: %s", errs)
 	}
@@ -88,7 +247,7 @@ func TestInstallMergeIdempotentUninstall(t *testing.T) {
 	}
 
 	// Idempotent.
-	out, errs, code = run(t, repo, "install")
+	out, errs, code = runNoPATH(t, repo, "install")
 	if code != 0 || !strings.Contains(out, "nothing to change") {
 		t.Errorf("second install: %d %s %s", code, out, errs)
 	}
@@ -130,7 +289,7 @@ func TestInstallMergeIdempotentUninstall(t *testing.T) {
 func TestInstallFreshRepoAndBadJSON(t *testing.T) {
 	repo := t.TempDir()
 	os.Mkdir(filepath.Join(repo, ".git"), 0o755)
-	if _, errs, code := run(t, repo, "install", "--client", "claude"); code != 0 {
+	if _, errs, code := runNoPATH(t, repo, "install", "--client", "claude"); code != 0 {
 		t.Fatalf("install: %s", errs)
 	}
 	tree := readTree(t, repo)
@@ -149,7 +308,7 @@ func TestInstallFreshRepoAndBadJSON(t *testing.T) {
 		t.Errorf("uninstall left %v", tree)
 	}
 	os.WriteFile(filepath.Join(repo, ".mcp.json"), []byte("{ // comment\n}"), 0o644)
-	_, errs, code := run(t, repo, "install", "--client", "claude")
+	_, errs, code := runNoPATH(t, repo, "install", "--client", "claude")
 	if code != 1 || !strings.Contains(errs, "cannot edit") {
 		t.Errorf("bad JSON: exit %d, %s", code, errs)
 	}

@@ -73,7 +73,8 @@ func runMCP(e *env, args []string) error {
 		Build: func(ctx context.Context) error {
 			buildMu.Lock()
 			defer buildMu.Unlock()
-			_, err := graph.Build(ctx, graph.BuildOptions{Root: root, IndexDir: indexDir, Walk: walk, Extra: engine.BuildBlobs, ExtraFormat: engine.Format})
+			_, err := graph.Build(ctx, graph.BuildOptions{Root: root, IndexDir: indexDir, Walk: walk, Extra: engine.BuildBlobs, ExtraFormat: engine.Format,
+				Progress: mcp.BuildProgress(ctx)})
 			return err
 		},
 	}

@@ -67,19 +67,31 @@ func TestMCPStdioJSONRPC(t *testing.T) {
 	send := func(s string) { io.WriteString(stdin, s+"\n") }
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	calls := []string{
-		`{"name":"wiki_query","arguments":{"question":"charge card"}}`,
-		`{"name":"wiki_page","arguments":{"page_id":"symbol:pay/retry.go#Charge"}}`,
-		`{"name":"wiki_page","arguments":{"page_id":"symbol:pay/retry.go#Nope"}}`,
-		`{"name":"wiki_related","arguments":{"page_id":"symbol:pay/retry.go#Charge","direction":"in"}}`,
-		`{"name":"wiki_status","arguments":{}}`,
-		`{"name":"wiki_search","arguments":{"pattern":"Charge"}}`,
-		`{"name":"wiki_read","arguments":{"path":"pay/retry.go"}}`,
-		`{"name":"wiki_read","arguments":{"path":"../../etc/passwd"}}`,
-		`{"name":"wiki_remember","arguments":{"fact":"Checkout never retries on its own."}}`,
-		`{"name":"wiki_note","arguments":{"page_id":"file:cart/cart.go","text":"see pay"}}`,
-		`{"name":"wiki_query","arguments":{"question":12}}`,
-		`{"name":"no_such_tool","arguments":{}}`,
+	// Each call with what must come back: a result, a tool error (isError,
+	// with these words), or (an unknown tool only) a JSON-RPC error.
+	type callCase struct{ params, want, errWords string }
+	cases := []callCase{
+		{`{"name":"wiki_query","arguments":{"question":"charge card"}}`, "ok", ""},
+		{`{"name":"wiki_page","arguments":{"page_id":"symbol:pay/retry.go#Charge"}}`, "ok", ""},
+		{`{"name":"wiki_page","arguments":{"page_id":"symbol:pay/retry.go#Nope"}}`, "tool-error", "no page"},
+		{`{"name":"wiki_related","arguments":{"page_id":"symbol:pay/retry.go#Charge","direction":"in"}}`, "ok", ""},
+		{`{"name":"wiki_status","arguments":{}}`, "ok", ""},
+		{`{"name":"wiki_search","arguments":{"pattern":"charge","ignore_case":true,"context":1}}`, "ok", ""},
+		{`{"name":"wiki_search","arguments":{"pattern":"Charge","files_only":true}}`, "ok", ""},
+		{`{"name":"wiki_read","arguments":{"path":"pay/retry.go"}}`, "ok", ""},
+		{`{"name":"wiki_read","arguments":{"path":"../../etc/passwd"}}`, "tool-error", "leaves the repository"},
+		{`{"name":"wiki_remember","arguments":{"fact":"Checkout never retries on its own."}}`, "ok", ""},
+		{`{"name":"wiki_note","arguments":{"page_id":"file:cart/cart.go","text":"see pay"}}`, "ok", ""},
+		{`{"name":"wiki_query","arguments":{"question":12}}`, "tool-error", "question must be a string"},
+		{`{"name":"wiki_query","arguments":{"question":"x","budget_tokens":"abc"}}`, "tool-error", "budget_tokens must be an integer"},
+		{`{"name":"wiki_query","arguments":{"question":"x","kind":"symbol,doc"}}`, "ok", ""},
+		{`{"name":"wiki_query","arguments":{"question":"x","kind":"bogus"}}`, "tool-error", "unknown page kind"},
+		{`{"name":"wiki_query","arguments":"not an object"}`, "tool-error", "JSON object"},
+		{`{"name":"no_such_tool","arguments":{}}`, "rpc-error", ""},
+	}
+	calls := make([]string, len(cases))
+	for i, c := range cases {
+		calls[i] = c.params
 	}
 	send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	for i, c := range calls {
@@ -110,12 +122,22 @@ func TestMCPStdioJSONRPC(t *testing.T) {
 			if id, ok := m["id"].(float64); ok {
 				delete(want, id)
 				if id >= 3 && id < 3+float64(len(calls)) {
+					c := cases[int(id)-3]
 					r, _ := m["result"].(map[string]any)
 					isErr, _ := r["isError"].(bool)
-					expectErr := strings.Contains(calls[int(id)-3], "Nope") || strings.Contains(calls[int(id)-3], "passwd") ||
-						strings.Contains(calls[int(id)-3], ":12}")
-					if m["error"] == nil && isErr != expectErr {
-						t.Errorf("call %s: isError=%v: %s", calls[int(id)-3], isErr, l)
+					got := "ok"
+					switch {
+					case m["error"] != nil:
+						got = "rpc-error"
+					case r == nil:
+						got = "no result"
+					case isErr:
+						got = "tool-error"
+					}
+					if got != c.want {
+						t.Errorf("call %s: %s, want %s: %s", c.params, got, c.want, l)
+					} else if c.errWords != "" && !strings.Contains(l, c.errWords) {
+						t.Errorf("call %s: the error does not say %q: %s", c.params, c.errWords, l)
 					}
 				}
 			}

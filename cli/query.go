@@ -28,14 +28,8 @@ func runQuery(e *env, args []string) error {
 		return usagef("--budget must be between 1 and 20000 tokens, got %d", *budget)
 	}
 	opt := engine.Options{BudgetTokens: *budget, Explain: *explain}
-	if *kinds != "" {
-		for _, k := range strings.Split(*kinds, ",") {
-			kind, ok := graph.ParseKind(strings.TrimSpace(k))
-			if !ok {
-				return usagef("--kind: unknown page kind %q (module, file, symbol, doc, memory)", k)
-			}
-			opt.Kinds = append(opt.Kinds, kind)
-		}
+	if opt.Kinds, err = mcp.ParseKinds(*kinds); err != nil {
+		return usagef("--kind: %v", err)
 	}
 	for _, f := range strings.Split(*focus, ",") {
 		if f = strings.TrimSpace(f); f != "" {

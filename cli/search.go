@@ -14,6 +14,14 @@ func runSearch(e *env, args []string) error {
 	regex := fs.Bool("regex", false, "PATTERN is an RE2 regular expression")
 	glob := fs.String("glob", "", "only files matching this glob (*.go, cli/**, **/*_test.go)")
 	maxN := fs.Int("max", mcp.DefaultSearchResults, fmt.Sprintf("at most this many matching lines (max %d)", mcp.MaxSearchResults))
+	var ignoreCase, filesOnly bool
+	var around int
+	fs.BoolVar(&ignoreCase, "ignore-case", false, "match letters of either case")
+	fs.BoolVar(&ignoreCase, "i", false, "short for --ignore-case")
+	fs.IntVar(&around, "context", 0, fmt.Sprintf("show N lines before and after each match (max %d)", mcp.MaxSearchContext))
+	fs.IntVar(&around, "C", 0, "short for --context")
+	fs.BoolVar(&filesOnly, "files-only", false, "print only the names of matching files (--max of them)")
+	fs.BoolVar(&filesOnly, "l", false, "short for --files-only")
 	asJSON := fs.Bool("json", false, "print the matches as one JSON document")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
@@ -25,9 +33,12 @@ func runSearch(e *env, args []string) error {
 	if *maxN < 1 || *maxN > mcp.MaxSearchResults {
 		return usagef("--max must be between 1 and %d", mcp.MaxSearchResults)
 	}
+	if around < 0 || around > mcp.MaxSearchContext {
+		return usagef("--context must be between 0 and %d lines", mcp.MaxSearchContext)
+	}
 	root, _ := e.rootAndIndex()
 	res, err := mcp.Search(e.ctx, root, mcp.SearchOptions{Pattern: pos[0], Regex: *regex, PathGlob: *glob, MaxResults: *maxN,
-		Walk: graph.WalkOptions{}})
+		IgnoreCase: ignoreCase, Context: around, FilesOnly: filesOnly, Walk: graph.WalkOptions{}})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -25,6 +26,7 @@ import (
 const (
 	DefaultSearchResults = 50
 	MaxSearchResults     = 500
+	MaxSearchContext     = 10 // lines of context before and after a match
 	maxMatchLineBytes    = 240
 	maxPatternBytes      = 1000
 	DefaultReadLines     = 200
@@ -83,20 +85,30 @@ type SearchOptions struct {
 	PathGlob   string // "*.go" matches base names; "cli/**/*.go" whole paths
 	MaxResults int    // 0 → DefaultSearchResults
 	MaxTokens  int    // stop when the matches' text reaches this many tokens; 0 = no limit
+	IgnoreCase bool   // match letters of either case (Unicode simple folding)
+	Context    int    // lines shown before and after each match, at most MaxSearchContext
+	FilesOnly  bool   // list the matching files (at most MaxResults), not their lines
 	Walk       graph.WalkOptions
 }
 
-// SearchMatch is one matching line.
+// SearchMatch is one matching line, with the lines around it when
+// SearchOptions.Context asks for them (none repeated: a context line that
+// is itself a match, or was shown with the previous match, is left out).
 type SearchMatch struct {
-	Path string `json:"path"`
-	Line int    `json:"line"`
-	Text string `json:"text"`
+	Path   string   `json:"path"`
+	Line   int      `json:"line"`
+	Text   string   `json:"text"`
+	Before []string `json:"before,omitempty"`
+	After  []string `json:"after,omitempty"`
 }
 
-// SearchResult is a bounded list of matches in path order.
+// SearchResult is a bounded list of matches in path order; with FilesOnly,
+// Files lists the matching files instead and Matches is empty.
 type SearchResult struct {
 	Pattern       string        `json:"pattern"`
 	Matches       []SearchMatch `json:"matches"`
+	Files         []string      `json:"files,omitempty"`
+	Context       int           `json:"context,omitempty"` // lines of context asked for
 	FilesSearched int           `json:"files_searched"`
 	FilesMatched  int           `json:"files_matched"`
 	Truncated     bool          `json:"truncated"`
@@ -116,12 +128,27 @@ func Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult,
 		opt.MaxResults = DefaultSearchResults
 	}
 	opt.MaxResults = min(opt.MaxResults, MaxSearchResults)
-	var re *regexp.Regexp
-	lit := []byte(opt.Pattern)
-	if opt.Regex {
+	if opt.Context < 0 {
+		return nil, fmt.Errorf("context must be 0 or more lines (at most %d)", MaxSearchContext)
+	}
+	opt.Context = min(opt.Context, MaxSearchContext)
+	m := &matcher{lit: []byte(opt.Pattern)}
+	if opt.Regex || opt.IgnoreCase {
+		expr := opt.Pattern
+		if !opt.Regex {
+			expr = regexp.QuoteMeta(expr)
+		}
+		if opt.IgnoreCase {
+			expr = "(?i)" + expr
+		}
 		var err error
-		if re, err = regexp.Compile(opt.Pattern); err != nil {
+		if m.re, err = regexp.Compile(expr); err != nil {
 			return nil, fmt.Errorf("bad regular expression (RE2 syntax): %v; or set regex false to search the literal text", err)
+		}
+		// The whole-file test runs in multi-line mode, so that ^ and $
+		// match at every line as they do in the line-by-line search.
+		if m.file, err = regexp.Compile("(?m:" + expr + ")"); err != nil {
+			m.file = nil
 		}
 	}
 	if opt.PathGlob != "" {
@@ -143,7 +170,10 @@ func Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult,
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 
-	res := &SearchResult{Pattern: opt.Pattern, Matches: []SearchMatch{}}
+	res := &SearchResult{Pattern: opt.Pattern, Matches: []SearchMatch{}, Context: opt.Context}
+	if opt.FilesOnly {
+		return searchFiles(ctx, files, m, res, opt)
+	}
 	tokens := 0
 	// Files are searched in parallel in chunks, results kept in path order;
 	// a chunk stops the search once enough matches are in.
@@ -166,7 +196,7 @@ func Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult,
 			go func() {
 				defer wg.Done()
 				for i := range next {
-					per[i-lo] = searchFile(files[i].Abs, files[i].Path, re, lit, opt.MaxResults+1)
+					per[i-lo] = searchFile(files[i].Abs, files[i].Path, m, opt.MaxResults+1, opt.Context)
 				}
 			}()
 		}
@@ -184,6 +214,9 @@ func Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult,
 				if opt.MaxTokens > 0 {
 					// Counted as rendered ("path:line: text"), once.
 					tokens += engine.CountTokens(m.Path) + engine.CountTokens(m.Text) + 4
+					for _, l := range slices.Concat(m.Before, m.After) {
+						tokens += engine.CountTokens(m.Path) + engine.CountTokens(l) + 4
+					}
 					if tokens > opt.MaxTokens {
 						res.Truncated = true
 						opt.MaxResults = len(res.Matches) // stop here
@@ -201,42 +234,68 @@ func Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult,
 	return res, nil
 }
 
-// searchFile returns up to max matching lines of one file; binary files
-// (a NUL in the first 8000 bytes, as git decides) have none.
-func searchFile(abs, rel string, re *regexp.Regexp, lit []byte, max int) []SearchMatch {
+// matcher finds the pattern in a line: a literal (lit) or a regular
+// expression (re, with file its multi-line form for the whole-file test).
+type matcher struct {
+	lit      []byte
+	re, file *regexp.Regexp
+}
+
+// index returns where the pattern starts in l, or -1.
+func (m *matcher) index(l []byte) int {
+	if m.re == nil {
+		return bytes.Index(l, m.lit)
+	}
+	if loc := m.re.FindIndex(l); loc != nil {
+		return loc[0]
+	}
+	return -1
+}
+
+// mayMatch is a cheap whole-file test: false means no line matches.
+func (m *matcher) mayMatch(src []byte) bool {
+	switch {
+	case m.re == nil:
+		return bytes.Contains(src, m.lit)
+	case m.file != nil:
+		return m.file.Match(src)
+	}
+	return true
+}
+
+// readText returns a file's content, or nil for unreadable and binary files
+// (a NUL in the first 8000 bytes, as git decides).
+func readText(abs string) []byte {
 	src, err := os.ReadFile(abs)
-	if err != nil {
+	if err != nil || bytes.IndexByte(src[:min(len(src), binarySniffBytes)], 0) >= 0 {
 		return nil
 	}
-	if bytes.IndexByte(src[:min(len(src), binarySniffBytes)], 0) >= 0 {
-		return nil
-	}
-	// Cheap whole-file test first: most files do not match.
-	if re != nil {
-		if !re.Match(src) {
-			return nil
-		}
-	} else if !bytes.Contains(src, lit) {
+	return src
+}
+
+// searchFile returns up to max matching lines of one file, each with up to
+// around lines before and after it; binary files have none.
+func searchFile(abs, rel string, m *matcher, limit, around int) []SearchMatch {
+	src := readText(abs)
+	if src == nil || !m.mayMatch(src) { // most files do not match
 		return nil
 	}
 	var out []SearchMatch
+	var lines [][]byte // every line, kept only when context is asked for
+	var hits []int     // indexes into lines of the matches
 	line := 1
-	for len(src) > 0 && len(out) < max {
+	for len(src) > 0 && len(out) < limit {
 		end := bytes.IndexByte(src, '\n')
 		l := src
 		if end >= 0 {
 			l = src[:end]
 		}
-		at := -1
-		if re != nil {
-			if loc := re.FindIndex(l); loc != nil {
-				at = loc[0]
-			}
-		} else {
-			at = bytes.Index(l, lit)
+		if around > 0 {
+			lines = append(lines, l)
 		}
-		if at >= 0 {
+		if at := m.index(l); at >= 0 {
 			out = append(out, SearchMatch{Path: rel, Line: line, Text: clipLine(l, at)})
+			hits = append(hits, line-1)
 		}
 		if end < 0 {
 			break
@@ -244,7 +303,95 @@ func searchFile(abs, rel string, re *regexp.Regexp, lit []byte, max int) []Searc
 		src = src[end+1:]
 		line++
 	}
+	if around > 0 && len(out) > 0 {
+		// The lines after the last match are still to be read.
+		for extra := 0; len(src) > 0 && extra < around; extra++ {
+			end := bytes.IndexByte(src, '\n')
+			if end < 0 {
+				lines = append(lines, src)
+				break
+			}
+			lines = append(lines, src[:end])
+			src = src[end+1:]
+		}
+		shown := -1 // last line index already shown
+		for k, h := range hits {
+			lo := max(h-around, shown+1)
+			for i := lo; i < h; i++ {
+				out[k].Before = append(out[k].Before, clipLine(lines[i], 0))
+			}
+			hi := min(h+around, len(lines)-1)
+			if k+1 < len(hits) {
+				hi = min(hi, hits[k+1]-1)
+			}
+			for i := h + 1; i <= hi; i++ {
+				out[k].After = append(out[k].After, clipLine(lines[i], 0))
+			}
+			shown = max(h, hi)
+		}
+	}
 	return out
+}
+
+// searchFiles lists the files with a matching line, in path order.
+func searchFiles(ctx context.Context, files []graph.FileEntry, m *matcher, res *SearchResult, opt SearchOptions) (*SearchResult, error) {
+	res.Files, res.Context = []string{}, 0
+	workers := runtime.GOMAXPROCS(0)
+	const chunk = 256
+	hit := make([]bool, chunk)
+	for lo := 0; lo < len(files) && !res.Truncated; lo += chunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hi := min(lo+chunk, len(files))
+		var wg sync.WaitGroup
+		next := make(chan int, hi-lo)
+		for i := lo; i < hi; i++ {
+			next <- i
+		}
+		close(next)
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					hit[i-lo] = fileMatches(files[i].Abs, m)
+				}
+			}()
+		}
+		wg.Wait()
+		for i := 0; i < hi-lo; i++ {
+			if !hit[i] {
+				res.FilesSearched++
+				continue
+			}
+			if len(res.Files) >= opt.MaxResults {
+				res.Truncated = true
+				break
+			}
+			res.FilesSearched++
+			res.FilesMatched++
+			res.Files = append(res.Files, files[lo+i].Path)
+		}
+	}
+	return res, nil
+}
+
+// fileMatches reports whether a line of the text file abs matches.
+func fileMatches(abs string, m *matcher) bool {
+	src := readText(abs)
+	if src == nil || !m.mayMatch(src) {
+		return false
+	}
+	if m.re == nil {
+		return bytes.IndexByte(m.lit, '\n') < 0 // lines never hold a newline
+	}
+	for l := range bytes.Lines(src) {
+		if m.index(bytes.TrimSuffix(l, []byte("\n"))) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // clipLine returns the line, trimmed and cut to maxMatchLineBytes around
@@ -297,10 +444,36 @@ func matchSegs(g, p []string) bool {
 	return len(p) == 0
 }
 
-// Render writes the matches as grep does: path:line: text.
+// Render writes the matches as grep does: path:line: text, context lines
+// as path-line- text with -- between groups that do not touch, or with
+// FilesOnly one path a line.
 func (r *SearchResult) Render(w io.Writer) {
+	if r.Files != nil {
+		for _, f := range r.Files {
+			fmt.Fprintln(w, f)
+		}
+		switch {
+		case len(r.Files) == 0:
+			fmt.Fprintf(w, "no matches in %d files\n", r.FilesSearched)
+		case r.Truncated:
+			fmt.Fprintf(w, "(stopped at %d files; narrow the pattern or path_glob)\n", len(r.Files))
+		}
+		return
+	}
+	lastPath, lastLine := "", 0
 	for _, m := range r.Matches {
+		first := m.Line - len(m.Before)
+		if r.Context > 0 && lastPath != "" && (m.Path != lastPath || first > lastLine+1) {
+			fmt.Fprintln(w, "--")
+		}
+		for i, l := range m.Before {
+			fmt.Fprintf(w, "%s-%d-%s\n", m.Path, first+i, spaced(l))
+		}
 		fmt.Fprintf(w, "%s:%d: %s\n", m.Path, m.Line, m.Text)
+		for i, l := range m.After {
+			fmt.Fprintf(w, "%s-%d-%s\n", m.Path, m.Line+1+i, spaced(l))
+		}
+		lastPath, lastLine = m.Path, m.Line+len(m.After)
 	}
 	switch {
 	case len(r.Matches) == 0:
@@ -308,6 +481,14 @@ func (r *SearchResult) Render(w io.Writer) {
 	case r.Truncated:
 		fmt.Fprintf(w, "(stopped at %d matches; narrow the pattern or path_glob)\n", len(r.Matches))
 	}
+}
+
+// spaced puts a space before a non-empty context line.
+func spaced(l string) string {
+	if l == "" {
+		return ""
+	}
+	return " " + l
 }
 
 // ReadResult is a slice of one file.

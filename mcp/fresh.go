@@ -30,6 +30,8 @@ type freshness struct {
 	building  bool
 	buildErr  string
 	lastBuilt time.Time
+	done      chan struct{} // closed when the running build ends
+	started   time.Time     // when the running build started
 }
 
 // maxStaleListed caps the stale paths kept for status.
@@ -76,6 +78,17 @@ func (f *freshness) snapshot() (paths []string, n int, checked bool, building bo
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.changed, f.nChanged, f.checked, f.building, f.buildErr
+}
+
+// buildState returns a channel closed when the running build ends (nil
+// when none runs), when it started, and the last build's error.
+func (f *freshness) buildState() (done <-chan struct{}, started time.Time, buildErr string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.building {
+		done = f.done
+	}
+	return done, f.started, f.buildErr
 }
 
 func (s *Server) goBackground(fn func(ctx context.Context)) {
@@ -130,10 +143,12 @@ func (f *freshness) startBuild(s *Server, fingerprint uint64) {
 		return
 	}
 	f.building, f.trigger = true, fingerprint
+	f.done, f.started = make(chan struct{}), time.Now()
+	done := f.done
 	f.mu.Unlock()
 	s.goBackground(func(ctx context.Context) {
 		start := time.Now()
-		err := s.opt.Build(ctx)
+		err := s.opt.Build(s.buildContext(ctx))
 		f.mu.Lock()
 		f.building, f.lastBuilt = false, time.Now()
 		f.buildErr = ""
@@ -141,6 +156,7 @@ func (f *freshness) startBuild(s *Server, fingerprint uint64) {
 			f.buildErr = err.Error()
 		}
 		f.mu.Unlock()
+		close(done)
 		if err != nil {
 			s.logf("background build failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
 		} else {

@@ -21,6 +21,9 @@ func inputSchema[In any](tune func(props map[string]*schema)) (*schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Unknown parameters are refused by argsChecker with a clearer message;
+	// "additionalProperties": false would cost ~80 tokens in every tools/list.
+	s.AdditionalProperties = nil
 	for _, p := range s.Properties {
 		// A nil slice is never sent by clients; "array" reads simpler than ["null","array"].
 		if len(p.Types) == 2 && p.Types[0] == "null" {

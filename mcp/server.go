@@ -80,6 +80,9 @@ type Server struct {
 	bgCtx   context.Context
 	bgStop  context.CancelFunc
 	nowFunc func() time.Time
+
+	progress  buildProgress // of the running background build
+	firstWait time.Duration // tests: overrides firstBuildWait
 }
 
 // gen is one open generation with its ranking index. refs counts the calls
@@ -184,7 +187,7 @@ func (s *Server) allowed(name string) bool {
 // errNoIndex is what tools say before the first build finished.
 func (s *Server) errNoIndex() error {
 	if s.opt.Build != nil {
-		return fmt.Errorf("the index of this repository is being built; retry in a few seconds (wiki_status shows progress)")
+		return errors.New(s.buildingMessage())
 	}
 	return fmt.Errorf("no index in %s; run `wikitoolkit build` in the repository, then retry", s.dir)
 }
@@ -384,8 +387,9 @@ type call struct {
 type toolFunc[In, Out any] func(ctx context.Context, c *call, in In) (string, Out, error)
 
 // addTool registers a tool with a typed input (schema inferred from In's
-// json and jsonschema tags, then adjusted by tune), a typed output sent as
-// structured content, panic recovery and generation management.
+// json and jsonschema tags, then adjusted by tune; arguments checked by
+// argsChecker), annotations, a typed output sent as structured content,
+// panic recovery and generation management.
 func addTool[In, Out any](s *Server, t *sdk.Tool, needIndex bool, tune func(props map[string]*schema), fn toolFunc[In, Out]) {
 	if !s.allowed(t.Name) {
 		return
@@ -394,33 +398,56 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, needIndex bool, tune func(prop
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", t.Name, err)) // programming error, caught by the registration test
 	}
+	args, err := newArgsChecker(t.Name, in)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", t.Name, err))
+	}
 	t.InputSchema = in
-	// Out is registered as any: no output schema in tools/list (see schema.go).
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, input In) (res *sdk.CallToolResult, out any, err error) {
+	t.Annotations = annotations(t.Name)
+	// No output schema in tools/list (see schema.go).
+	s.sdk.AddTool(t, func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				s.logf("panic in %s: %v\n%s", t.Name, r, debug.Stack())
-				res, out, err = nil, nil, fmt.Errorf("internal error in %s (%v); this is a wikitoolkit bug — try other arguments or use wiki_search/wiki_read meanwhile", t.Name, r)
+				res, err = toolError(fmt.Errorf("internal error in %s (%v); this is a wikitoolkit bug — try other arguments or use wiki_search/wiki_read meanwhile", t.Name, r)), nil
 			}
 		}()
+		var input In
+		if err := args.decode(req.Params.Arguments, &input); err != nil {
+			return toolError(err), nil
+		}
 		c := &call{s: s}
 		s.fresh.touch(s)
 		if needIndex {
+			if t.Name != "wiki_status" {
+				s.waitFirstBuild(ctx)
+			}
 			g, release, err := s.acquire()
 			if err != nil {
-				return nil, nil, err
+				return toolError(err), nil
 			}
 			defer release()
 			c.g = g
 		}
 		text, o, err := fn(ctx, c, input)
 		if err != nil {
-			return nil, nil, err
+			return toolError(err), nil
 		}
-		out = o
-		text = clipTokens(text, maxTextTokens)
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, out, nil
+		res = &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: clipTokens(text, maxTextTokens)}}}
+		if b, err := json.Marshal(o); err != nil {
+			return nil, fmt.Errorf("marshaling the %s answer: %w", t.Name, err)
+		} else if string(b) != "null" {
+			res.StructuredContent = json.RawMessage(b)
+		}
+		return res, nil
 	})
+}
+
+// toolError is a tool result the model reads: isError with the message.
+func toolError(err error) *sdk.CallToolResult {
+	r := &sdk.CallToolResult{}
+	r.SetError(err)
+	return r
 }
 
 // clipTokens cuts text to at most max tokens, saying so.

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
 // minBudgetTokens is the smallest budget served: below it not even one stub fits.
@@ -18,6 +20,7 @@ type queryIn struct {
 	Question     string   `json:"question" jsonschema:"words, identifier, path or stack trace"`
 	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"answer size limit"`
 	Focus        []string `json:"focus,omitempty" jsonschema:"paths you are editing"`
+	Kind         string   `json:"kind,omitempty" jsonschema:"only some of module,file,symbol,doc,memory"`
 }
 
 // queryOut is engine.Result (the `query --json` shape) plus the result
@@ -31,6 +34,24 @@ func (s *Server) addQuery() {
 	addTool(s, &sdk.Tool{Name: "wiki_query", Description: "Search this repository's wiki FIRST, before Grep/Glob/Read: ranked files, symbols, docs and " +
 		"memories for a question, identifier, path or stack trace, in one cheap call. IDs feed wiki_page, wiki_related."},
 		true, nil, s.query)
+}
+
+// ParseKinds parses a comma-separated list of page kinds ("" is every kind).
+func ParseKinds(list string) ([]graph.Kind, error) {
+	var out []graph.Kind
+	for _, k := range strings.Split(list, ",") {
+		if k = strings.TrimSpace(strings.ToLower(k)); k == "" {
+			continue
+		}
+		kind, ok := graph.ParseKind(k)
+		if !ok {
+			return nil, fmt.Errorf("unknown page kind %q: give some of module, file, symbol, doc, memory, comma-separated", k)
+		}
+		if !slices.Contains(out, kind) {
+			out = append(out, kind)
+		}
+	}
+	return out, nil
 }
 
 func (s *Server) query(ctx context.Context, c *call, in queryIn) (string, queryOut, error) {
@@ -47,6 +68,11 @@ func (s *Server) query(ctx context.Context, c *call, in queryIn) (string, queryO
 	if in.BudgetTokens == 0 {
 		opt.BudgetTokens = engine.DefaultBudgetTokens
 	}
+	kinds, err := ParseKinds(in.Kind)
+	if err != nil {
+		return "", queryOut{}, err
+	}
+	opt.Kinds = kinds
 	for _, f := range in.Focus {
 		if f = strings.TrimSpace(f); f != "" {
 			opt.Focus = append(opt.Focus, strings.TrimPrefix(f, "./"))

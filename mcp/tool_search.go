@@ -9,8 +9,11 @@ import (
 )
 
 type searchIn struct {
-	Pattern    string `json:"pattern" jsonschema:"text to find (case-sensitive)"`
+	Pattern    string `json:"pattern" jsonschema:"text to find"`
 	Regex      bool   `json:"regex,omitempty" jsonschema:"pattern is RE2"`
+	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"match either case"`
+	Context    int    `json:"context,omitempty" jsonschema:"lines around matches"`
+	FilesOnly  bool   `json:"files_only,omitempty" jsonschema:"only file paths"`
 	PathGlob   string `json:"path_glob,omitempty" jsonschema:"e.g. *.go, cli/**"`
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"default 50"`
 }
@@ -26,6 +29,7 @@ func (s *Server) search(ctx context.Context, c *call, in searchIn) (string, *Sea
 		return "", nil, errors.New("max_results must be positive (default 50, at most 500)")
 	}
 	res, err := Search(ctx, s.rootNoIndex(), SearchOptions{Pattern: in.Pattern, Regex: in.Regex, PathGlob: in.PathGlob,
+		IgnoreCase: in.IgnoreCase, Context: in.Context, FilesOnly: in.FilesOnly,
 		MaxResults: in.MaxResults, MaxTokens: maxTextTokens / 2, Walk: s.opt.Walk})
 	if err != nil {
 		return "", nil, err
