@@ -149,6 +149,16 @@ type langSpec struct {
 	// builtins are unqualified reference names dropped as noise
 	// (predeclared types and functions).
 	builtins map[string]bool
+	// keywords gate matches with a @keyword capture: a word and the kind of
+	// definition it makes (KindUnknown for imports and docs).
+	keywords map[string]DefKind
+	// nameSeps are characters besides '.' and "::" that separate a
+	// definition name's segments (Lua's ':' in function M:method).
+	nameSeps string
+	// prepare, when set, rewrites a copy of the source before parsing
+	// without changing its length or line breaks (offsets stay valid):
+	// Lua masks the LuaLS annotations its grammar fails on.
+	prepare func(src []byte) []byte
 
 	once  sync.Once
 	lang  *sitter.Language
