@@ -9,9 +9,9 @@
 (file (block_comment) @doc . (type_annotation) . (value_declaration) @doc.owner)
 (file (module_declaration) @doc.owner . (block_comment) @doc)
 
-(function_call_expr target: (value_expr name: (value_qid . (lower_case_identifier) @ref.call .)))
-(function_call_expr target: (value_expr name: (value_qid (upper_case_identifier) @qual . (dot) . (lower_case_identifier) @ref.call .)))
-(bin_op_expr part: (value_expr name: (value_qid . (lower_case_identifier) @ref.call .)))
+(function_call_expr target: (value_expr name: (value_qid (lower_case_identifier) @ref.call)))
+(function_call_expr target: (value_expr name: (value_qid (upper_case_identifier) @qual . (dot) . (lower_case_identifier) @ref.call)))
+(bin_op_expr part: (value_expr name: (value_qid (lower_case_identifier) @ref.call)))
 (type_ref (upper_case_qid (upper_case_identifier) @ref.type .))
 
 (import_clause moduleName: (upper_case_qid) @import.path)

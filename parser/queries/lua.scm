@@ -10,12 +10,14 @@
 (function_call (identifier) @ref.call . (function_call_paren))
 (function_call (identifier) @ref.call . args: (string_argument))
 (function_call (identifier) @ref.call . args: (table_argument))
-(function_call (identifier) @qual . (table_dot) . (identifier) @ref.call)
-(function_call (identifier) @qual . "." . (identifier) @ref.call)
+; a.b(), a:b(): anchors skip the anonymous ".".
+(function_call (identifier) @qual . (identifier) @ref.call . (function_call_paren))
+(function_call (identifier) @qual . (identifier) @ref.call . args: (string_argument))
+(function_call (identifier) @qual . (identifier) @ref.call . args: (table_argument))
 (function_call (identifier) @qual . (self_call_colon) . (identifier) @ref.call)
 
-(function_call prefix: (identifier) @import.fn args: (function_arguments . (string) @import.path))
-(function_call prefix: (identifier) @import.fn args: (string_argument) @import.path)
+(function_call (identifier) @import.fn . (function_call_paren) . (function_arguments . (string) @import.path))
+(function_call (identifier) @import.fn . (string_argument) @import.path)
 
 ; String literals (what config keys, flags and messages are written in).
 (string) @literal
