@@ -535,8 +535,90 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 			}
 		}
 		return lookSuffix(strings.TrimSuffix(s, ".php"), []string{".php"})
+	case "lua":
+		// require("lazy.core.config") → lua/lazy/core/config.lua or
+		// .../config/init.lua.
+		if s := strings.ReplaceAll(imp, ".", "/"); s != "" && !strings.ContainsAny(imp, "/\\") {
+			return lookSuffix(s, []string{".lua", "/init.lua"})
+		}
+	case "bash":
+		// source ./lib.sh, . "$DIR/lib.sh", source "${NVM_DIR}/nvm.sh": a
+		// leading variable stands for some directory of the repository.
+		s := imp
+		if strings.HasPrefix(s, "$") {
+			j := strings.IndexByte(s, '/')
+			if j < 0 {
+				return 0, false
+			}
+			s = s[j+1:]
+		} else if i, ok := lookFile(path.Join(dir, s)); ok {
+			return i, true
+		}
+		if s != "" && !strings.ContainsAny(s, "$`*?") {
+			if c := r.fileSfx[path.Clean(s)]; len(c) > 0 {
+				return r.fileIdx[shortest(c)], true
+			}
+		}
+	case "elixir":
+		// alias Plug.Conn → plug/conn.ex: module names end the path of the
+		// file that defines them. A one-word name (Logger) must be a file
+		// at lib/ to count: most are the standard library's.
+		if imp == "" || strings.ContainsAny(imp, "{} ") {
+			return 0, false
+		}
+		parts := strings.Split(imp, ".")
+		for i, p := range parts {
+			parts[i] = snakeCase(p)
+		}
+		s := strings.Join(parts, "/")
+		if len(parts) == 1 {
+			return lookFile("lib/" + s + ".ex")
+		}
+		return lookSuffix(s, []string{".ex"})
+	case "ocaml":
+		// open Foo.Bar → foo.ml (the file is the module); Bar may be a
+		// module of a wrapped library, bar.ml.
+		parts := strings.Split(imp, ".")
+		for _, p := range []string{parts[0], parts[len(parts)-1]} {
+			if p == "" {
+				continue
+			}
+			name := strings.ToLower(p[:1]) + p[1:]
+			if c := r.fileSfx[name+".ml"]; len(c) > 0 {
+				return r.fileIdx[shortest(c)], true
+			}
+		}
+	case "elm":
+		// import Api.Endpoint → src/Api/Endpoint.elm.
+		if imp != "" {
+			if c := r.fileSfx[strings.ReplaceAll(imp, ".", "/")+".elm"]; len(c) > 0 {
+				return r.fileIdx[shortest(c)], true
+			}
+		}
 	}
 	return 0, false
+}
+
+// snakeCase turns an Elixir module name segment into its file name the way
+// Macro.underscore does: "Conn" → "conn", "HTTPServer" → "http_server",
+// "CSRFProtection" → "csrf_protection".
+func snakeCase(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				prev := s[i-1]
+				nextLower := i+1 < len(s) && s[i+1] >= 'a' && s[i+1] <= 'z'
+				if prev >= 'a' && prev <= 'z' || prev >= '0' && prev <= '9' || prev >= 'A' && prev <= 'Z' && nextLower {
+					sb.WriteByte('_')
+				}
+			}
+			c += 'a' - 'A'
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
 }
 
 func shortest(c []string) string {

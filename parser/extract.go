@@ -23,9 +23,16 @@ import (
 //	@import.stmt   a whole import statement, taken apart in Go per language
 //	@import.fn     a call's function name; the match is an import only for
 //	               require-like names
-//	@doc, @doc.owner  a Python docstring and the definition it documents
+//	@doc, @doc.owner  a docstring (Python, Elixir @doc) or doc comment (Elm
+//	               {-| -} above a type annotation) and the definition it
+//	               documents; it wins over the comment above the definition
 //	@package       the Go package clause (its doc is the package doc)
 //	@literal       a string literal (Facts.Literals)
+//	@keyword       the word that makes a generic node a definition, import or
+//	               doc (Elixir def, alias, @doc; Bash source): the match is
+//	               kept only when langSpec.keywords maps the word to the
+//	               pattern's kind (KindUnknown for non-definitions); a
+//	               definition without @name is named by its keyword
 //	@heading, @paragraph  Markdown blocks
 type role uint8
 
@@ -49,6 +56,7 @@ const (
 	roleHeading
 	roleParagraph
 	roleLiteral
+	roleKeyword
 	roleDef // roleDef + role(kind) for each DefKind
 )
 
@@ -59,6 +67,7 @@ var roleByName = func() map[string]role {
 		"qual": roleQual, "import.path": roleImportPath, "import.alias": roleImportAlias,
 		"import.stmt": roleImportStmt, "import.fn": roleImportFn, "doc": roleDoc, "doc.owner": roleDocOwner,
 		"package": rolePackage, "heading": roleHeading, "paragraph": roleParagraph, "literal": roleLiteral,
+		"keyword": roleKeyword,
 	}
 	for k := KindFunc; int(k) < len(kindNames); k++ {
 		m["def."+k.String()] = roleDef + role(k)
@@ -169,7 +178,7 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 			break
 		}
 		rec = rest
-		var main, name, qual, recv, alias, path, fn *capture
+		var main, name, qual, recv, alias, path, fn, kw *capture
 		mainRole := roleIgnore
 		for i := range caps {
 			c := &caps[i]
@@ -193,13 +202,29 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 				fn = c
 			case r == roleDoc:
 				path = c
+			case r == roleKeyword:
+				kw = c
 			default:
 				main, mainRole = c, r
+			}
+		}
+		if kw != nil {
+			want := KindUnknown
+			if mainRole > roleDef {
+				want = DefKind(mainRole - roleDef)
+			}
+			ks, ke := kw.span(n)
+			if k, ok := s.keywords[string(src[ks:ke])]; !ok || k != want {
+				continue
+			}
+			if name == nil {
+				name = kw
 			}
 		}
 		switch {
 		case mainRole >= roleRefCall && mainRole <= roleRefJSX && main != nil:
 			st, en := main.span(n)
+			st = skipBlanks(src, st, en)
 			if st == en {
 				continue
 			}
@@ -231,6 +256,8 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 			}
 			d.start, d.end = main.span(n)
 			d.nameStart, d.nameEnd = name.span(n)
+			d.nameStart = skipBlanks(src, d.nameStart, d.nameEnd)
+			d.start = skipLead(s, src, d.start, d.nameStart)
 			if recv != nil {
 				d.recvStart, d.recvEnd = recv.span(n)
 			}
@@ -302,8 +329,18 @@ func (p *Parser) buildLiterals(s *langSpec, src []byte, f *Facts) {
 		enc  int
 	}
 	seen := map[key]bool{}
+	var docAt map[uint32]bool // docstrings are docs, not literals
+	for _, d := range p.docs {
+		if docAt == nil {
+			docAt = make(map[uint32]bool)
+		}
+		docAt[d.start] = true
+	}
 	ii := 0
 	for _, r := range strs {
+		if docAt[r.start] {
+			continue
+		}
 		for ii < len(p.impAt) && p.impAt[ii] < r.start {
 			ii++
 		}
@@ -583,7 +620,11 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 	slices.SortFunc(docs, func(a, b rawDoc) int { return int(a.owner) - int(b.owner) })
 	for i := range defs {
 		d := &defs[i]
-		prefix, name := splitName(validString(src[d.nameStart:d.nameEnd]))
+		rawName := validString(src[d.nameStart:d.nameEnd])
+		for _, c := range s.nameSeps {
+			rawName = strings.ReplaceAll(rawName, string(c), ".")
+		}
+		prefix, name := splitName(rawName)
 		if d.scope {
 			name = lastIdent(name)
 			prefix = ""
@@ -628,9 +669,9 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 			EndLine:   p.lines.endLine(d.start, d.end),
 			Signature: p.signature(s, src, d, kind),
 		}
-		if s.name == "python" {
+		if len(docs) > 0 {
 			if j, ok := slices.BinarySearchFunc(docs, d.start, func(x rawDoc, t uint32) int { return int(x.owner) - int(t) }); ok {
-				def.Doc = docstring(src[docs[j].start:docs[j].end])
+				def.Doc = docText(s, src[docs[j].start:docs[j].end])
 			}
 		}
 		// A member declared on its parent's first line has no doc of its own.
@@ -649,6 +690,48 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 	sortUint32(names)
 	p.names = names
 	p.defs = defs
+}
+
+// docText turns a captured doc into text: a block comment of the
+// language's style ({-| -}, (** *)) or a string literal (docstring).
+func docText(s *langSpec, b []byte) string {
+	if open, close := s.comments.block(); open != "" && bytes.HasPrefix(b, []byte(open)) {
+		return cleanBlock(b, open, close)
+	}
+	return docstring(b)
+}
+
+// skipBlanks returns the offset of the first non-blank byte of
+// src[st:en], or en: some grammars (Lua) start a node with the whitespace
+// before it.
+func skipBlanks(src []byte, st, en uint32) uint32 {
+	for st < en && (src[st] == ' ' || src[st] == '\t' || src[st] == '\n' || src[st] == '\r') {
+		st++
+	}
+	return st
+}
+
+// skipLead returns where a definition starting at st really begins: after
+// blanks and whole comment lines that some grammars (Lua) put at the start
+// of the definition's node, but not past its name at limit.
+func skipLead(s *langSpec, src []byte, st, limit uint32) uint32 {
+	for st < limit {
+		if st = skipBlanks(src, st, limit); st == limit {
+			break
+		}
+		e := st
+		for e < limit && src[e] != '\n' {
+			e++
+		}
+		if e == limit {
+			break // the name is on this line
+		}
+		if _, ok := commentLine(trimLine(src[st:e]), s.comments); !ok {
+			break
+		}
+		st = e
+	}
+	return st
 }
 
 func joinDot(a, b string) string {

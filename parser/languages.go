@@ -175,6 +175,16 @@ type langSpec struct {
 	// the next definition of that kind, or to the end of the file
 	// (Dockerfile stages: a FROM line is followed by the stage's steps).
 	untilNext DefKind
+	// keywords gate matches with a @keyword capture: a word and the kind of
+	// definition it makes (KindUnknown for imports and docs).
+	keywords map[string]DefKind
+	// nameSeps are characters besides '.' and "::" that separate a
+	// definition name's segments (Lua's ':' in function M:method).
+	nameSeps string
+	// prepare, when set, rewrites a copy of the source before parsing
+	// without changing its length or line breaks (offsets stay valid):
+	// Lua masks the LuaLS annotations its grammar fails on.
+	prepare func(src []byte) []byte
 
 	once  sync.Once
 	lang  *sitter.Language

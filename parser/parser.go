@@ -79,8 +79,12 @@ func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if _, err := p.spec(path); err != nil {
+	s, err := p.spec(path)
+	if err != nil {
 		return err
+	}
+	if s.prepare != nil {
+		src = s.prepare(src)
 	}
 	tree, err := p.ts.ParseCtx(ctx, nil, src)
 	if err != nil {
@@ -107,6 +111,9 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*Facts, er
 	}
 	if s.maxBytes > 0 && len(src) > s.maxBytes {
 		return &Facts{Language: s.name}, nil
+	}
+	if s.prepare != nil {
+		src = s.prepare(src)
 	}
 	tree, err := p.ts.ParseCtx(ctx, nil, src)
 	if err != nil {

@@ -297,6 +297,9 @@ func trimLine(b []byte) []byte {
 // commentLine reports whether the trimmed line is a line comment in the
 // given style and returns its text without the marker.
 func commentLine(t []byte, style commentStyle) ([]byte, bool) {
+	if style >= commentLua {
+		return dashLine(t, style)
+	}
 	if style != commentHash && bytes.HasPrefix(t, []byte("//")) {
 		t = t[2:]
 		if len(t) > 0 && (t[0] == '/' || t[0] == '!') {
@@ -339,8 +342,8 @@ func docAbove(src []byte, li lineIndex, n int, spec *langSpec) string {
 	}
 	s, e := li.bounds(src, l)
 	t := trimLine(src[s:e])
-	if spec.comments != commentHash && bytes.HasSuffix(t, []byte("*/")) {
-		return blockAbove(src, li, l)
+	if open, close := spec.comments.block(); open != "" && bytes.HasSuffix(t, []byte(close)) {
+		return blockAbove(src, li, l, open, close)
 	}
 	var lines [][]byte
 	for ; l >= 0; l-- {
@@ -370,14 +373,15 @@ func hasAnyPrefix(t []byte, prefixes []string) bool {
 	return false
 }
 
-// blockAbove collects a /* */ comment whose last line is l.
-func blockAbove(src []byte, li lineIndex, l int) string {
+// blockAbove collects a block comment (/* */, or open ... close of the
+// language's style) whose last line is l.
+func blockAbove(src []byte, li lineIndex, l int, open, close string) string {
 	_, e := li.bounds(src, l)
 	// Find the opening "/*" searching back at most 200 lines.
 	first := l
 	for ; first >= 0 && l-first < 200; first-- {
 		s, e := li.bounds(src, first)
-		if bytes.Contains(src[s:e], []byte("/*")) {
+		if bytes.Contains(src[s:e], []byte(open)) {
 			break
 		}
 	}
@@ -386,19 +390,20 @@ func blockAbove(src []byte, li lineIndex, l int) string {
 	}
 	s, _ := li.bounds(src, first)
 	text := src[s:e]
-	i := bytes.Index(text, []byte("/*"))
+	i := bytes.Index(text, []byte(open))
 	// The opening line must start with the comment, not with code.
 	if len(trimLine(text[:i])) != 0 {
 		return ""
 	}
-	return cleanBlock(text[i:])
+	return cleanBlock(text[i:], open, close)
 }
 
-// cleanBlock strips /* */ markers and leading " * " from a block comment.
-func cleanBlock(b []byte) string {
-	b = bytes.TrimPrefix(b, []byte("/*"))
-	b = bytes.TrimLeft(b, "*!")
-	b = bytes.TrimSuffix(trimLine(b), []byte("*/"))
+// cleanBlock strips the block markers (/* */, (** *), {-| -}) and leading
+// " * " from a block comment.
+func cleanBlock(b []byte, open, close string) string {
+	b = bytes.TrimPrefix(b, []byte(open))
+	b = bytes.TrimLeft(b, "*!|")
+	b = bytes.TrimSuffix(trimLine(b), []byte(close))
 	var lines [][]byte
 	for _, ln := range bytes.Split(b, []byte("\n")) {
 		t := trimLine(ln)
@@ -491,12 +496,12 @@ func leadingDoc(src []byte, li lineIndex, spec *langSpec) string {
 	}
 	s, e := li.bounds(src, l)
 	t := trimLine(src[s:e])
-	if spec.comments != commentHash && bytes.HasPrefix(t, []byte("/*")) {
-		end := bytes.Index(src[s:], []byte("*/"))
+	if open, close := spec.comments.block(); open != "" && bytes.HasPrefix(t, []byte(open)) {
+		end := bytes.Index(src[s+len(open):], []byte(close))
 		if end < 0 || end > 16*MaxDocBytes {
 			return ""
 		}
-		return cleanBlock(src[s : s+end+2])
+		return cleanBlock(src[s:s+len(open)+end+len(close)], open, close)
 	}
 	var lines [][]byte
 	for ; l < len(li) && len(lines) < 200; l++ {

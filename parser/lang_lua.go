@@ -1,0 +1,49 @@
+package parser
+
+import (
+	"bytes"
+
+	"github.com/smacker/go-tree-sitter/lua"
+)
+
+// Lua (tjdevries/tree-sitter-lua): functions named M.f, M:m (a method) or
+// local f; top-level locals; require("x") and require "x" imports; ---
+// LuaLS comments as docs. The grammar puts a function's --- comments and
+// the blanks before a statement inside its node; skipLead moves the start
+// back to the code.
+func init() {
+	register(&langSpec{name: "lua", grammar: lua.GetLanguage, queries: []string{"lua.scm"},
+		comments: commentLua, sig: sigLine, nameSeps: ":", prepare: maskLuaLS, builtins: set(
+			"print pairs ipairs type tostring tonumber error assert pcall xpcall select setmetatable getmetatable",
+			"rawget rawset rawequal rawlen unpack next require loadstring load dofile collectgarbage")},
+		[]string{".lua"})
+}
+
+// maskLuaLS returns a copy of src in which LuaLS annotations are plain
+// comments: "---@" at the start of a line becomes "-- @" and "--[[@"
+// becomes "--[[ ". tree-sitter-lua parses ---@ lines as its own annotation
+// syntax and loses whole functions when one does not fit it (---@field
+// x? T, ---@alias with a table type, an inline --[[@as T]]). The doc text
+// is the same after the comment marker is stripped.
+func maskLuaLS(src []byte) []byte {
+	if !bytes.Contains(src, []byte("-@")) && !bytes.Contains(src, []byte("[[@")) {
+		return src
+	}
+	out := bytes.Clone(src)
+	lineStart := true
+	for i := 0; i < len(out); i++ {
+		switch c := out[i]; {
+		case c == '\n':
+			lineStart = true
+			continue
+		case c == ' ' || c == '\t':
+			continue
+		case lineStart && c == '-' && bytes.HasPrefix(out[i:], []byte("---@")):
+			out[i+2] = ' '
+		case c == '-' && bytes.HasPrefix(out[i:], []byte("--[[@")):
+			out[i+4] = ' '
+		}
+		lineStart = false
+	}
+	return out
+}
