@@ -99,12 +99,32 @@ func anchoredAt(an graph.Anchor, written time.Time) time.Time {
 type PageOptions struct {
 	MaxEdges int // neighbours listed per edge type and direction; 0 = all stored
 	Clip     bool
+	// Base is the folder relative paths in the reference are taken from
+	// first (repository-relative; "" = the root), as graph.ResolveRef says.
+	Base string
 }
 
-// LoadPage reads the page id from snap (or, for memory pages, from a) with
-// its edges, the memories linked to it, its notes and a bounded slice of its
-// source. a may be nil. A missing page is an error that suggests near IDs.
-func LoadPage(snap *graph.Snapshot, a *graph.Authored, id string, opt PageOptions) (*Page, error) {
+// ResolveID turns a page reference — a page ID, a repository path,
+// PATH#NAME, PATH:LINE or a symbol name (graph.ResolveRef) — into a page
+// ID. Without an index (snap nil) only IDs are accepted.
+func ResolveID(snap *graph.Snapshot, ref, base string) (string, error) {
+	ref = strings.TrimSpace(ref)
+	if snap == nil {
+		_, _, _, err := graph.ParseID(ref)
+		return ref, err
+	}
+	return snap.ResolveRef(ref, base)
+}
+
+// LoadPage reads the page ref names (ResolveID) from snap (or, for memory
+// pages, from a) with its edges, the memories linked to it, its notes and a
+// bounded slice of its source. a may be nil. A missing page is an error
+// that suggests near IDs.
+func LoadPage(snap *graph.Snapshot, a *graph.Authored, ref string, opt PageOptions) (*Page, error) {
+	id, err := ResolveID(snap, ref, opt.Base)
+	if err != nil {
+		return nil, err
+	}
 	kind, _, frag, err := graph.ParseID(id)
 	if err != nil {
 		return nil, err
