@@ -321,11 +321,15 @@ func (g *Graph) nearNames(q, file string) []string {
 		}
 		best = append(best, near{p.ID, s, p.Test})
 		if len(best) > 4*keep {
-			sort.Slice(best, func(i, j int) bool { return lessNear(best[i].sim, best[j].sim, best[i].test, best[j].test, best[i].id, best[j].id) })
+			sort.Slice(best, func(i, j int) bool {
+				return lessNear(best[i].sim, best[j].sim, best[i].test, best[j].test, best[i].id, best[j].id)
+			})
 			best = best[:keep]
 		}
 	}
-	sort.Slice(best, func(i, j int) bool { return lessNear(best[i].sim, best[j].sim, best[i].test, best[j].test, best[i].id, best[j].id) })
+	sort.Slice(best, func(i, j int) bool {
+		return lessNear(best[i].sim, best[j].sim, best[i].test, best[j].test, best[i].id, best[j].id)
+	})
 	var out []string
 	for _, n := range best[:min(len(best), keep)] {
 		out = append(out, n.id)
