@@ -27,7 +27,7 @@ func runPage(e *env, args []string) error {
 	if *asJSON {
 		return writeJSON(e.stdout, pj)
 	}
-	pj.Render(e.stdout, "'wikitoolkit related'")
+	pj.Render(e.stdout, mcp.FrontCLI)
 	return nil
 }
 

@@ -30,7 +30,7 @@ func runRelated(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	out := mcp.Related(pj, *rel, d, 0)
+	out := mcp.Related(snap, a, pj, *rel, d, 0)
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}

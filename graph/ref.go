@@ -238,6 +238,20 @@ func (g *Graph) matchName(ref, name, file string) (string, error) {
 		}
 		hits = kept
 	}
+	// One match outside tests wins over matches in tests.
+	if len(hits) > 1 {
+		var only *refMatch
+		n := 0
+		for i := range hits {
+			if !hits[i].test {
+				only = &hits[i]
+				n++
+			}
+		}
+		if n == 1 {
+			return only.id, nil
+		}
+	}
 	switch len(hits) {
 	case 1:
 		return hits[0].id, nil

@@ -28,6 +28,6 @@ func (s *Server) page(ctx context.Context, c *call, in pageIn) (string, *Page, e
 		return "", nil, err
 	}
 	var b strings.Builder
-	p.Render(&b, "wiki_related")
+	p.Render(&b, FrontMCP)
 	return b.String(), p, nil
 }

@@ -32,7 +32,7 @@ func (s *Server) related(ctx context.Context, c *call, in relatedIn) (string, Re
 	if err != nil {
 		return "", RelatedView{}, err
 	}
-	r := Related(p, in.Rel, dir, maxRelated)
+	r := Related(c.g.snap, a, p, in.Rel, dir, maxRelated)
 	var b strings.Builder
 	r.Render(&b, in.Rel != "" || dir != "both")
 	return b.String(), r, nil
