@@ -136,8 +136,8 @@ func (g *Graph) ResolveRef(ref, base string) (string, error) {
 // path leaving the root is an error.
 func (g *Graph) refPath(p, base string) (string, bool, error) {
 	p = strings.ReplaceAll(p, "\\", "/")
-	if strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':') {
-		return "", false, nil // absolute: the CLI makes repository paths of its own
+	if strings.HasPrefix(p, "/") || (len(p) > 2 && p[1] == ':' && p[2] == '/') {
+		return "", false, fmt.Errorf("%w %q: absolute path; give a path relative to the repository root", ErrBadID, p)
 	}
 	var tries []string
 	if base != "" && base != "." {

@@ -13,7 +13,7 @@ import (
 )
 
 type noteIn struct {
-	PageID  string `json:"page_id" jsonschema:"ID from wiki_query, repo path or symbol name"`
+	PageID  string `json:"page_id" jsonschema:"ID, path or name"`
 	Text    string `json:"text,omitempty" jsonschema:"the note"`
 	Confirm bool   `json:"confirm,omitempty" jsonschema:"its notes still hold"`
 }

@@ -8,7 +8,7 @@ import (
 )
 
 type pageIn struct {
-	PageID string `json:"page_id" jsonschema:"ID from wiki_query, repo path or symbol name"`
+	PageID string `json:"page_id" jsonschema:"ID, path or name"`
 }
 
 // maxPageEdges bounds the neighbours a page lists per edge type and

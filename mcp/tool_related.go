@@ -8,7 +8,7 @@ import (
 )
 
 type relatedIn struct {
-	PageID    string `json:"page_id" jsonschema:"ID from wiki_query, repo path or symbol name"`
+	PageID    string `json:"page_id" jsonschema:"ID, path or name"`
 	Rel       string `json:"rel,omitempty" jsonschema:"contains, references, imports or relates"`
 	Direction string `json:"direction,omitempty" jsonschema:"in, out or both"`
 }
