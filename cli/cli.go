@@ -54,7 +54,7 @@ func init() {
 		{"status", "[--json]", "pages, edges, files, languages, skipped files, last build, index size", runStatus},
 		{"remember", "[--category C] [--title T] [--link ID] [--rel R] [--json] FACT", "save a memory page (a lasting fact) that queries find", runRemember},
 		{"note", "[--json] ID TEXT | --confirm ID [TEXT]", "append a dated note to a page; --confirm marks its notes still true", runNote},
-		{"notes", "[--orphans] [--stale] [--json]", "list notes and linked memories with their state (fresh, stale, moved, orphan)", runNotes},
+		{"notes", "[--orphans] [--stale] [--json]", "list notes and memories with their state (fresh, stale, moved, orphan)", runNotes},
 		{"memory", "export|import [DIR] [--json]", "write all notes and memories to DIR (default .wiki/), or load them from it", runMemory},
 		{"search", "[--regex] [-i] [-C N] [-l] [--glob G] [--max N] [--json] PATTERN", "exact text (or RE2) search in the repository's text files", runSearch},
 		{"read", "[--json] PATH[:START-END]", "print numbered lines of a file inside the repository", runRead},
@@ -127,6 +127,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if c.name == rest[0] {
 			return exitCode(stderr, c.run(e, rest[1:]))
 		}
+	}
+	if near := closestCommand(rest[0]); near != "" {
+		fmt.Fprintf(stderr, "wikitoolkit: unknown command %q; did you mean %q? (run 'wikitoolkit --help' for the list)\n", rest[0], near)
+		return 2
 	}
 	fmt.Fprintf(stderr, "wikitoolkit: unknown command %q; run 'wikitoolkit --help' for the list\n", rest[0])
 	return 2

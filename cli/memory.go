@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -35,6 +36,9 @@ func runMemory(e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stdout, "exported %d memories and %d notes to %s\n", m, n, folder)
 		return nil
+	}
+	if fi, err := os.Stat(folder); err != nil || !fi.IsDir() {
+		return fmt.Errorf("cannot import from %s: not a folder (give the folder 'memory export' wrote, e.g. %s/)", folder, graph.SharedDirName)
 	}
 	res, err := graph.ImportShared(dir, folder, shared)
 	if err = warnNotMirrored(e, err); err != nil {

@@ -8,11 +8,12 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/mcp"
 )
 
-// noteEntry is one line of `notes --json`: a note, or a memory with a link.
+// noteEntry is one line of `notes --json`: a note, or a memory (Page is
+// empty for a memory linked to no page).
 type noteEntry struct {
 	Kind    string `json:"kind"` // "note" or "memory"
 	ID      string `json:"id"`   // note ID, or the memory's page ID
-	Page    string `json:"page"` // the page it was written about
+	Page    string `json:"page"` // the page it was written about ("" for an unlinked memory)
 	ShownOn string `json:"shown_on,omitempty"`
 	State   string `json:"state"`
 	Stale   string `json:"stale,omitempty"` // the state in words
@@ -69,7 +70,7 @@ func runNotes(e *env, args []string) error {
 		}
 	}
 	for _, m := range r.Memories() {
-		if m.Link != "" && keep(m.State) {
+		if keep(m.State) {
 			out = append(out, entry("memory", m.ID(), m.Link, m.Text, m.Created, m.Anchor, m.Standing))
 		}
 	}
@@ -81,7 +82,16 @@ func runNotes(e *env, args []string) error {
 		return nil
 	}
 	for _, ne := range out {
-		fmt.Fprintf(e.stdout, "%s  %s %s  %s\n", ne.Page, ne.Kind, ne.Time[:10], oneLine(ne.Text, 100))
+		// Where it shows now: a moved entry's new page (its Stale says
+		// "moved from" the old one); an unlinked memory by its own ID.
+		where := ne.Page
+		switch {
+		case ne.ShownOn != "" && ne.State == graph.StateMoved.String():
+			where = ne.ShownOn
+		case where == "":
+			where = ne.ID + " (no linked page)"
+		}
+		fmt.Fprintf(e.stdout, "%s  %s %s  %s\n", where, ne.Kind, ne.Time[:10], oneLine(ne.Text, 100))
 		if ne.Stale != "" {
 			fmt.Fprintf(e.stdout, "    %s\n", ne.Stale)
 		}

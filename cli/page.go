@@ -12,21 +12,22 @@ func runPage(e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("page needs exactly one page ID, e.g. wikitoolkit page file:main.go")
+		return usagef("page needs exactly one page ID, path or symbol name, e.g. wikitoolkit page file:main.go, page main.go or page main")
 	}
 	snap, a, err := e.openWithAuthored()
 	if err != nil {
 		return err
 	}
 	defer snap.Close()
-	pj, err := mcp.LoadPage(snap, a, pos[0], mcp.PageOptions{})
+	ref, base := pageRef(snap.Info().Root, pos[0])
+	pj, err := mcp.LoadPage(snap, a, ref, mcp.PageOptions{Base: base})
 	if err != nil {
 		return err
 	}
 	if *asJSON {
 		return writeJSON(e.stdout, pj)
 	}
-	pj.Render(e.stdout, "'wikitoolkit related'")
+	pj.Render(e.stdout, mcp.FrontCLI)
 	return nil
 }
 

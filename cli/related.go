@@ -14,7 +14,7 @@ func runRelated(e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("related needs exactly one page ID, e.g. wikitoolkit related symbol:main.go#main")
+		return usagef("related needs exactly one page ID, path or symbol name, e.g. wikitoolkit related symbol:main.go#main or related main")
 	}
 	d, err := mcp.CheckRelArgs(*rel, *dir)
 	if err != nil {
@@ -25,11 +25,12 @@ func runRelated(e *env, args []string) error {
 		return err
 	}
 	defer snap.Close()
-	pj, err := mcp.LoadPage(snap, a, pos[0], mcp.PageOptions{})
+	ref, base := pageRef(snap.Info().Root, pos[0])
+	pj, err := mcp.LoadPage(snap, a, ref, mcp.PageOptions{Base: base})
 	if err != nil {
 		return err
 	}
-	out := mcp.Related(pj, *rel, d, 0)
+	out := mcp.Related(snap, a, pj, *rel, d, 0)
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}

@@ -13,7 +13,7 @@ func runRemember(e *env, args []string) error {
 	fs := newFlags(e, "remember")
 	category := fs.String("category", "", "kind of fact: decision, convention, gotcha, how-to, …")
 	title := fs.String("title", "", "short title (default: the fact's first words)")
-	link := fs.String("link", "", "ID of the page the fact is about")
+	link := fs.String("link", "", "the page the fact is about: ID, path or symbol name")
 	rel := fs.String("rel", "", "relation to that page (default relates_to)")
 	asJSON := fs.Bool("json", false, "print {\"id\": …} as JSON")
 	pos, err := parseFlags(e, fs, args)
@@ -30,7 +30,7 @@ func runRemember(e *env, args []string) error {
 	}
 	defer done()
 	if *link != "" {
-		if err := checkPage(e, w.Index, *link); err != nil {
+		if *link, err = checkPage(e, w.Index, *link); err != nil {
 			return err
 		}
 	}
@@ -62,7 +62,7 @@ func runNote(e *env, args []string) error {
 		return err
 	}
 	defer done()
-	if err := checkPage(e, w.Index, id); err != nil {
+	if id, err = checkPage(e, w.Index, id); err != nil {
 		return err
 	}
 	if *confirm {
@@ -122,19 +122,22 @@ func (e *env) authoring(withGraph bool) (graph.Authoring, func(), error) {
 	return w, func() { snap.Close() }, nil
 }
 
-// checkPage fails when id names no page of the live index (when one
-// exists) or of the memories.
-func checkPage(e *env, dir, id string) error {
+// checkPage returns the page ID ref names (an ID, a path taken from the
+// current folder, a symbol name), or fails when it names no page of the
+// live index (when one exists) or of the memories.
+func checkPage(e *env, dir, ref string) (string, error) {
 	a, err := graph.LoadAuthored(dir)
 	if err != nil {
-		return err
+		return "", err
 	}
 	snap, err := graph.OpenSnapshot(dir)
 	if err != nil && !errors.Is(err, graph.ErrNoIndex) {
-		return err
+		return "", err
 	}
+	base := ""
 	if snap != nil {
 		defer snap.Close()
+		ref, base = pageRef(snap.Info().Root, ref)
 	}
-	return mcp.CheckPage(snap, a, id)
+	return mcp.CheckPage(snap, a, ref, base)
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -12,7 +14,7 @@ import (
 func runSearch(e *env, args []string) error {
 	fs := newFlags(e, "search")
 	regex := fs.Bool("regex", false, "PATTERN is an RE2 regular expression")
-	glob := fs.String("glob", "", "only files matching this glob (*.go, cli/**, **/*_test.go)")
+	glob := fs.String("glob", "", "only files matching this glob (*.go, cli/**, **/*_test.go), relative to the current folder")
 	maxN := fs.Int("max", mcp.DefaultSearchResults, fmt.Sprintf("at most this many matching lines (max %d)", mcp.MaxSearchResults))
 	var ignoreCase, filesOnly bool
 	var around int
@@ -36,8 +38,32 @@ func runSearch(e *env, args []string) error {
 	if around < 0 || around > mcp.MaxSearchContext {
 		return usagef("--context must be between 0 and %d lines", mcp.MaxSearchContext)
 	}
+	if *regex {
+		if _, err := regexp.Compile(pos[0]); err != nil {
+			return usagef("bad --regex pattern (RE2 syntax): %v; drop --regex to search the literal text", err)
+		}
+	}
+	if *glob != "" {
+		if _, err := path.Match(strings.ReplaceAll(*glob, "**", "*"), ""); err != nil {
+			return usagef("bad --glob %q: %v (examples: *.go, cli/*.go, **/*_test.go)", *glob, err)
+		}
+	}
 	root, _ := e.rootAndIndex()
-	res, err := mcp.Search(e.ctx, root, mcp.SearchOptions{Pattern: pos[0], Regex: *regex, PathGlob: *glob, MaxResults: *maxN,
+	// From a subfolder, search under it and take --glob from it, as git
+	// grep does; printed paths stay relative to the root.
+	scope := cwdBase(root)
+	g := *glob
+	if scope != "" {
+		switch {
+		case g == "":
+			g = scope + "/**"
+		case strings.Contains(g, "/"):
+			g = path.Join(scope, g)
+		default:
+			g = scope + "/**/" + g
+		}
+	}
+	res, err := mcp.Search(e.ctx, root, mcp.SearchOptions{Pattern: pos[0], Regex: *regex, PathGlob: g, MaxResults: *maxN,
 		IgnoreCase: ignoreCase, Context: around, FilesOnly: filesOnly, Walk: graph.WalkOptions{}})
 	if err != nil {
 		return err
@@ -46,6 +72,9 @@ func runSearch(e *env, args []string) error {
 		return writeJSON(e.stdout, res)
 	}
 	res.Render(e.stdout)
+	if scope != "" {
+		fmt.Fprintf(e.stdout, "(searched under %s/; paths are relative to the repository root)\n", scope)
+	}
 	return nil
 }
 
@@ -64,7 +93,7 @@ func runRead(e *env, args []string) error {
 		return err
 	}
 	root, _ := e.rootAndIndex()
-	res, err := mcp.ReadFile(root, p, start, end)
+	res, err := mcp.ReadFile(root, repoPath(root, p), start, end)
 	if err != nil {
 		return err
 	}

@@ -56,13 +56,17 @@ func CountTokens(s string) int {
 func (r Result) Render() string {
 	var b strings.Builder
 	used := 0
+	if t := noteLine(r.Note); r.Note != "" && CountTokens(t) <= r.BudgetTokens {
+		used += CountTokens(t)
+		b.WriteString(t)
+	}
 	for i := range r.Results {
 		t := renderStub(&r.Results[i])
 		used += CountTokens(t)
 		b.WriteString(t)
 	}
 	if len(r.Results) == 0 && !r.Truncated {
-		if t := emptyLine(r.Query); CountTokens(t) <= r.BudgetTokens {
+		if t := emptyLine(r.Query); used+CountTokens(t) <= r.BudgetTokens {
 			b.WriteString(t)
 		}
 		return b.String()
@@ -155,8 +159,15 @@ type packer struct {
 }
 
 func newPacker(r *Result) *packer {
-	return &packer{r: r, reserve: CountTokens(moreLine(1 << 20))}
+	p := &packer{r: r, reserve: CountTokens(moreLine(1 << 20))}
+	if r.Note != "" {
+		p.used = CountTokens(noteLine(r.Note))
+	}
+	return p
 }
+
+// noteLine is the line an answer's Note is written as, first.
+func noteLine(note string) string { return "(" + oneLine(note) + ")\n" }
 
 // full reports that not even the smallest stub could fit any more.
 func (p *packer) full() bool { return p.r.BudgetTokens-p.used-p.reserve < minStubTokens }

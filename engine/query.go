@@ -39,6 +39,10 @@ type analysis struct {
 	terms     []queryTerm
 	paths     []pathRef
 	component string // lower-case leading component ("reverseproxy"), "" if none
+	// idents are the identifier-like tokens the question names outside
+	// stack traces (snake_case, camelCase, dotted, with digits, backticked
+	// or called), as written, for the exact-match signal.
+	idents []string
 }
 
 var (
@@ -213,12 +217,18 @@ func analyze(q string) analysis {
 			}
 			if isQualified(tok) {
 				addQualified(add, addWords, tok, weightExactCode)
+				if len(tok) >= 4 {
+					a.idents = append(a.idents, tok)
+				}
 				continue
 			}
 			lw := strings.ToLower(tok)
 			code := inTick || call || looksLikeIdent(tok)
 			switch {
 			case code:
+				if len(tok) >= 3 {
+					a.idents = append(a.idents, tok)
+				}
 				add(exactTerm(tok), weightExactCode, roleExact)
 				addWords(tok, weightIdentPiece)
 			case isStop(lw) || allDigits(lw):

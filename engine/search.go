@@ -7,6 +7,7 @@ import (
 	"math"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -39,6 +40,13 @@ type Result struct {
 	Results      []Stub `json:"results"`
 	Truncated    bool   `json:"truncated"`
 	More         int    `json:"more,omitempty"` // how many more matched but did not fit
+	// ExactMatch is set when the question names identifiers (snake_case,
+	// camelCase, dotted, backticked…): false when one of them, Unmatched,
+	// is defined or used nowhere in the index, and then Note says so and
+	// the results are only partial matches.
+	ExactMatch *bool    `json:"exact_match,omitempty"`
+	Unmatched  []string `json:"unmatched,omitempty"`
+	Note       string   `json:"note,omitempty"`
 }
 
 // Stub is one compact result. Path and Line are empty/0 for modules and memories.
@@ -141,6 +149,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		return res, nil
 	}
 	a := analyze(q)
+	ix.exactSignal(&res, a.idents, opt.Extra)
 	s := ix.getScratch()
 	defer ix.putScratch(s)
 
@@ -948,4 +957,58 @@ func (ix *Index) phraseFiles(q string) map[uint32]bool {
 		}
 	}
 	return out
+}
+
+// exactSignal sets r's ExactMatch, Unmatched and Note for the identifiers
+// a question names: an identifier matches when the index holds it as a
+// name or an identifier used in code (for a.b, its last part), or a memory
+// given at query time mentions it.
+func (ix *Index) exactSignal(r *Result, idents []string, extra []graph.Page) {
+	if len(idents) == 0 {
+		return
+	}
+	found := true
+	seen := map[string]bool{}
+	for _, tok := range idents {
+		if seen[tok] {
+			continue
+		}
+		seen[tok] = true
+		last := tok
+		if isQualified(tok) {
+			parts := strings.Split(strings.NewReplacer("::", ".", "#", ".", "->", ".").Replace(tok), ".")
+			last = parts[len(parts)-1]
+		}
+		t := exactTerm(last)
+		if t == "" {
+			continue
+		}
+		if _, ok := ix.lookupTerm(t); ok {
+			continue
+		}
+		if mentionedIn(extra, last) {
+			continue
+		}
+		found = false
+		r.Unmatched = append(r.Unmatched, tok)
+	}
+	r.ExactMatch = &found
+	if !found {
+		q := make([]string, len(r.Unmatched))
+		for i, u := range r.Unmatched {
+			q[i] = strconv.Quote(u)
+		}
+		r.Note = "nothing in the index is named " + strings.Join(q, " or ") + " exactly; these are partial matches"
+	}
+}
+
+// mentionedIn reports whether one of the pages' text holds name (case-insensitive).
+func mentionedIn(pages []graph.Page, name string) bool {
+	name = strings.ToLower(name)
+	for i := range pages {
+		if strings.Contains(strings.ToLower(pages[i].Doc), name) || strings.Contains(strings.ToLower(pages[i].Title), name) {
+			return true
+		}
+	}
+	return false
 }

@@ -44,7 +44,11 @@ type Page struct {
 	Created  string `json:"created,omitempty"`
 	Doc      string `json:"doc,omitempty"`
 	Source   string `json:"source,omitempty"`
-	Stale    bool   `json:"stale,omitempty"`
+	// SourceTo is the last line Source shows when it stops before EndLine
+	// (at most MaxSourceLines are shown, cut at a blank line when one is
+	// near); 0 when Source is whole.
+	SourceTo int  `json:"source_to,omitempty"`
+	Stale    bool `json:"stale,omitempty"`
 	// Standing is a linked memory's state when not fresh ("possibly stale:
 	// …", "moved from …", "orphan: …").
 	Standing string              `json:"standing,omitempty"`
@@ -99,12 +103,32 @@ func anchoredAt(an graph.Anchor, written time.Time) time.Time {
 type PageOptions struct {
 	MaxEdges int // neighbours listed per edge type and direction; 0 = all stored
 	Clip     bool
+	// Base is the folder relative paths in the reference are taken from
+	// first (repository-relative; "" = the root), as graph.ResolveRef says.
+	Base string
 }
 
-// LoadPage reads the page id from snap (or, for memory pages, from a) with
-// its edges, the memories linked to it, its notes and a bounded slice of its
-// source. a may be nil. A missing page is an error that suggests near IDs.
-func LoadPage(snap *graph.Snapshot, a *graph.Authored, id string, opt PageOptions) (*Page, error) {
+// ResolveID turns a page reference — a page ID, a repository path,
+// PATH#NAME, PATH:LINE or a symbol name (graph.ResolveRef) — into a page
+// ID. Without an index (snap nil) only IDs are accepted.
+func ResolveID(snap *graph.Snapshot, ref, base string) (string, error) {
+	ref = strings.TrimSpace(ref)
+	if snap == nil {
+		_, _, _, err := graph.ParseID(ref)
+		return ref, err
+	}
+	return snap.ResolveRef(ref, base)
+}
+
+// LoadPage reads the page ref names (ResolveID) from snap (or, for memory
+// pages, from a) with its edges, the memories linked to it, its notes and a
+// bounded slice of its source. a may be nil. A missing page is an error
+// that suggests near IDs.
+func LoadPage(snap *graph.Snapshot, a *graph.Authored, ref string, opt PageOptions) (*Page, error) {
+	id, err := ResolveID(snap, ref, opt.Base)
+	if err != nil {
+		return nil, err
+	}
 	kind, _, frag, err := graph.ParseID(id)
 	if err != nil {
 		return nil, err
@@ -153,7 +177,7 @@ func LoadPage(snap *graph.Snapshot, a *graph.Authored, id string, opt PageOption
 			p.Edges[t.String()] = EdgeDirs{Out: nonNil(rec.Out[t]), In: nonNil(rec.In[t]), InTotal: rec.InTotal[t]}
 		}
 		if rec.Kind == graph.KindSymbol || rec.Kind == graph.KindDoc {
-			p.Source, p.Stale = readSource(snap, rec.Path, rec.Line, rec.EndLine, opt.Clip)
+			p.Source, p.SourceTo, p.Stale = readSource(snap, rec.Path, rec.Line, rec.EndLine, opt.Clip)
 		}
 	}
 	r := Resolve(snap, a)
@@ -214,11 +238,14 @@ func nearPrefix(id string) string {
 }
 
 // readSource returns lines [start, end] of a file under the indexed root
-// (at most MaxSourceLines) and whether the file changed since the build.
-func readSource(snap *graph.Snapshot, path string, start, end int, clip bool) (string, bool) {
+// (at most MaxSourceLines, then cut after the last blank line of the final
+// quarter so that a statement is not split when it can be helped), the
+// last line shown when that is before end (else 0), and whether the file
+// changed since the build.
+func readSource(snap *graph.Snapshot, path string, start, end int, clip bool) (string, int, bool) {
 	root := snap.Info().Root
 	if root == "" || graph.CheckPath(path) != nil {
-		return "", false
+		return "", 0, false
 	}
 	full := filepath.Join(root, filepath.FromSlash(path))
 	stale := false
@@ -229,34 +256,88 @@ func readSource(snap *graph.Snapshot, path string, start, end int, clip bool) (s
 	}
 	f, err := os.Open(full)
 	if err != nil {
-		return "", true
+		return "", 0, true
 	}
 	defer f.Close()
 	if end < start {
 		end = start
 	}
+	last := end
 	if end-start+1 > MaxSourceLines {
-		end = start + MaxSourceLines - 1
+		last = start + MaxSourceLines - 1
 	}
-	var b strings.Builder
+	var lines []string
 	sc := bufio.NewScanner(io.LimitReader(f, 8<<20))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for n := 1; sc.Scan() && n <= end; n++ {
+	for n := 1; sc.Scan() && n <= last; n++ {
 		if n >= start {
 			line := sc.Text()
 			if clip && len(line) > maxPageLineBytes {
 				line = line[:maxPageLineBytes] + " …"
 			}
-			b.WriteString(strings.ToValidUTF8(line, "\uFFFD"))
-			b.WriteByte('\n')
+			lines = append(lines, strings.ToValidUTF8(line, "\uFFFD"))
 		}
 	}
-	return b.String(), stale
+	to := 0
+	if last < end && len(lines) == last-start+1 {
+		keep := len(lines)
+		for i := len(lines) - 1; i >= len(lines)*3/4; i-- {
+			if strings.TrimSpace(lines[i]) == "" {
+				keep = i
+				break
+			}
+		}
+		lines = lines[:keep]
+		to = start + keep - 1
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String(), to, stale
 }
 
-// Render writes the page as text. relatedHint names the command or tool
-// that lists all neighbours ("'wikitoolkit related'", "wiki_related").
-func (p *Page) Render(w io.Writer, relatedHint string) {
+// Front says whom a rendered page's hints address.
+type Front int
+
+// The fronts: the command line and the MCP tools.
+const (
+	FrontCLI Front = iota
+	FrontMCP
+)
+
+// relatedHint names what lists all of a page's neighbours.
+func (f Front) relatedHint() string {
+	if f == FrontMCP {
+		return "wiki_related"
+	}
+	return "'wikitoolkit related'"
+}
+
+// readHint says how to read lines from..to of path.
+func (f Front) readHint(path string, from, to int) string {
+	if f == FrontMCP {
+		return fmt.Sprintf("wiki_read path=%q start=%d end=%d", path, from, to)
+	}
+	return fmt.Sprintf("wikitoolkit read %s:%d-%d", path, from, to)
+}
+
+// docInSource reports a doc that the source shows already (a docstring).
+func docInSource(doc, src string) bool {
+	for _, l := range strings.Split(doc, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return len(l) >= 8 && strings.Contains(src, l)
+		}
+	}
+	return false
+}
+
+// Render writes the page as text, with hints (how to list all neighbours,
+// how to read a cut source on) for front. A doc that the source shows (a
+// docstring) is written once, in the source.
+func (p *Page) Render(w io.Writer, front Front) {
+	relatedHint := front.relatedHint()
 	fmt.Fprintf(w, "%s  [%s", p.ID, p.Kind)
 	if p.SymKind != "" {
 		fmt.Fprintf(w, " %s", p.SymKind)
@@ -283,7 +364,7 @@ func (p *Page) Render(w io.Writer, relatedHint string) {
 	if p.Standing != "" {
 		fmt.Fprintf(w, "(%s; confirm with wiki_note confirm=true on the page, or 'wikitoolkit note --confirm')\n", p.Standing)
 	}
-	if p.Doc != "" {
+	if p.Doc != "" && !docInSource(p.Doc, p.Source) {
 		fmt.Fprintf(w, "\n%s\n", p.Doc)
 	}
 	if p.Source != "" {
@@ -291,6 +372,10 @@ func (p *Page) Render(w io.Writer, relatedHint string) {
 			fmt.Fprintln(w, "\n(STALE: the file changed since the last build; the index refreshes itself shortly, or run 'wikitoolkit build')")
 		}
 		fmt.Fprintf(w, "\n%s", p.Source)
+		if p.SourceTo > 0 && p.EndLine > p.SourceTo {
+			fmt.Fprintf(w, "… cut at line %d of %d-%d; read on: %s\n", p.SourceTo, p.Line, p.EndLine,
+				front.readHint(p.Path, p.SourceTo+1, p.EndLine))
+		}
 	}
 	for _, t := range []string{"contains", "references", "imports", "relates"} {
 		d, ok := p.Edges[t]

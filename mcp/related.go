@@ -3,15 +3,23 @@ package mcp
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
-// Neighbor is one edge of a page seen from that page.
+// Neighbor is one edge of a page seen from that page, with what the
+// neighbour is: its kind (symbol kind for symbols), title (a symbol's
+// signature) and place.
 type Neighbor struct {
 	ID        string `json:"id"`
 	Rel       string `json:"rel"`
 	Direction string `json:"direction"`
+	Kind      string `json:"kind,omitempty"`
+	SymKind   string `json:"symbol_kind,omitempty"`
+	Title     string `json:"title,omitempty"`
+	Path      string `json:"path,omitempty"`
+	Line      int    `json:"line,omitempty"`
 }
 
 // RelatedView is a page's neighbours, filtered by edge type and direction.
@@ -41,8 +49,53 @@ func CheckRelArgs(rel, dir string) (string, error) {
 	return "", fmt.Errorf("direction must be in (what uses or contains the page), out (what it uses or contains) or both, not %q", dir)
 }
 
-// Related lists the neighbours of p, at most max (0 = all).
-func Related(p *Page, rel, dir string, max int) RelatedView {
+// Related lists the neighbours of p, at most max (0 = all), described from
+// snap's graph and a's memories (either may be nil).
+func Related(snap *graph.Snapshot, a *graph.Authored, p *Page, rel, dir string, max int) RelatedView {
+	out := related(p, rel, dir, max)
+	var g *graph.Graph
+	if snap != nil {
+		g, _ = snap.Graph()
+	}
+	for i := range out.Neighbors {
+		describeNeighbor(&out.Neighbors[i], g, a)
+	}
+	return out
+}
+
+// describeNeighbor fills in n's kind, title and place.
+func describeNeighbor(n *Neighbor, g *graph.Graph, a *graph.Authored) {
+	kind, _, frag, err := graph.ParseID(n.ID)
+	if err != nil {
+		return
+	}
+	n.Kind = kind.String()
+	if kind == graph.KindMemory {
+		if a != nil {
+			if m, ok := a.Memory(frag); ok {
+				n.Title = m.Title
+			}
+		}
+		return
+	}
+	if g == nil {
+		return
+	}
+	i, ok := g.Lookup(n.ID)
+	if !ok {
+		return
+	}
+	pg := &g.Pages[i]
+	n.SymKind, n.Path = pg.SymKind, pg.Path
+	if pg.Kind != graph.KindModule {
+		n.Line = pg.Line
+	}
+	if pg.Title != pg.Path {
+		n.Title = pg.Title
+	}
+}
+
+func related(p *Page, rel, dir string, max int) RelatedView {
 	out := RelatedView{ID: p.ID, Neighbors: []Neighbor{}}
 	for t := graph.Contains; t <= graph.Relates; t++ {
 		if rel != "" && t.String() != rel {
@@ -96,9 +149,32 @@ func (r *RelatedView) Render(w io.Writer, filtered bool) {
 			fmt.Fprintf(w, "%s %s\n", n.Rel, arrow)
 			last = h
 		}
-		fmt.Fprintf(w, "  %s\n", n.ID)
+		fmt.Fprintf(w, "  %s", n.ID)
+		kind := n.SymKind
+		if kind == "" {
+			kind = n.Kind
+		}
+		switch {
+		case n.Path != "" && n.Line > 0 && n.Kind != "file":
+			fmt.Fprintf(w, "  (%s, %s:%d)", kind, n.Path, n.Line)
+		case kind != "":
+			fmt.Fprintf(w, "  (%s)", kind)
+		}
+		fmt.Fprintln(w)
+		if n.Title != "" {
+			fmt.Fprintf(w, "      %s\n", clipText(n.Title, 160))
+		}
 	}
 	if r.Truncated {
 		fmt.Fprintf(w, "(%d of %d neighbours shown)\n", len(r.Neighbors), r.Total)
 	}
+}
+
+// clipText returns s on one line, cut to about n bytes.
+func clipText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = strings.ToValidUTF8(s[:n], "") + " …"
+	}
+	return s
 }

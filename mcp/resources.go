@@ -56,7 +56,7 @@ func (s *Server) readPageResource(ctx context.Context, req *sdk.ReadResourceRequ
 		return nil, fmt.Errorf("read %s: %w", req.Params.URI, err)
 	}
 	var b strings.Builder
-	p.Render(&b, "wiki_related")
+	p.Render(&b, FrontMCP)
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain",
 		Text: clipTokens(b.String(), maxTextTokens)}}}, nil
 }

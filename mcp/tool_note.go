@@ -13,7 +13,7 @@ import (
 )
 
 type noteIn struct {
-	PageID  string `json:"page_id" jsonschema:"ID from wiki_query"`
+	PageID  string `json:"page_id" jsonschema:"ID, path or name"`
 	Text    string `json:"text,omitempty" jsonschema:"the note"`
 	Confirm bool   `json:"confirm,omitempty" jsonschema:"its notes still hold"`
 }
@@ -31,8 +31,8 @@ func (s *Server) addNote() {
 }
 
 func (s *Server) note(ctx context.Context, c *call, in noteIn) (string, noteOut, error) {
-	id := strings.TrimSpace(in.PageID)
-	if err := s.checkPageExists(id); err != nil {
+	id, err := s.checkPageExists(strings.TrimSpace(in.PageID))
+	if err != nil {
 		return "", noteOut{}, err
 	}
 	if !in.Confirm && strings.TrimSpace(in.Text) == "" {
@@ -43,7 +43,6 @@ func (s *Server) note(ctx context.Context, c *call, in noteIn) (string, noteOut,
 	out := noteOut{PageID: id}
 	var b strings.Builder
 	var n *graph.Note
-	var err error
 	if in.Confirm {
 		var notes []graph.Note
 		var mems []graph.Memory

@@ -8,7 +8,7 @@ import (
 )
 
 type pageIn struct {
-	PageID string `json:"page_id" jsonschema:"ID from wiki_query"`
+	PageID string `json:"page_id" jsonschema:"ID, path or name"`
 }
 
 // maxPageEdges bounds the neighbours a page lists per edge type and
@@ -28,6 +28,6 @@ func (s *Server) page(ctx context.Context, c *call, in pageIn) (string, *Page, e
 		return "", nil, err
 	}
 	var b strings.Builder
-	p.Render(&b, "wiki_related")
+	p.Render(&b, FrontMCP)
 	return b.String(), p, nil
 }

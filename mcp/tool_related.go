@@ -8,7 +8,7 @@ import (
 )
 
 type relatedIn struct {
-	PageID    string `json:"page_id" jsonschema:"ID from wiki_query"`
+	PageID    string `json:"page_id" jsonschema:"ID, path or name"`
 	Rel       string `json:"rel,omitempty" jsonschema:"contains, references, imports or relates"`
 	Direction string `json:"direction,omitempty" jsonschema:"in, out or both"`
 }
@@ -32,7 +32,7 @@ func (s *Server) related(ctx context.Context, c *call, in relatedIn) (string, Re
 	if err != nil {
 		return "", RelatedView{}, err
 	}
-	r := Related(p, in.Rel, dir, maxRelated)
+	r := Related(c.g.snap, a, p, in.Rel, dir, maxRelated)
 	var b strings.Builder
 	r.Render(&b, in.Rel != "" || dir != "both")
 	return b.String(), r, nil

@@ -15,7 +15,7 @@ type rememberIn struct {
 	Fact       string `json:"fact" jsonschema:"the fact"`
 	Category   string `json:"category,omitempty" jsonschema:"e.g. decision, gotcha"`
 	Title      string `json:"title,omitempty" jsonschema:"short title"`
-	LinkPageID string `json:"link_page_id,omitempty" jsonschema:"page ID it is about"`
+	LinkPageID string `json:"link_page_id,omitempty" jsonschema:"page about: ID, path, name"`
 	Rel        string `json:"rel,omitempty" jsonschema:"relation"`
 }
 
@@ -33,7 +33,8 @@ func (s *Server) addRemember() {
 func (s *Server) remember(ctx context.Context, c *call, in rememberIn) (string, rememberOut, error) {
 	link := strings.TrimSpace(in.LinkPageID)
 	if link != "" {
-		if err := s.checkPageExists(link); err != nil {
+		var err error
+		if link, err = s.checkPageExists(link); err != nil {
 			return "", rememberOut{}, err
 		}
 	}
@@ -57,48 +58,52 @@ func (s *Server) remember(ctx context.Context, c *call, in rememberIn) (string, 
 	return fmt.Sprintf("saved %s\n%s", id, warn), out, nil
 }
 
-// checkPageExists returns a tool error when id is malformed or names no
-// page of the live index or memory.
-func (s *Server) checkPageExists(id string) error {
-	if kind, _, _, err := graph.ParseID(id); err != nil {
-		return err
-	} else if kind == graph.KindMemory {
+// checkPageExists returns the page ID ref names (ResolveID), or a tool
+// error when it is malformed or names no page of the live index or memory.
+func (s *Server) checkPageExists(ref string) (string, error) {
+	if kind, _, _, err := graph.ParseID(ref); err == nil && kind == graph.KindMemory {
 		a, _ := s.authoredData()
-		return CheckPage(nil, a, id)
+		return CheckPage(nil, a, ref, "")
 	}
 	g, release, err := s.acquire()
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer release()
 	a, _ := s.authoredData()
-	return CheckPage(g.snap, a, id)
+	return CheckPage(g.snap, a, ref, "")
 }
 
-// CheckPage returns an error that says what to do when id is malformed or
-// names no page of snap (nil: only memories are checked) or memory of a.
-func CheckPage(snap *graph.Snapshot, a *graph.Authored, id string) error {
+// CheckPage returns the page ID ref names (ResolveID, relative paths taken
+// from base first), or an error that says what to do when it is malformed
+// or names no page of snap (nil: only IDs, and only memories are checked)
+// or memory of a.
+func CheckPage(snap *graph.Snapshot, a *graph.Authored, ref, base string) (string, error) {
+	id, err := ResolveID(snap, ref, base)
+	if err != nil {
+		return "", err
+	}
 	kind, _, frag, err := graph.ParseID(id)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if kind == graph.KindMemory {
 		if a != nil {
 			if _, ok := a.Memory(frag); ok {
-				return nil
+				return id, nil
 			}
 		}
-		return fmt.Errorf("no page %q; memory IDs come from wiki_query", id)
+		return "", fmt.Errorf("no page %q; memory IDs come from wiki_query", id)
 	}
 	if snap == nil {
-		return nil
+		return id, nil
 	}
 	if _, err := snap.Page(id); err != nil {
 		if errors.Is(err, graph.ErrNotFound) {
 			_, err := LoadPage(snap, nil, id, PageOptions{})
-			return err // "no page …; did you mean …"
+			return "", err // "no page …; did you mean …"
 		}
-		return err
+		return "", err
 	}
-	return nil
+	return id, nil
 }
