@@ -97,6 +97,9 @@ type BuildInfo struct {
 	// indexed, such as git missing, so that tracked files matched by ignore
 	// rules were left out (WalkResult.TrackedErr).
 	Warnings []string `json:"warnings,omitempty"`
+	// Repaired says why the previous generation could not be read (damaged,
+	// unreadable) when an incremental build therefore rebuilt in full.
+	Repaired string `json:"repaired,omitempty"`
 }
 
 // FileStat is the part of a FileRecord a no-change rebuild compares.
@@ -151,9 +154,17 @@ func CurrentGeneration(dir string) (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
 	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("corrupt CURRENT file in %s (%q): run `wikitoolkit build --full`", dir, b)
+		return 0, damaged(dir, "%s holds %q, not a generation number", relIndex(dir, filepath.Join(dir, "CURRENT")), clip(string(b), 20))
 	}
 	return n, nil
+}
+
+// clip cuts s to at most n bytes for a message.
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 func genDir(dir string, n int) string { return filepath.Join(dir, "gen", fmt.Sprintf("%06d", n)) }
@@ -166,6 +177,11 @@ type Snapshot struct {
 	Generation int
 	db         *badger.DB
 	info       BuildInfo
+
+	verifyMu sync.Mutex
+	seal     []sealFile // the generation's files as its build sealed them
+	seen     []fileID   // their stat when last verified
+	damage   *DamagedError
 
 	graphOnce sync.Once
 	graph     *Graph
@@ -191,26 +207,33 @@ func OpenSnapshot(dir string) (*Snapshot, error) {
 		}
 		lastErr = err
 		if m, _ := CurrentGeneration(dir); m == n {
-			// Same generation and still failing: not a race with a build.
-			if attempt >= 3 {
+			// Same generation and still failing: not a race with a build
+			// (which never touches the generation CURRENT names).
+			if attempt >= 3 || errors.Is(err, ErrDamaged) {
 				break
 			}
 		}
 		time.Sleep(time.Duration(attempt+1) * 10 * time.Millisecond)
+	}
+	if errors.Is(lastErr, ErrDamaged) {
+		return nil, lastErr
 	}
 	return nil, fmt.Errorf("open index %s: %w (run `wikitoolkit build --full` to rebuild it)", dir, lastErr)
 }
 
 func openGeneration(dir string, n int) (*Snapshot, error) {
 	gd := genDir(dir, n)
-	if _, err := os.Stat(gd); err != nil {
+	// Badger panics on a truncated or scribbled table, on goroutines of
+	// its own where no recover reaches: check the seal before it reads.
+	seal, seen, err := verifySeal(dir, gd)
+	if err != nil {
 		return nil, err
 	}
 	db, err := badger.Open(badgerOptions(gd, true))
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Dir: dir, Generation: n, db: db}
+	s := &Snapshot{Dir: dir, Generation: n, db: db, seal: seal, seen: seen}
 	b, err := s.get("m/info")
 	if err != nil {
 		db.Close()
@@ -493,7 +516,7 @@ func (w *genWriter) commit() error {
 	if err := w.db.Close(); err != nil {
 		return fmt.Errorf("close generation: %w", err)
 	}
-	if err := syncDir(genDir(w.dir, w.n)); err != nil {
+	if err := writeSeal(genDir(w.dir, w.n)); err != nil {
 		return err
 	}
 	return writeFileAtomic(filepath.Join(w.dir, "CURRENT"), []byte(strconv.Itoa(w.n)+"\n"))
