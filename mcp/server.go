@@ -72,7 +72,7 @@ type Server struct {
 	mu      sync.Mutex // guards cur, curKey, openErr and the refs of every gen
 	cur     *gen
 	curKey  fileKey
-	openErr error // why the generation CURRENT names could not be opened (nil: it was, or there is none)
+	openErr error      // why the generation CURRENT names could not be opened (nil: it was, or there is none)
 	swapMu  sync.Mutex // held while opening a new generation
 	fresh   freshness
 	logMu   sync.Mutex
