@@ -58,6 +58,7 @@ func runHook(e *env, args []string) (err error) {
 	start := time.Now()
 	fs := newFlags(e, "hook")
 	debug := fs.Bool("debug", false, "report internal errors on stderr (they never change the exit code)")
+	budget := fs.Duration("budget", hookBudget, "time to find hits before answering with the tip alone")
 	pos, err := parseFlags(e, fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return err // help printed; exit 0
@@ -76,7 +77,7 @@ func runHook(e *env, args []string) (err error) {
 	}()
 	if err != nil || len(pos) != 1 || pos[0] != "claude" {
 		// Exit 0 even so: a mistyped hook command must not block every tool call.
-		fmt.Fprintln(e.stderr, "wikitoolkit: usage: wikitoolkit hook [--debug] claude (reads a Claude Code PreToolUse event on stdin)")
+		fmt.Fprintln(e.stderr, "wikitoolkit: usage: wikitoolkit hook [--debug] [--budget D] claude (reads a Claude Code PreToolUse event on stdin)")
 		return nil
 	}
 	b, err := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
@@ -119,7 +120,7 @@ func runHook(e *env, args []string) (err error) {
 		}()
 	}
 	var ans hookHits
-	timer := time.NewTimer(hookBudget - time.Since(start))
+	timer := time.NewTimer(*budget - time.Since(start))
 	defer timer.Stop()
 	if query != "" {
 		select {
@@ -128,7 +129,7 @@ func runHook(e *env, args []string) (err error) {
 				debugf("%v", ans.err)
 			}
 		case <-timer.C:
-			debugf("no hits within %s; answering with the tip alone", hookBudget)
+			debugf("no hits within %s; answering with the tip alone", *budget)
 		}
 	}
 	recordHookEvent(indexDir, ev.ToolName, kind, ans.hits, time.Since(start))
