@@ -283,7 +283,8 @@ func TestMCPDamagedIndex(t *testing.T) {
 			repo := mcpRepo(t)
 			cs := mcpClient(t, repo)
 			defer cs.Close()
-			ctx := context.Background()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a dead server fails, not hangs
+			defer cancel()
 			query := &sdk.CallToolParams{Name: "wiki_query", Arguments: map[string]any{"question": "charge card"}}
 			res, err := cs.CallTool(ctx, query)
 			if err != nil || res.IsError || !strings.Contains(toolText(res), "Charge") {
@@ -317,7 +318,9 @@ func TestMCPDamagedIndex(t *testing.T) {
 		cs := mcpClient(t, repo)
 		defer cs.Close()
 		query := &sdk.CallToolParams{Name: "wiki_query", Arguments: map[string]any{"question": "charge card"}}
-		res, err := cs.CallTool(context.Background(), query)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		res, err := cs.CallTool(ctx, query)
 		if err != nil || !res.IsError || !strings.Contains(toolText(res), "the index is damaged (") {
 			t.Fatalf("first call on a damaged index: %v %v %s", err, res != nil && res.IsError, toolText(res))
 		}
@@ -329,8 +332,10 @@ func TestMCPDamagedIndex(t *testing.T) {
 func waitQueryWorks(t *testing.T, cs *sdk.ClientSession, query *sdk.CallToolParams) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
+	ctx, cancel := context.WithDeadline(context.Background(), deadline.Add(10*time.Second))
+	defer cancel()
 	for {
-		res, err := cs.CallTool(context.Background(), query)
+		res, err := cs.CallTool(ctx, query)
 		if err != nil {
 			t.Fatalf("query while rebuilding: %v", err)
 		}
