@@ -31,6 +31,9 @@ type buildJSON struct {
 	Index          string       `json:"index"`
 	// Shared is what the build imported from the repository's .wiki/ folder.
 	Shared *graph.SharedImport `json:"shared,omitempty"`
+	// Repaired says why the previous index could not be read when the
+	// build therefore rebuilt it in full (a damaged index).
+	Repaired string `json:"repaired,omitempty"`
 }
 
 func runBuild(e *env, args []string) error {
@@ -107,10 +110,13 @@ func runBuild(e *env, args []string) error {
 		return writeJSON(e.stdout, buildJSON{Mode: info.Mode, FilesParsed: info.FilesParsed, FilesUnchanged: info.FilesUnchanged,
 			FilesRemoved: info.FilesRemoved, FilesSkipped: info.FilesSkipped, FilesFailed: info.FilesFailed,
 			Pages: pages, Edges: edges, Seconds: round3(info.Seconds), Skipped: skipped, Failed: info.Failed,
-			Generation: info.Generation, Index: indexDir, Shared: info.Shared})
+			Generation: info.Generation, Index: indexDir, Shared: info.Shared, Repaired: info.Repaired})
 	}
 	if *quiet {
 		return nil
+	}
+	if info.Repaired != "" {
+		fmt.Fprintf(e.stdout, "the previous index could not be read (%s); rebuilt it in full\n", info.Repaired)
 	}
 	fmt.Fprintf(e.stdout, "%s build: %d files parsed, %d unchanged, %d removed, %d skipped, %d failed; %d pages, %d edges; %.2fs\n",
 		info.Mode, info.FilesParsed, info.FilesUnchanged, info.FilesRemoved, info.FilesSkipped, info.FilesFailed, pages, edges, info.Seconds)

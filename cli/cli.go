@@ -61,7 +61,7 @@ func init() {
 		{"mcp", "[--http ADDR] [--token-file F] [--config F] [--log-file F] [--refresh=false]", "serve the wiki to AI agents over MCP (stdio by default)", runMCP},
 		{"install", "[--client claude,vscode,cursor,codex]", "register the MCP server, tool permissions and hook with agent clients", runInstall},
 		{"uninstall", "[--client claude,vscode,cursor,codex]", "undo exactly what install did", runUninstall},
-		{"hook", "claude", "Claude Code PreToolUse hook: adds wiki hits to Grep/Glob/grep calls, never blocks", runHook},
+		{"hook", "[--debug] [--budget D] claude", "Claude Code PreToolUse hook: adds wiki hits to Grep/Glob/grep calls, never blocks", runHook},
 	}
 }
 

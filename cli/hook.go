@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -48,24 +50,50 @@ type hookOutput struct {
 	} `json:"hookSpecificOutput"`
 }
 
-// runHook never fails: whatever goes wrong, it exits 0 and lets the tool run.
-func runHook(e *env, args []string) error {
-	if len(args) != 1 || args[0] != "claude" {
-		return usagef("usage: wikitoolkit hook claude (reads a Claude Code PreToolUse event on stdin)")
-	}
+// runHook never fails: Claude Code reads exit 2 as "block this tool call",
+// so whatever goes wrong (bad usage, no index, a damaged one, a bug, a
+// panic) it exits 0 and lets the tool run. With --debug it says on stderr
+// what went wrong; otherwise it is silent there.
+func runHook(e *env, args []string) (err error) {
 	start := time.Now()
-	defer func() { recover() }() // never block the agent's tool on a bug here
+	fs := newFlags(e, "hook")
+	debug := fs.Bool("debug", false, "report internal errors on stderr (they never change the exit code)")
+	budget := fs.Duration("budget", hookBudget, "time to find hits before answering with the tip alone")
+	pos, err := parseFlags(e, fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return err // help printed; exit 0
+	}
+	debugf := func(format string, a ...any) {
+		if *debug {
+			fmt.Fprintf(e.stderr, "wikitoolkit hook: "+format+"\n", a...)
+		}
+	}
+	defer func() {
+		// Never block the agent's tool on a bug here.
+		if r := recover(); r != nil {
+			debugf("internal error: %v", r)
+		}
+		err = nil
+	}()
+	if err != nil || len(pos) != 1 || pos[0] != "claude" {
+		// Exit 0 even so: a mistyped hook command must not block every tool call.
+		fmt.Fprintln(e.stderr, "wikitoolkit: usage: wikitoolkit hook [--debug] [--budget D] claude (reads a Claude Code PreToolUse event on stdin)")
+		return nil
+	}
 	b, err := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
 	if err != nil {
+		debugf("read the event: %v", err)
 		return nil
 	}
 	var ev hookEvent
-	if json.Unmarshal(b, &ev) != nil {
+	if err := json.Unmarshal(b, &ev); err != nil {
+		debugf("the event is not JSON: %v", err)
 		return nil
 	}
 	query, kind := hookQuery(&ev)
 	if kind == "" {
-		return nil // not a search
+		debugf("%s call is not a search; the index was not opened", ev.ToolName)
+		return nil
 	}
 	cwd := ev.Cwd
 	if cwd == "" {
@@ -76,27 +104,32 @@ func runHook(e *env, args []string) error {
 		indexDir = filepath.Join(findRoot(cwd), graph.IndexDirName)
 	}
 	if _, err := os.Stat(filepath.Join(indexDir, "CURRENT")); err != nil {
+		debugf("no index: %v", err)
 		return nil // no index here: say nothing
 	}
 
-	type answer struct {
-		text string
-		hits int
-	}
-	done := make(chan answer, 1)
+	done := make(chan hookHits, 1)
 	if query != "" {
 		go func() {
-			defer func() { recover() }()
+			defer func() {
+				if r := recover(); r != nil {
+					done <- hookHits{err: fmt.Errorf("internal error: %v", r)}
+				}
+			}()
 			done <- hookAnswer(e.ctx, indexDir, query)
 		}()
 	}
-	var ans answer
-	timer := time.NewTimer(hookBudget - time.Since(start))
+	var ans hookHits
+	timer := time.NewTimer(*budget - time.Since(start))
 	defer timer.Stop()
 	if query != "" {
 		select {
 		case ans = <-done:
+			if ans.err != nil {
+				debugf("%v", ans.err)
+			}
 		case <-timer.C:
+			debugf("no hits within %s; answering with the tip alone", *budget)
 		}
 	}
 	recordHookEvent(indexDir, ev.ToolName, kind, ans.hits, time.Since(start))
@@ -115,13 +148,19 @@ func runHook(e *env, args []string) error {
 	return nil
 }
 
-// hookAnswer runs the query on the index: the top 5 stubs within 400 tokens.
-func hookAnswer(ctx context.Context, indexDir, q string) (a struct {
+// hookHits is the hook's answer: rendered stubs, their count, and what
+// went wrong (for --debug).
+type hookHits struct {
 	text string
 	hits int
-}) {
+	err  error
+}
+
+// hookAnswer runs the query on the index: the top 5 stubs within 400 tokens.
+func hookAnswer(ctx context.Context, indexDir, q string) (a hookHits) {
 	snap, err := graph.OpenSnapshot(indexDir)
 	if err != nil {
+		a.err = err
 		return a
 	}
 	defer snap.Close()
@@ -142,6 +181,7 @@ func hookAnswer(ctx context.Context, indexDir, q string) (a struct {
 	}
 	ix, err := engine.Load(snap)
 	if err != nil {
+		a.err = err
 		return a
 	}
 	opt := engine.Options{BudgetTokens: 400}
@@ -154,6 +194,7 @@ func hookAnswer(ctx context.Context, indexDir, q string) (a struct {
 	}
 	res, err := ix.Query(ctx, q, opt)
 	if err != nil || len(res.Results) == 0 {
+		a.err = err
 		return a
 	}
 	mcp.AnnotateResult(&res, r, nil)

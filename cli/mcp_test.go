@@ -288,7 +288,8 @@ func TestMCPManyProcesses(t *testing.T) {
 func TestHookClaude(t *testing.T) {
 	repo := mcpRepo(t)
 	hook := func(ev string) (string, time.Duration) {
-		cmd := exec.Command(binPath, "hook", "claude")
+		// A budget no loaded machine exceeds: the hits must be there.
+		cmd := exec.Command(binPath, "hook", "--budget", "1m", "claude")
 		cmd.Dir = repo
 		cmd.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=")
 		cmd.Stdin = strings.NewReader(ev)
@@ -299,10 +300,10 @@ func TestHookClaude(t *testing.T) {
 		}
 		return string(out), time.Since(start)
 	}
-	for _, ev := range []string{
-		`{"hook_event_name":"PreToolUse","tool_name":"Grep","cwd":"` + repo + `","tool_input":{"pattern":"func\\s+Charge"}}`,
-		`{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"` + repo + `","tool_input":{"command":"grep -rn 'Checkout' --include=*.go ."}}`,
-		`{"hook_event_name":"PreToolUse","tool_name":"Glob","cwd":"` + repo + `","tool_input":{"pattern":"**/*retry*.go"}}`,
+	for ev, hit := range map[string]string{
+		`{"hook_event_name":"PreToolUse","tool_name":"Grep","cwd":"` + repo + `","tool_input":{"pattern":"func\\s+Charge"}}`:                       "symbol:pay/retry.go#Charge :5",
+		`{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"` + repo + `","tool_input":{"command":"grep -rn 'Checkout' --include=*.go ."}}`: "symbol:cart/cart.go#Checkout :6",
+		`{"hook_event_name":"PreToolUse","tool_name":"Glob","cwd":"` + repo + `","tool_input":{"pattern":"**/*retry*.go"}}`:                        "pay/retry.go",
 	} {
 		out, took := hook(ev)
 		t.Logf("hook answered in %s", took)
@@ -312,6 +313,10 @@ func TestHookClaude(t *testing.T) {
 		}
 		if o.HookSpecificOutput.HookEventName != "PreToolUse" || !strings.Contains(o.HookSpecificOutput.AdditionalContext, "wiki_query") {
 			t.Errorf("hook output: %s", out)
+		}
+		// Real hits from the index, not the tip alone.
+		if ctx := o.HookSpecificOutput.AdditionalContext; !strings.Contains(ctx, "top pages for") || !strings.Contains(ctx, hit) {
+			t.Errorf("hook context lacks the index hit %q: %s", hit, ctx)
 		}
 		if strings.Contains(out, "deny") || strings.Contains(out, "permissionDecision") {
 			t.Errorf("hook blocks: %s", out)

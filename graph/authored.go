@@ -550,11 +550,11 @@ func openAuthored(dir string, readOnly bool) (*badger.DB, error) {
 // database, and bumps the version file.
 func updateAuthored(dir string, fn func(*badger.Txn) error) error {
 	if err := EnsureDir(dir); err != nil {
-		return err
+		return notWritable(dir, err)
 	}
 	db, err := openAuthored(dir, false)
 	if err != nil {
-		return err
+		return notWritable(dir, err)
 	}
 	err = db.Update(fn)
 	if cerr := db.Close(); err == nil && cerr != nil {
@@ -565,7 +565,7 @@ func updateAuthored(dir string, fn func(*badger.Txn) error) error {
 	}
 	v := fmt.Sprintf("%d-%d-%d\n", time.Now().UnixNano(), os.Getpid(), noteSeq.Add(1))
 	if err := writeFileAtomic(authoredVersion(dir), []byte(v)); err != nil {
-		return fmt.Errorf("bump %s: %w", authoredVersion(dir), err)
+		return notWritable(dir, fmt.Errorf("bump %s: %w", authoredVersion(dir), err))
 	}
 	return nil
 }

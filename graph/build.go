@@ -79,37 +79,79 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		dir = filepath.Join(root, IndexDirName)
 	}
 	if err := EnsureDir(dir); err != nil {
-		return nil, err
+		return nil, notWritable(dir, err)
 	}
 	lock, err := LockFile(filepath.Join(dir, "build.lock"), true, opt.Waiting)
 	if err != nil {
-		return nil, fmt.Errorf("lock index %s: %w", dir, err)
+		return nil, notWritable(dir, fmt.Errorf("lock index %s: %w", dir, err))
 	}
 	defer lock.Unlock()
 
-	var prev *Snapshot
-	prevStats := map[string]FileStat{}
+	var repaired string
 	if !opt.Full {
-		prev, err = OpenSnapshot(dir)
+		prev, err := OpenSnapshot(dir)
 		switch {
 		case errors.Is(err, ErrNoIndex):
-			prev = nil
 		case err != nil:
-			// An unreadable previous generation is not fatal: build from scratch.
-			prev = nil
-		case prev.Info().Format != opt.format():
-			// Written by another version: rebuild everything.
+			// A damaged or unreadable previous generation is not fatal:
+			// it is derived data, so build from scratch and say so.
+			repaired = reasonOf(err)
+			opt.Full = true
+		default:
+			info, err := buildFrom(ctx, opt, root, dir, start, prev)
+			var pe prevError
+			if !errors.As(err, &pe) {
+				return info, err
+			}
+			repaired = reasonOf(pe.err)
+			opt.Full = true
+		}
+	}
+	info, err := buildFrom(ctx, opt, root, dir, start, nil)
+	if err == nil {
+		info.Repaired = repaired
+	}
+	return info, err
+}
+
+// prevError is a failure to read the previous generation during an
+// incremental build; Build then rebuilds in full.
+type prevError struct{ err error }
+
+func (e prevError) Error() string { return "read previous index: " + e.err.Error() }
+func (e prevError) Unwrap() error { return e.err }
+
+// reasonOf is the part of an error worth repeating in a warning.
+func reasonOf(err error) string {
+	var de *DamagedError
+	if errors.As(err, &de) {
+		return de.Reason
+	}
+	return err.Error()
+}
+
+// buildFrom runs one build with the lock held, from the previous generation
+// prev (nil: a full build), which it closes.
+func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start time.Time, prev *Snapshot) (*BuildInfo, error) {
+	closePrev := func() {
+		if prev != nil {
 			prev.Close()
 			prev = nil
-		default:
-			defer prev.Close()
-			stats, err := prev.Stats()
-			if err != nil {
-				return nil, fmt.Errorf("read previous index: %w (run `wikitoolkit build --full`)", err)
-			}
-			for _, s := range stats {
-				prevStats[s.Path] = s
-			}
+		}
+	}
+	defer closePrev()
+	prevStats := map[string]FileStat{}
+	if prev != nil && prev.Info().Format != opt.format() {
+		// Written by another version: rebuild everything.
+		closePrev()
+	}
+	if prev != nil {
+		stats, err := prev.Stats()
+		if err != nil {
+			return nil, prevError{err}
+		}
+		for _, s := range stats {
+			prevStats[s.Path] = s
 		}
 	}
 
@@ -222,7 +264,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	if prev != nil && len(keep) > 0 {
 		pg, err := prev.readGraph()
 		if err != nil {
-			return nil, fmt.Errorf("read previous index: %w", err)
+			return nil, prevError{err}
 		}
 		err = prev.EachFileRecord(pg, func(rec *FileRecord) error {
 			if keep[rec.Path] {
@@ -235,7 +277,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("read previous index: %w (run `wikitoolkit build --full`)", err)
+			return nil, prevError{err}
 		}
 	}
 	slices.SortFunc(all, func(a, b *FileRecord) int {
@@ -312,18 +354,16 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	info.Generation = next
 	w, err := newGenWriter(dir, next)
 	if err != nil {
-		return nil, err
+		return nil, notWritable(dir, err)
 	}
 	enc := <-encoded
 	gb := <-graphBlob
 	enc.graph, enc.text = gb[0], gb[1]
 	if err := writeGeneration(ctx, w, enc, blobs, info, start, lap); err != nil {
 		w.abort()
-		return nil, err
+		return nil, notWritable(dir, err)
 	}
-	if prev != nil {
-		prev.Close()
-	}
+	closePrev() // so that removeStale can delete its generation
 	removeStale(dir, next)
 	// Best effort: without a stamp a reader dates a change by this build.
 	_ = stampAnchors(dir, g, info.Started)

@@ -12,7 +12,10 @@
 // by atomically replacing the CURRENT file; readers open generations
 // read-only and share them; a build killed at any moment leaves the live
 // generation untouched. Authored data (notes, memories) lives apart, so no
-// build can touch it.
+// build can touch it. Every generation carries a seal (the size and hash of
+// each of its files) that a reader checks before Badger sees the files, so
+// a damaged index is an error that says "run 'wikitoolkit build'" and not a
+// panic, and a build rebuilds a damaged index in full by itself.
 //
 // Reference resolution is by name with scope preference: the same file, then
 // the same directory (module), then the modules the file imports, then a

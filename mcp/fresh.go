@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"time"
@@ -98,6 +99,7 @@ func (s *Server) goBackground(fn func(ctx context.Context)) {
 	s.bgWG.Add(1)
 	go func() {
 		defer s.bgWG.Done()
+		debug.SetPanicOnFault(true) // see addTool
 		defer func() {
 			if r := recover(); r != nil {
 				s.logf("background panic: %v", r)

@@ -69,9 +69,10 @@ type Server struct {
 	sdk      *sdk.Server
 	authored *graph.AuthoredCache
 
-	mu      sync.Mutex // guards cur, curKey and the refs of every gen
+	mu      sync.Mutex // guards cur, curKey, openErr and the refs of every gen
 	cur     *gen
 	curKey  fileKey
+	openErr error      // why the generation CURRENT names could not be opened (nil: it was, or there is none)
 	swapMu  sync.Mutex // held while opening a new generation
 	fresh   freshness
 	logMu   sync.Mutex
@@ -184,8 +185,22 @@ func (s *Server) allowed(name string) bool {
 	return len(s.opt.Allow) == 0 || slices.Contains(s.opt.Allow, name)
 }
 
-// errNoIndex is what tools say before the first build finished.
-func (s *Server) errNoIndex() error {
+// errNoIndex is what tools say before the first build finished, or while
+// the index cannot be opened (err, e.g. damaged) and is being rebuilt.
+func (s *Server) errNoIndex(err error) error {
+	var de *graph.DamagedError
+	if errors.As(err, &de) {
+		if s.opt.Build != nil {
+			return fmt.Errorf("the index is damaged (%s); it is being rebuilt in the background: retry in a few seconds (wiki_status shows progress; wiki_search and wiki_read work meanwhile)", de.Reason)
+		}
+		return fmt.Errorf("the index is damaged (%s); run `wikitoolkit build` in the repository, then retry", de.Reason)
+	}
+	if err != nil {
+		if s.opt.Build != nil {
+			return fmt.Errorf("the index cannot be opened (%v); it is being rebuilt in the background: retry in a few seconds", err)
+		}
+		return fmt.Errorf("the index cannot be opened (%v); run `wikitoolkit build` in the repository, then retry", err)
+	}
 	if s.opt.Build != nil {
 		return errors.New(s.buildingMessage())
 	}
@@ -216,15 +231,37 @@ func (s *Server) acquire() (*gen, func(), error) {
 		}
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	g = s.cur
+	openErr := s.openErr
 	if g == nil {
-		if !ok {
+		s.mu.Unlock()
+		if !ok || openErr != nil {
+			// No index, or one that cannot be opened: a build replaces
+			// it (Build rebuilds a damaged index in full).
 			s.fresh.kick(s)
 		}
-		return nil, nil, s.errNoIndex()
+		return nil, nil, s.errNoIndex(openErr)
 	}
 	g.refs++
+	s.mu.Unlock()
+	// A few stats while nothing changed: a generation damaged under the
+	// server is dropped before anything reads it (Badger would panic on a
+	// goroutine of its own, or the process take a SIGBUS on its mmap).
+	if err := g.snap.Verify(); err != nil {
+		s.logf("the live generation %d is damaged: %v", g.snap.Generation, err)
+		s.mu.Lock()
+		mine := s.cur == g
+		if mine {
+			s.cur, s.openErr = nil, err
+		}
+		s.mu.Unlock()
+		s.release(g)
+		if mine {
+			s.retire(g)
+		}
+		s.fresh.kick(s)
+		return nil, nil, s.errNoIndex(err)
+	}
 	return g, func() { s.release(g) }, nil
 }
 
@@ -245,15 +282,24 @@ func (s *Server) swap(key fileKey) {
 			return
 		}
 	}
+	fail := func(err error) {
+		s.mu.Lock()
+		if s.cur == nil {
+			s.openErr = err
+		}
+		s.mu.Unlock()
+	}
 	snap, err := graph.OpenSnapshot(s.dir)
 	if err != nil {
 		s.logf("open index: %v", err)
+		fail(err)
 		return
 	}
 	ix, err := engine.Load(snap)
 	if err != nil {
 		s.logf("generation %d has no readable ranking index: %v", snap.Generation, err)
 		snap.Close()
+		fail(fmt.Errorf("generation %d has no readable ranking index: %w", snap.Generation, err))
 		return
 	}
 	ng := &gen{snap: snap, ix: ix}
@@ -263,7 +309,7 @@ func (s *Server) swap(key fileKey) {
 		snap.Close()
 		return
 	}
-	s.cur, s.curKey = ng, key
+	s.cur, s.curKey, s.openErr = ng, key, nil
 	s.mu.Unlock()
 	if old != nil {
 		s.retire(old)
@@ -406,6 +452,9 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, needIndex bool, tune func(prop
 	t.Annotations = annotations(t.Name)
 	// No output schema in tools/list (see schema.go).
 	s.sdk.AddTool(t, func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
+		// A fault on an index file's mmap (truncated under the server
+		// after Verify) becomes a panic recovered below, not a crash.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 		defer func() {
 			if r := recover(); r != nil {
 				s.logf("panic in %s: %v\n%s", t.Name, r, debug.Stack())
