@@ -79,6 +79,9 @@ func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if lexicalFor(path) != nil {
+		return nil // no grammar: nothing to parse
+	}
 	if _, err := p.spec(path); err != nil {
 		return err
 	}
@@ -100,6 +103,9 @@ func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*Facts, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if h := lexicalFor(path); h != nil {
+		return p.parseLexical(ctx, h, src)
 	}
 	s, err := p.spec(path)
 	if err != nil {
