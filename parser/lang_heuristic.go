@@ -47,7 +47,9 @@ type heurLang struct {
 }
 
 // decl is one declaration pattern: a regexp over one line, whose group
-// "name" is the definition's name, with the kind it defines. The line's
+// "name" is the definition's name, with the kind it defines; KindUnknown
+// marks a line that is not a definition although a later pattern would
+// take it for one (Zig's const x = @import(...)). The line's
 // first non-blank character must be code (not in a comment or string), so
 // "# def x" and the inside of a multi-line string never match.
 type decl struct {
@@ -90,6 +92,7 @@ var heurLangs = []*heurLang{
 		keywords: set("module import qualified as hiding where let in if then else case of do data newtype type class instance deriving infix infixl infixr forall family foreign")},
 	{name: "zig", exts: []string{".zig", ".zon"}, line: []string{"//"}, quotes: `"`, charQuote: '\'',
 		decls: []decl{
+			d(KindUnknown, `^\s*(?:pub\s+)?const\s+\w+\s*=\s*@import\(`), // an import, not a definition
 			d(KindStruct, `^\s*(?:pub\s+)?const\s+(?P<name>\w+)\s*(?::[^=]*)?=\s*(?:extern\s+|packed\s+)?struct\b`),
 			d(KindEnum, `^\s*(?:pub\s+)?const\s+(?P<name>\w+)\s*(?::[^=]*)?=\s*(?:extern\s+)?(?:enum|error)\b`),
 			d(KindType, `^\s*(?:pub\s+)?const\s+(?P<name>\w+)\s*(?::[^=]*)?=\s*(?:extern\s+|packed\s+)?(?:union|opaque)\b`),
@@ -281,6 +284,10 @@ var noiseBases = map[string]string{
 	"Cargo.lock": "lock file", "poetry.lock": "lock file", "Gemfile.lock": "lock file",
 	"composer.lock": "lock file", "pnpm-lock.yaml": "lock file", "package-lock.json": "lock file",
 	"Pipfile.lock": "lock file", "flake.lock": "lock file", "mix.lock": "lock file",
+	// Ignore lists name paths the index leaves out anyway.
+	".gitignore": "ignore list", ".dockerignore": "ignore list", ".npmignore": "ignore list",
+	".wikitoolkitignore": "ignore list", ".prettierignore": "ignore list", ".eslintignore": "ignore list",
+	".gitattributes": "git attributes", ".gitmodules": "git submodules",
 }
 
 // binaryExts lists extensions of files that are never source text; they

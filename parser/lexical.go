@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -236,7 +237,7 @@ func (p *Parser) parseLexical(ctx context.Context, h *heurLang, src []byte) (f *
 	defer func() {
 		if r := recover(); r != nil {
 			*f = Facts{Language: h.name, Diagnostics: []Diagnostic{{Line: 1, Column: 1,
-				Message: validString([]byte("internal error extracting " + h.name + " facts"))}}}
+				Message: validString(fmt.Appendf(nil, "internal error extracting %s facts: %v", h.name, r))}}}
 		}
 	}()
 	p.lines = p.lines.build(src)
@@ -274,6 +275,9 @@ func (p *Parser) parseLexical(ctx context.Context, h *heurLang, src []byte) (f *
 			Doc:       p.lexDocAbove(h, src, &sc, d.line, docLines)})
 	}
 	f.Doc = p.lexFileDoc(h, src, &sc, docLines)
+	if f.Doc == "" && len(f.Defs) > 0 && f.Defs[0].Kind == KindModule {
+		f.Doc = f.Defs[0].Doc // Haskell's header comment sits on "module"
+	}
 	p.lexRefs(h, sc.code, defs, encl, f)
 	p.lexLiterals(h, src, &sc, encl, docLines, f)
 	return f, nil
@@ -303,6 +307,9 @@ func (p *Parser) lexDefs(h *heurLang, src []byte, sc *lexScan) []lexDef {
 			if m == nil {
 				continue
 			}
+			if dc.kind == KindUnknown {
+				break // a line that looks like a definition and is not one
+			}
 			gi := dc.re.SubexpIndex("name")
 			ns, ne := m[2*gi], m[2*gi+1]
 			if ns < 0 {
@@ -328,7 +335,7 @@ func (p *Parser) lexDefs(h *heurLang, src []byte, sc *lexScan) []lexDef {
 			}
 			// Another clause or equation of the definition just made
 			// (Haskell's signature then equations, Erlang's clauses).
-			if last >= 0 && defs[last].parent == parent && defs[last].name == name && defs[last].indent == ind {
+			if last >= 0 && defs[last].parent == parent && defs[last].name == name && defs[last].kind == dc.kind && defs[last].indent == ind {
 				stack = append(stack, last)
 				break
 			}
