@@ -157,3 +157,17 @@ func NotIndexedLine(groups []NotIndexed, max int) string {
 	}
 	return b.String()
 }
+
+// IndexingNote says, for pages of language lang, how their definitions
+// were found when not by a grammar: "definitions found by declaration
+// patterns" for a heuristic language, "text only: no definitions" for
+// "text", else "".
+func IndexingNote(lang string) string {
+	switch {
+	case parser.Heuristic(lang) && lang == "text":
+		return "text only: no definitions"
+	case parser.Heuristic(lang):
+		return "definitions found by declaration patterns"
+	}
+	return ""
+}
