@@ -32,14 +32,14 @@ type EdgeDirs struct {
 
 // Page is the full view of one page, as `page --json` and wiki_page show it.
 type Page struct {
-	ID       string `json:"id"`
-	Kind     string `json:"kind"`
-	Title    string `json:"title"`
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-	EndLine  int    `json:"end_line,omitempty"`
-	SymKind  string `json:"symbol_kind,omitempty"`
-	Lang     string `json:"language,omitempty"`
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Title   string `json:"title"`
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	EndLine int    `json:"end_line,omitempty"`
+	SymKind string `json:"symbol_kind,omitempty"`
+	Lang    string `json:"language,omitempty"`
 	// Indexing says how a file or symbol page's definitions were found
 	// when not by a grammar: "definitions found by declaration patterns"
 	// (heuristic), or "text only" for a file no language claims.
