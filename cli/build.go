@@ -34,6 +34,13 @@ type buildJSON struct {
 	// Repaired says why the previous index could not be read when the
 	// build therefore rebuilt it in full (a damaged index).
 	Repaired string `json:"repaired,omitempty"`
+	// NotIndexed counts the files left out, by extension and reason.
+	NotIndexed []graph.NotIndexed `json:"not_indexed"`
+	// Indexed counts the indexed files by method ("grammar", "headings",
+	// "patterns", "lexical") and language.
+	Indexed map[string]map[string]int `json:"indexed"`
+	// DiagnosticFiles are the files with syntax diagnostics, at path:line.
+	DiagnosticFiles []graph.FileDiagnostic `json:"diagnostic_files,omitempty"`
 }
 
 func runBuild(e *env, args []string) error {
@@ -110,7 +117,8 @@ func runBuild(e *env, args []string) error {
 		return writeJSON(e.stdout, buildJSON{Mode: info.Mode, FilesParsed: info.FilesParsed, FilesUnchanged: info.FilesUnchanged,
 			FilesRemoved: info.FilesRemoved, FilesSkipped: info.FilesSkipped, FilesFailed: info.FilesFailed,
 			Pages: pages, Edges: edges, Seconds: round3(info.Seconds), Skipped: skipped, Failed: info.Failed,
-			Generation: info.Generation, Index: indexDir, Shared: info.Shared, Repaired: info.Repaired})
+			Generation: info.Generation, Index: indexDir, Shared: info.Shared, Repaired: info.Repaired,
+			NotIndexed: notIndexedList(info.NotIndexed), Indexed: graph.IndexedBy(info.Languages), DiagnosticFiles: info.DiagnosticFiles})
 	}
 	if *quiet {
 		return nil
@@ -120,7 +128,16 @@ func runBuild(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "%s build: %d files parsed, %d unchanged, %d removed, %d skipped, %d failed; %d pages, %d edges; %.2fs\n",
 		info.Mode, info.FilesParsed, info.FilesUnchanged, info.FilesRemoved, info.FilesSkipped, info.FilesFailed, pages, edges, info.Seconds)
+	if len(info.NotIndexed) > 0 {
+		fmt.Fprintf(e.stdout, "  not indexed: %s\n", graph.NotIndexedLine(info.NotIndexed, 8))
+	}
 	if *verbose {
+		for _, g := range info.NotIndexed {
+			fmt.Fprintf(e.stdout, "  not indexed %d %s: %s\n", g.Files, g.Kind, g.Reason)
+		}
+		for _, d := range info.DiagnosticFiles {
+			fmt.Fprintf(e.stdout, "  syntax %s:%d:%d: %s (%d in the file; indexed anyway)\n", d.Path, d.Line, d.Column, d.Message, d.Count)
+		}
 		for _, s := range info.Skipped {
 			fmt.Fprintf(e.stdout, "  skipped %s: %s\n", s.Path, s.Reason)
 		}
@@ -143,6 +160,14 @@ func runBuild(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "  (skipped files and reasons: 'wikitoolkit build --verbose' or 'wikitoolkit status')\n")
 	}
 	return nil
+}
+
+// notIndexedList is groups, never null in JSON.
+func notIndexedList(groups []graph.NotIndexed) []graph.NotIndexed {
+	if groups == nil {
+		return []graph.NotIndexed{}
+	}
+	return groups
 }
 
 func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

@@ -581,7 +581,7 @@ func docFlags(p *graph.Page) uint8 {
 	case ".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc":
 		f |= flagDoc
 	}
-	if p.Lang == "markdown" {
+	if p.Lang == "markdown" || p.Lang == "rst" || p.Lang == "asciidoc" {
 		f |= flagDoc
 	}
 	dir := p.Path[:max(0, strings.LastIndexByte(p.Path, '/'))]

@@ -158,6 +158,9 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	wopt := opt.Walk
 	if wopt.Detect == nil {
 		wopt.Detect = parser.Detect
+		if wopt.Reason == nil {
+			wopt.Reason = parser.NotIndexedReason
+		}
 	}
 	walk, err := Walk(ctx, root, wopt)
 	if err != nil {
@@ -241,14 +244,19 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		}
 	}
 	sort.Slice(info.Skipped, func(i, j int) bool { return info.Skipped[i].Path < info.Skipped[j].Path })
+	info.NotIndexed = notIndexed(walk.rejected, info.Skipped)
 
 	if prev != nil && len(parsed) == 0 && info.FilesRemoved == 0 {
 		// Nothing to write: the live generation stays.
 		old := prev.Info()
 		info.Generation = old.Generation
 		info.Pages, info.Edges, info.Languages, info.Files = old.Pages, old.Edges, old.Languages, old.Files
-		info.SourceBytes, info.Diagnostics = old.SourceBytes, old.Diagnostics
+		info.SourceBytes, info.Diagnostics, info.DiagnosticFiles = old.SourceBytes, old.Diagnostics, old.DiagnosticFiles
+		info.Format = old.Format
 		info.Seconds = time.Since(start).Seconds()
+		// What this build saw (skipped files, not indexed) must outlive it
+		// although it wrote no generation: status reads it from here.
+		saveLastBuild(dir, info)
 		return info, nil
 	}
 
@@ -303,6 +311,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			info.Diagnostics += len(f.Facts.Diagnostics)
 		}
 	}
+	info.DiagnosticFiles = fileDiagnostics(all)
 	// The facts are encoded while references resolve, on the other core:
 	// once both are done nothing holds the records, the largest thing
 	// alive after parsing, and they are gone before the ranking index is
@@ -365,6 +374,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	}
 	closePrev() // so that removeStale can delete its generation
 	removeStale(dir, next)
+	removeLastBuild(dir)
 	// Best effort: without a stamp a reader dates a change by this build.
 	_ = stampAnchors(dir, g, info.Started)
 	return info, nil

@@ -56,7 +56,7 @@ func TestIncrementalBuild(t *testing.T) {
 	write(t, root, "app/main.go", "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { lib.Helper() }\n")
 	write(t, root, "go.mod", "module example.com/m\n")
 	info := build(t, root, false)
-	if info.Mode != "full" || info.FilesParsed != 2 {
+	if info.Mode != "full" || info.FilesParsed != 3 { // go.mod is text
 		t.Fatalf("first build: %+v", info)
 	}
 	s := open(t, root)
@@ -71,7 +71,7 @@ func TestIncrementalBuild(t *testing.T) {
 
 	// No change: nothing parsed, no new generation.
 	info = build(t, root, false)
-	if info.Mode != "incremental" || info.FilesParsed != 0 || info.FilesUnchanged != 2 || info.Generation != 1 {
+	if info.Mode != "incremental" || info.FilesParsed != 0 || info.FilesUnchanged != 3 || info.Generation != 1 {
 		t.Fatalf("no-change build: %+v", info)
 	}
 	// Touch without a content change: rehashed, not reparsed.
@@ -84,7 +84,7 @@ func TestIncrementalBuild(t *testing.T) {
 	// Rename the callee: the caller's edge must move without reparsing the caller.
 	write(t, root, "lib/lib.go", "package lib\n\nfunc Other() int { return 2 }\n")
 	info = build(t, root, false)
-	if info.FilesParsed != 1 || info.FilesUnchanged != 1 {
+	if info.FilesParsed != 1 || info.FilesUnchanged != 2 {
 		t.Fatalf("edit build: %+v", info)
 	}
 	s = open(t, root)
@@ -118,7 +118,7 @@ func TestIncrementalBuild(t *testing.T) {
 
 	// Full: reparses everything; only the live generation remains.
 	info = build(t, root, true)
-	if info.Mode != "full" || info.FilesParsed != 1 {
+	if info.Mode != "full" || info.FilesParsed != 2 { // and go.mod
 		t.Fatalf("full build: %+v", info)
 	}
 	gens := generations(filepath.Join(root, IndexDirName))

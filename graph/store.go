@@ -114,7 +114,14 @@ type BuildInfo struct {
 	Edges          map[string]int `json:"edges"`
 	Languages      map[string]int `json:"languages"`
 	Diagnostics    int            `json:"diagnostics"`
-	Skipped        []Skip         `json:"skipped"`
+	// DiagnosticFiles names the files with syntax diagnostics, the first
+	// of each at path:line (at most 200 files).
+	DiagnosticFiles []FileDiagnostic `json:"diagnostic_files,omitempty"`
+	Skipped         []Skip           `json:"skipped"`
+	// NotIndexed counts the files left out by extension and reason: the
+	// names Detect rejects (binary by extension, license texts) and the
+	// skipped files.
+	NotIndexed []NotIndexed `json:"not_indexed"`
 	// Phases holds the seconds spent in each phase of the build (walk,
 	// parse, load, resolve, rank, write), for benchmarks and --verbose.
 	Phases map[string]float64 `json:"phases,omitempty"`
@@ -271,6 +278,7 @@ func openGeneration(dir string, n int) (*Snapshot, error) {
 		db.Close()
 		return nil, fmt.Errorf("generation %d: %w", n, err)
 	}
+	s.info = overlayLastBuild(dir, n, s.info)
 	return s, nil
 }
 

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/wikitoolkit/wikitoolkit/parser"
 )
 
 // This file holds Walk, which lists the files of a repository that the
@@ -53,6 +54,11 @@ type WalkOptions struct {
 	// binary one (images, archives, objects, fonts, …), with Lang "".
 	// Walk calls Detect from several goroutines at once.
 	Detect func(path string) string
+	// Reason says why Detect rejected a path ("binary (by extension)",
+	// "license text"); the rejected files are counted by extension with it
+	// (WalkResult.NotIndexed). nil means "no language", or with a nil
+	// Detect "binary (by extension)". Called from several goroutines.
+	Reason func(path string) string
 }
 
 // FileEntry is one file to index.
@@ -79,7 +85,9 @@ type WalkResult struct {
 	Files       []FileEntry // sorted by Path
 	Skipped     []Skip      // sorted by Path
 	Unsupported int         // files not ignored but rejected by Detect
-	Dirs        int         // directories read
+	// rejected counts the Unsupported files by extension and reason.
+	rejected map[notIndexedKey]int
+	Dirs     int // directories read
 	// TrackedErr is why the tracked files that ignore rules exclude could
 	// not be listed (git missing or failing); they were then left out. It is
 	// nil when git succeeded or was not needed.
@@ -221,6 +229,12 @@ func (w *walker) merge(p *walker) {
 	w.res.Files = append(w.res.Files, p.res.Files...)
 	w.res.Skipped = append(w.res.Skipped, p.res.Skipped...)
 	w.res.Unsupported += p.res.Unsupported
+	for k, n := range p.res.rejected {
+		if w.res.rejected == nil {
+			w.res.rejected = map[notIndexedKey]int{}
+		}
+		w.res.rejected[k] += n
+	}
 	w.res.Dirs += p.res.Dirs
 	w.links = append(w.links, p.links...)
 	w.gitIgnored = append(w.gitIgnored, p.gitIgnored...)
@@ -449,7 +463,7 @@ func (w *walker) file(d *dirHandle, t *dirTask, ign *ignoreList, rel, name strin
 	}
 	lang, ok := w.detect(rel)
 	if !ok {
-		w.res.Unsupported++
+		w.reject(rel)
 		return
 	}
 	abs := joinAbs(t.abs, name)
@@ -525,7 +539,7 @@ func (w *walker) symlink(t *dirTask, ign *ignoreList, rel, name string) {
 	case 0:
 		lang, ok := w.detect(rel)
 		if !ok {
-			w.res.Unsupported++
+			w.reject(rel)
 			return
 		}
 		w.addFile(rel, target, lang, st)
@@ -576,7 +590,7 @@ func (w *walker) detect(rel string) (lang string, ok bool) {
 		lang = w.opt.Detect(rel)
 		return lang, lang != ""
 	}
-	return "", !binaryExt[strings.ToLower(path.Ext(rel))]
+	return "", !parser.BinaryName(rel)
 }
 
 func (w *walker) skip(rel, reason string) {
@@ -685,22 +699,6 @@ type fileStat struct {
 	size     int64
 	mtime    int64 // Unix nanoseconds
 	readable bool  // by permission bits, for this process
-}
-
-// binaryExt lists extensions of files that are never source text. Walk
-// consults it only when WalkOptions.Detect is nil.
-var binaryExt = map[string]bool{
-	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".bmp": true, ".ico": true,
-	".webp": true, ".tif": true, ".tiff": true, ".psd": true, ".icns": true,
-	".zip": true, ".gz": true, ".tgz": true, ".bz2": true, ".xz": true, ".zst": true,
-	".7z": true, ".rar": true, ".tar": true, ".jar": true, ".war": true, ".whl": true,
-	".so": true, ".a": true, ".o": true, ".obj": true, ".lib": true, ".dylib": true,
-	".exe": true, ".dll": true, ".class": true, ".pyc": true, ".pyo": true, ".wasm": true,
-	".pdf": true, ".woff": true, ".woff2": true, ".ttf": true, ".otf": true, ".eot": true,
-	".mp3": true, ".mp4": true, ".wav": true, ".ogg": true, ".flac": true, ".avi": true,
-	".mov": true, ".mkv": true, ".webm": true, ".iso": true, ".dmg": true, ".img": true,
-	".db": true, ".sqlite": true, ".parquet": true, ".npy": true, ".pkl": true, ".pt": true,
-	".onnx": true, ".bin": true, ".deb": true, ".rpm": true,
 }
 
 // drain reads the directories on the stack, and those they push, until none is left.

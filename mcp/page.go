@@ -32,14 +32,18 @@ type EdgeDirs struct {
 
 // Page is the full view of one page, as `page --json` and wiki_page show it.
 type Page struct {
-	ID       string `json:"id"`
-	Kind     string `json:"kind"`
-	Title    string `json:"title"`
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-	EndLine  int    `json:"end_line,omitempty"`
-	SymKind  string `json:"symbol_kind,omitempty"`
-	Lang     string `json:"language,omitempty"`
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Title   string `json:"title"`
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	EndLine int    `json:"end_line,omitempty"`
+	SymKind string `json:"symbol_kind,omitempty"`
+	Lang    string `json:"language,omitempty"`
+	// Indexing says how a file or symbol page's definitions were found
+	// when not by a grammar: "definitions found by declaration patterns"
+	// (heuristic), or "text only" for a file no language claims.
+	Indexing string `json:"indexing,omitempty"`
 	Category string `json:"category,omitempty"`
 	Created  string `json:"created,omitempty"`
 	Doc      string `json:"doc,omitempty"`
@@ -166,7 +170,7 @@ func LoadPage(snap *graph.Snapshot, a *graph.Authored, ref string, opt PageOptio
 			return nil, err
 		}
 		p = &Page{ID: rec.ID, Kind: rec.Kind.String(), Title: rec.Title, Path: rec.Path, Line: rec.Line, EndLine: rec.EndLine,
-			SymKind: rec.SymKind, Lang: rec.Lang, Doc: rec.Doc, Edges: map[string]EdgeDirs{}}
+			SymKind: rec.SymKind, Lang: rec.Lang, Indexing: graph.IndexingNote(rec.Lang), Doc: rec.Doc, Edges: map[string]EdgeDirs{}}
 		if rec.Kind == graph.KindModule {
 			p.Line = 0
 		}
@@ -357,6 +361,9 @@ func (p *Page) Render(w io.Writer, front Front) {
 		} else {
 			fmt.Fprintln(w, p.Path)
 		}
+	}
+	if p.Indexing != "" && (p.Kind == "file" || p.Kind == "symbol") {
+		fmt.Fprintf(w, "(%s, %s)\n", p.Lang, p.Indexing)
 	}
 	if p.Created != "" {
 		fmt.Fprintf(w, "written %s\n", p.Created)

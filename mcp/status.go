@@ -30,12 +30,18 @@ type Status struct {
 	IndexParts  map[string]int64 `json:"index_parts"`
 	SourceBytes int64            `json:"source_bytes"`
 	Skipped     []graph.Skip     `json:"skipped"`
-	Failed      []graph.Skip     `json:"failed,omitempty"`
-	Diagnostics int              `json:"diagnostics"`
-	Notes       int              `json:"notes"`
-	NotedPages  int              `json:"noted_pages"`
-	OrphanNotes int              `json:"orphan_notes"`
-	Orphans     []string         `json:"orphans,omitempty"`
+	// NotIndexed counts the files the last build left out, by extension
+	// and reason; Indexed the indexed files by method and language.
+	NotIndexed []graph.NotIndexed        `json:"not_indexed"`
+	Indexed    map[string]map[string]int `json:"indexed"`
+	// DiagnosticFiles are the files with syntax diagnostics, at path:line.
+	DiagnosticFiles []graph.FileDiagnostic `json:"diagnostic_files,omitempty"`
+	Failed          []graph.Skip           `json:"failed,omitempty"`
+	Diagnostics     int                    `json:"diagnostics"`
+	Notes           int                    `json:"notes"`
+	NotedPages      int                    `json:"noted_pages"`
+	OrphanNotes     int                    `json:"orphan_notes"`
+	Orphans         []string               `json:"orphans,omitempty"`
 	// StaleNotes are possibly stale (their page's code changed since they
 	// were written or confirmed); MovedNotes followed a renamed or moved
 	// symbol. The Memories counts are the same for memories with a link.
@@ -84,6 +90,10 @@ func CollectStatus(snap *graph.Snapshot, a *graph.Authored, opt StatusOptions) (
 			FilesParsed: info.FilesParsed, FilesUnchanged: info.FilesUnchanged, FilesRemoved: info.FilesRemoved}}
 	if st.Skipped == nil {
 		st.Skipped = []graph.Skip{}
+	}
+	st.NotIndexed, st.Indexed, st.DiagnosticFiles = info.NotIndexed, graph.IndexedBy(info.Languages), info.DiagnosticFiles
+	if st.NotIndexed == nil {
+		st.NotIndexed = []graph.NotIndexed{}
 	}
 	done := false
 	if opt.Stale != nil {

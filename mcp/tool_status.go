@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
 type statusIn struct{}
@@ -54,8 +56,18 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	fmt.Fprintf(w, "pages      %s\n", CountsLine(st.Pages, []string{"module", "file", "symbol", "doc", "memory"}))
 	fmt.Fprintf(w, "edges      %s\n", CountsLine(st.Edges, []string{"contains", "references", "imports", "relates"}))
 	fmt.Fprintf(w, "files      %d: %s\n", st.Files, CountsLine(st.Languages, nil))
+	if len(st.NotIndexed) > 0 {
+		fmt.Fprintf(w, "not indexed %s\n", graph.NotIndexedLine(st.NotIndexed, 12))
+	}
 	if st.Diagnostics > 0 {
 		fmt.Fprintf(w, "syntax     %d diagnostics in parsed files (indexed anyway)\n", st.Diagnostics)
+		for i, d := range st.DiagnosticFiles {
+			if i == 10 {
+				fmt.Fprintf(w, "  … %d more files\n", len(st.DiagnosticFiles)-10)
+				break
+			}
+			fmt.Fprintf(w, "  %s:%d: %s\n", d.Path, d.Line, d.Message)
+		}
 	}
 	switch {
 	case st.StaleFiles > 0 && st.Building:

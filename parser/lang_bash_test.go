@@ -56,7 +56,7 @@ function nvm_ls_remote {
 
 func TestDetectBashFamily(t *testing.T) {
 	for p, want := range map[string]string{"nvm.sh": "bash", "x.bash": "bash", "a.lua": "lua", "m.ex": "elixir",
-		"m_test.exs": "elixir", "a.ml": "ocaml", "a.mli": "", "Main.elm": "elm", ".bashrc": "", "install": ""} {
+		"m_test.exs": "elixir", "a.ml": "ocaml", "a.mli": "ocaml-interface", "Main.elm": "elm", ".bashrc": "text", "install": "text"} {
 		if got := Detect(p); got != want {
 			t.Errorf("Detect(%q) = %q, want %q", p, got, want)
 		}

@@ -221,7 +221,7 @@ func TestFileDetect(t *testing.T) {
 		"pyproject.toml": "toml", "Dockerfile": "dockerfile", "x/Dockerfile.windows": "dockerfile",
 		"ci.dockerfile": "dockerfile", "Containerfile": "dockerfile", "Dockerfile.md": "markdown",
 		"a.css": "css", "a.html": "html", "t.jinja2": "html", "t.j2": "html", "t.gohtml": "html",
-		"t.tmpl": "html", "t.tpl": "html", "App.svelte": "svelte", "Dockerfilex": "",
+		"t.tmpl": "html", "t.tpl": "html", "App.svelte": "svelte", "Dockerfilex": "text",
 	} {
 		if got := Detect(path); got != want {
 			t.Errorf("Detect(%q) = %q, want %q", path, got, want)

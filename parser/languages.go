@@ -86,15 +86,19 @@ var langByExt = func() map[string]string {
 
 // Detect returns the language name of the file at path ("go", "python",
 // "javascript", "typescript", "tsx", "rust", "java", "c", "cpp", "csharp",
-// "ruby", "php", "markdown"), or "" when the language is not supported.
-// It looks only at the name, never at the contents.
+// "ruby", "php", "markdown", … as registered), a language of declaration
+// patterns ("haskell", "zig", …: Heuristic), "text" for any other name, or
+// "" for a file that is not indexed (NotIndexedReason says why). The order
+// is: exact base name, extension, then the heuristic table's names and
+// extensions, then "text". It looks only at the name, never at the
+// contents.
 func Detect(p string) string {
 	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
 	if l, ok := langByBase[base]; ok {
 		return l
 	}
 	ext := strings.ToLower(path.Ext(base))
-	if l := langByExt[ext]; l != "" || ext == "" {
+	if l := langByExt[ext]; l != "" && ext != "" {
 		return l
 	}
 	for _, bp := range langByBasePrefix {
@@ -102,7 +106,7 @@ func Detect(p string) string {
 			return bp.lang
 		}
 	}
-	return ""
+	return detectFallback(base, ext)
 }
 
 // langByBasePrefix maps name prefixes to languages for names whose

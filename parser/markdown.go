@@ -66,6 +66,16 @@ func (p *Parser) extractMarkdown(s *langSpec, tree *sitter.Tree, src []byte, f *
 		}
 	}
 
+	p.sectionDefs(heads, src, f, func(h heading) string { return strings.Repeat("#", h.level) + " " + h.text })
+}
+
+// sectionDefs turns headings, sorted by start, into KindSection Defs: a
+// section runs to the next heading of the same or a higher level (lower
+// number), nests in the one before it of a higher level, and its doc is
+// its text up to the next heading. sig renders a heading's signature.
+// Markdown, reStructuredText and AsciiDoc share it.
+func (p *Parser) sectionDefs(heads []heading, src []byte, f *Facts, sig func(heading) string) {
+	n := len(src)
 	lastLine := p.lines.endLine(0, uint32(n))
 	stack := p.stack[:0]
 	f.Defs = make([]Def, 0, len(heads))
@@ -98,7 +108,7 @@ func (p *Parser) extractMarkdown(s *langSpec, tree *sitter.Tree, src []byte, f *
 			Parent:    parent,
 			StartLine: startLine,
 			EndLine:   max(end, startLine),
-			Signature: truncate(strings.Repeat("#", h.level)+" "+h.text, MaxSignatureBytes),
+			Signature: truncate(sig(h), MaxSignatureBytes),
 			Doc:       truncate(validString(bytes.TrimSpace(body)), MaxDocBytes),
 		})
 	}

@@ -79,6 +79,9 @@ func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if lexicalFor(path) != nil {
+		return nil // no grammar: nothing to parse
+	}
 	s, err := p.spec(path)
 	if err != nil {
 		return err
@@ -104,6 +107,9 @@ func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*Facts, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if h := lexicalFor(path); h != nil {
+		return p.parseLexical(ctx, h, src)
 	}
 	s, err := p.spec(path)
 	if err != nil {

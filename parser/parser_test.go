@@ -763,7 +763,8 @@ func TestDetect(t *testing.T) {
 		"x.c": "c", "x.h": "c", "x.cc": "cpp", "x.cpp": "cpp", "x.cxx": "cpp", "x.hpp": "cpp", "x.hh": "cpp",
 		"x.hxx": "cpp", "x.h++": "cpp", "x.cs": "csharp", "x.rb": "ruby", "Rakefile": "ruby",
 		"sub/Gemfile": "ruby", "x.php": "php", "README.md": "markdown", "x.markdown": "markdown",
-		"X.GO": "go", "Makefile": "", "x.txt": "", "noext": "", "": "", "dir.go/x": "",
+		"X.GO": "go", "Makefile": "make", "x.txt": "text", "noext": "text", "": "", "dir.go/x": "text",
+		"x.hs": "haskell", "x.zig": "zig", "doc.rst": "rst", "x.adoc": "asciidoc", "x.png": "", "LICENSE": "",
 	} {
 		if got := Detect(path); got != want {
 			t.Errorf("Detect(%q) = %q, want %q", path, got, want)
@@ -786,8 +787,8 @@ func TestQueriesCompile(t *testing.T) {
 func TestUnsupportedAndCancelled(t *testing.T) {
 	p := NewParser()
 	defer p.Close()
-	if _, err := p.Parse(context.Background(), "x.txt", []byte("hi")); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("Parse(x.txt) error = %v, want ErrUnsupported", err)
+	if _, err := p.Parse(context.Background(), "x.png", []byte("hi")); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("Parse(x.png) error = %v, want ErrUnsupported", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
