@@ -234,7 +234,7 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 			if recv != nil {
 				d.recvStart, d.recvEnd = recv.span(n)
 			}
-			if d.nameStart == d.nameEnd {
+			if d.nameStart == d.nameEnd || s.defHook != nil && !s.defHook(src, &d) {
 				continue
 			}
 			p.defs = append(p.defs, d)
@@ -425,7 +425,7 @@ func unquote(b []byte) string {
 }
 
 // importStmt takes apart a whole import statement (Java import, C# using,
-// Rust use argument, PHP use clause or require/include).
+// Rust use argument, PHP use clause or require/include, HCL module source).
 func (p *Parser) importStmt(s *langSpec, src []byte, st, en uint32) {
 	text := strings.TrimSpace(foldSpace(src[st:en], 512))
 	line := p.lines.line(st) + 1
@@ -471,6 +471,16 @@ func (p *Parser) importStmt(s *langSpec, src []byte, st, en uint32) {
 			path = strings.TrimPrefix(strings.TrimPrefix(path, "function "), "const ")
 			path = strings.TrimPrefix(path, "\\")
 		}
+	case "hcl":
+		// A module's source attribute: source = "./modules/vpc".
+		k, v, ok := strings.Cut(text, "=")
+		if !ok || strings.TrimSpace(k) != "source" {
+			return
+		}
+		path = unquote([]byte(v))
+		if strings.ContainsAny(path, "\"${}") {
+			return
+		}
 	default:
 		path = text
 	}
@@ -505,7 +515,7 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 
 	// A namespace ending in ';' (C# file-scoped, PHP braceless) covers the
 	// rest of the file up to the next such namespace.
-	fileScoped := s.name == "csharp" || s.name == "php"
+	fileScoped := s.name == "csharp" || s.name == "php" || s.fileScoped
 	for i := range defs {
 		d := &defs[i]
 		if fileScoped && d.kind == KindModule && d.end > d.start && src[d.end-1] == ';' {
@@ -565,7 +575,12 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 	slices.SortFunc(docs, func(a, b rawDoc) int { return int(a.owner) - int(b.owner) })
 	for i := range defs {
 		d := &defs[i]
-		prefix, name := splitName(validString(src[d.nameStart:d.nameEnd]))
+		var prefix, name string
+		if s.nameHook != nil {
+			prefix, name = s.nameHook(d.kind, validString(src[d.nameStart:d.nameEnd]))
+		} else {
+			prefix, name = splitName(validString(src[d.nameStart:d.nameEnd]))
+		}
 		if d.scope {
 			name = lastIdent(name)
 			prefix = ""
@@ -618,6 +633,9 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 		// A member declared on its parent's first line has no doc of its own.
 		if def.Doc == "" && (d.parent < 0 || p.lines.line(defs[d.parent].start) != startLine) {
 			def.Doc = docAbove(src, p.lines, startLine, s)
+		}
+		if def.Doc == "" && s.docHook != nil {
+			def.Doc = s.docHook(src[d.start:d.end])
 		}
 		f.Defs = append(f.Defs, def)
 	}

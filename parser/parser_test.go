@@ -770,7 +770,7 @@ func TestDetect(t *testing.T) {
 		}
 	}
 	langs := Languages()
-	if len(langs) != 13 {
+	if len(langs) != len(specs) {
 		t.Errorf("Languages() = %v", langs)
 	}
 }

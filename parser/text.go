@@ -291,6 +291,12 @@ func trimLine(b []byte) []byte {
 // commentLine reports whether the trimmed line is a line comment in the
 // given style and returns its text without the marker.
 func commentLine(t []byte, style commentStyle) ([]byte, bool) {
+	if style == commentDash {
+		if bytes.HasPrefix(t, []byte("--")) {
+			return t[2:], true
+		}
+		return nil, false
+	}
 	if style != commentHash && bytes.HasPrefix(t, []byte("//")) {
 		t = t[2:]
 		if len(t) > 0 && (t[0] == '/' || t[0] == '!') {
