@@ -26,6 +26,8 @@ import (
 //	@doc, @doc.owner  a Python docstring and the definition it documents
 //	@package       the Go package clause (its doc is the package doc)
 //	@literal       a string literal (Facts.Literals)
+//	@macro.items   a macro call's token tree at item position whose body is
+//	               parsed again as items (Rust cfg_net! { pub struct ... })
 //	@heading, @paragraph  Markdown blocks
 type role uint8
 
@@ -49,6 +51,7 @@ const (
 	roleHeading
 	roleParagraph
 	roleLiteral
+	roleMacroItems
 	roleDef // roleDef + role(kind) for each DefKind
 )
 
@@ -59,6 +62,7 @@ var roleByName = func() map[string]role {
 		"qual": roleQual, "import.path": roleImportPath, "import.alias": roleImportAlias,
 		"import.stmt": roleImportStmt, "import.fn": roleImportFn, "doc": roleDoc, "doc.owner": roleDocOwner,
 		"package": rolePackage, "heading": roleHeading, "paragraph": roleParagraph, "literal": roleLiteral,
+		"macro.items": roleMacroItems,
 	}
 	for k := KindFunc; int(k) < len(kindNames); k++ {
 		m["def."+k.String()] = roleDef + role(k)
@@ -139,7 +143,7 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 	root := tree.RootNode()
 	p.defs, p.refs, p.docs, p.imports = p.defs[:0], p.refs[:0], p.docs[:0], p.imports[:0]
 	p.names = p.names[:0] // buildDefs leaves the previous file's names when there are no defs
-	p.strs, p.impAt = p.strs[:0], p.impAt[:0]
+	p.strs, p.impAt, p.bodies = p.strs[:0], p.impAt[:0], p.bodies[:0]
 	if len(p.intern) > 4096 {
 		p.intern = make(interner)
 	}
@@ -147,6 +151,7 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 	if s.prog.residual != nil {
 		pkgStart = p.takeMatches(s, src, p.mt.run(s.prog.residual, root), s.prog.remap, pkgStart)
 	}
+	p.macroItems(s, src)
 
 	p.buildDefs(s, src, f)
 	p.buildRefs(src, f)
@@ -243,6 +248,11 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 				st, _ := main.span(n)
 				ds, de := path.span(n)
 				p.docs = append(p.docs, rawDoc{owner: st, start: ds, end: de})
+			}
+		case mainRole == roleMacroItems:
+			if main != nil {
+				st, en := main.span(n)
+				p.bodies = append(p.bodies, rawStr{st, en})
 			}
 		case mainRole == roleLiteral:
 			if main != nil {
