@@ -595,6 +595,36 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 				return r.fileIdx[shortest(c)], true
 			}
 		}
+	case "hcl":
+		// A Terraform module source that is a local path names a folder.
+		if strings.HasPrefix(imp, "./") || strings.HasPrefix(imp, "../") {
+			if i, ok := r.modIdx[path.Clean(path.Join(dir, imp))]; ok {
+				return i, true
+			}
+		}
+	case "protobuf":
+		// Relative to an include root: the file itself, else the one
+		// whose path ends so.
+		if i, ok := lookFile(path.Join(dir, imp)); ok {
+			return i, true
+		}
+		if c := r.fileSfx[imp]; len(c) > 0 {
+			return r.fileIdx[shortest(c)], true
+		}
+	case "cue":
+		// A module path (example.com/infra/kube): the folder whose path
+		// ends with the longest tail of it; standard packages have no dot.
+		first, _, _ := strings.Cut(imp, "/")
+		if !strings.Contains(first, ".") {
+			return 0, false
+		}
+		imp, _, _ = strings.Cut(imp, ":") // a package qualifier
+		parts := strings.Split(imp, "/")
+		for i := 1; i < len(parts); i++ {
+			if c := r.dirSfx[strings.Join(parts[i:], "/")]; len(c) > 0 {
+				return r.modIdx[shortest(c)], true
+			}
+		}
 	}
 	return 0, false
 }

@@ -33,6 +33,8 @@ import (
 //	               kept only when langSpec.keywords maps the word to the
 //	               pattern's kind (KindUnknown for non-definitions); a
 //	               definition without @name is named by its keyword
+//	@macro.items   a macro call's token tree at item position whose body is
+//	               parsed again as items (Rust cfg_net! { pub struct ... })
 //	@heading, @paragraph  Markdown blocks
 type role uint8
 
@@ -57,6 +59,7 @@ const (
 	roleParagraph
 	roleLiteral
 	roleKeyword
+	roleMacroItems
 	roleDef // roleDef + role(kind) for each DefKind
 )
 
@@ -68,6 +71,7 @@ var roleByName = func() map[string]role {
 		"import.stmt": roleImportStmt, "import.fn": roleImportFn, "doc": roleDoc, "doc.owner": roleDocOwner,
 		"package": rolePackage, "heading": roleHeading, "paragraph": roleParagraph, "literal": roleLiteral,
 		"keyword": roleKeyword,
+		"macro.items": roleMacroItems,
 	}
 	for k := KindFunc; int(k) < len(kindNames); k++ {
 		m["def."+k.String()] = roleDef + role(k)
@@ -148,7 +152,7 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 	root := tree.RootNode()
 	p.defs, p.refs, p.docs, p.imports = p.defs[:0], p.refs[:0], p.docs[:0], p.imports[:0]
 	p.names = p.names[:0] // buildDefs leaves the previous file's names when there are no defs
-	p.strs, p.impAt = p.strs[:0], p.impAt[:0]
+	p.strs, p.impAt, p.bodies = p.strs[:0], p.impAt[:0], p.bodies[:0]
 	if len(p.intern) > 4096 {
 		p.intern = make(interner)
 	}
@@ -156,6 +160,7 @@ func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Fact
 	if s.prog.residual != nil {
 		pkgStart = p.takeMatches(s, src, p.mt.run(s.prog.residual, root), s.prog.remap, pkgStart)
 	}
+	p.macroItems(s, src)
 
 	p.buildDefs(s, src, f)
 	p.buildRefs(src, f)
@@ -261,7 +266,7 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 			if recv != nil {
 				d.recvStart, d.recvEnd = recv.span(n)
 			}
-			if d.nameStart == d.nameEnd {
+			if d.nameStart == d.nameEnd || s.defHook != nil && !s.defHook(src, &d) {
 				continue
 			}
 			p.defs = append(p.defs, d)
@@ -270,6 +275,11 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 				st, _ := main.span(n)
 				ds, de := path.span(n)
 				p.docs = append(p.docs, rawDoc{owner: st, start: ds, end: de})
+			}
+		case mainRole == roleMacroItems:
+			if main != nil {
+				st, en := main.span(n)
+				p.bodies = append(p.bodies, rawStr{st, en})
 			}
 		case mainRole == roleLiteral:
 			if main != nil {
@@ -466,7 +476,7 @@ func unquote(b []byte) string {
 }
 
 // importStmt takes apart a whole import statement (Java import, C# using,
-// Rust use argument, PHP use clause or require/include).
+// Rust use argument, PHP use clause or require/include, HCL module source).
 func (p *Parser) importStmt(s *langSpec, src []byte, st, en uint32) {
 	text := strings.TrimSpace(foldSpace(src[st:en], 512))
 	line := p.lines.line(st) + 1
@@ -512,6 +522,16 @@ func (p *Parser) importStmt(s *langSpec, src []byte, st, en uint32) {
 			path = strings.TrimPrefix(strings.TrimPrefix(path, "function "), "const ")
 			path = strings.TrimPrefix(path, "\\")
 		}
+	case "hcl":
+		// A module's source attribute: source = "./modules/vpc".
+		k, v, ok := strings.Cut(text, "=")
+		if !ok || strings.TrimSpace(k) != "source" {
+			return
+		}
+		path = unquote([]byte(v))
+		if strings.ContainsAny(path, "\"${}") {
+			return
+		}
 	default:
 		path = text
 	}
@@ -546,7 +566,7 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 
 	// A namespace ending in ';' (C# file-scoped, PHP braceless) covers the
 	// rest of the file up to the next such namespace.
-	fileScoped := s.name == "csharp" || s.name == "php"
+	fileScoped := s.name == "csharp" || s.name == "php" || s.fileScoped
 	for i := range defs {
 		d := &defs[i]
 		if fileScoped && d.kind == KindModule && d.end > d.start && src[d.end-1] == ';' {
@@ -624,7 +644,12 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 		for _, c := range s.nameSeps {
 			rawName = strings.ReplaceAll(rawName, string(c), ".")
 		}
-		prefix, name := splitName(rawName)
+		var prefix, name string
+		if s.nameHook != nil {
+			prefix, name = s.nameHook(d.kind, rawName)
+		} else {
+			prefix, name = splitName(rawName)
+		}
 		if d.scope {
 			name = lastIdent(name)
 			prefix = ""
@@ -677,6 +702,9 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 		// A member declared on its parent's first line has no doc of its own.
 		if def.Doc == "" && (d.parent < 0 || p.lines.line(defs[d.parent].start) != startLine) {
 			def.Doc = docAbove(src, p.lines, startLine, s)
+		}
+		if def.Doc == "" && s.docHook != nil {
+			def.Doc = s.docHook(src[d.start:d.end])
 		}
 		f.Defs = append(f.Defs, def)
 	}

@@ -133,6 +133,7 @@ const (
 	commentSlash commentStyle = iota // //, ///, //!, /* */
 	commentHash                      // #
 	commentBoth                      // PHP: //, #, /* */
+	commentDash                      // SQL: --, /* */
 )
 
 // sigStyle says where a signature ends.
@@ -189,6 +190,20 @@ type langSpec struct {
 	// without changing its length or line breaks (offsets stay valid):
 	// Lua masks the LuaLS annotations its grammar fails on.
 	prepare func(src []byte) []byte
+	// fileScoped says that a module definition ending in ';' (a Protobuf
+	// package) covers the rest of the file, as C# and PHP namespaces do.
+	fileScoped bool
+	// defHook, when set, sees each definition the query found, before
+	// nesting: it may change it (its kind, the range of its name) and drops
+	// it by returning false. It lets a language decide by the text what a
+	// query without predicates cannot (HCL block types, CUE #definitions).
+	defHook func(src []byte, d *rawDef) bool
+	// nameHook, when set, replaces splitName: it turns the text of a
+	// definition's name into its qualifier and name (HCL block labels).
+	nameHook func(kind DefKind, text string) (prefix, name string)
+	// docHook, when set, gives a definition without a doc comment a doc
+	// from its own text (a Terraform block's description attribute).
+	docHook func(body []byte) string
 
 	once  sync.Once
 	lang  *sitter.Language

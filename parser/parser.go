@@ -35,6 +35,7 @@ type Parser struct {
 	imports []Import
 	strs    []rawStr
 	impAt   []uint32 // start offsets of import paths (not literals to index)
+	bodies  []rawStr // token trees of item-position macro calls (macro.go)
 }
 
 // NewParser returns a Parser ready for any supported language. Close it to
@@ -70,6 +71,12 @@ func (p *Parser) spec(path string) (*langSpec, error) {
 		p.cur = s
 	}
 	return s, nil
+}
+
+// parseLimitMicros bounds one parse: far above what any real file takes
+// (milliseconds), so that only a grammar stuck on broken input hits it.
+func parseLimitMicros(n int) int {
+	return 2_000_000 + 50*n
 }
 
 // ParseOnly runs the tree-sitter parse of src and discards the tree. It does
@@ -121,7 +128,15 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*Facts, er
 	if s.prepare != nil {
 		src = s.prepare(src)
 	}
+	p.ts.SetOperationLimit(parseLimitMicros(len(src)))
 	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	if errors.Is(err, sitter.ErrOperationLimit) && ctx.Err() == nil {
+		// A grammar whose error recovery runs away on some broken input
+		// (seen with CUE): the file keeps its file page and says why.
+		p.ts.Reset()
+		return &Facts{Language: s.name, Diagnostics: []Diagnostic{{Line: 1, Column: 1,
+			Message: "the " + s.name + " grammar gave up on this file (parse time limit); fix its syntax to index its definitions"}}}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}

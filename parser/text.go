@@ -297,6 +297,12 @@ func trimLine(b []byte) []byte {
 // commentLine reports whether the trimmed line is a line comment in the
 // given style and returns its text without the marker.
 func commentLine(t []byte, style commentStyle) ([]byte, bool) {
+	if style == commentDash {
+		if bytes.HasPrefix(t, []byte("--")) {
+			return t[2:], true
+		}
+		return nil, false
+	}
 	if style >= commentLua {
 		return dashLine(t, style)
 	}

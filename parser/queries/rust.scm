@@ -29,3 +29,8 @@
 ; String literals (what config keys, flags and messages are written in).
 (string_literal) @literal
 (raw_string_literal) @literal
+
+; Item-position macro calls whose bodies are items (cfg_net! { ... },
+; pin_project! { ... }): parsed again as Rust (parser/macro.go).
+(source_file (macro_invocation (token_tree) @macro.items))
+(declaration_list (macro_invocation (token_tree) @macro.items))
