@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/c"
@@ -125,10 +126,11 @@ const (
 type sigStyle uint8
 
 const (
-	sigBrace sigStyle = iota // at '{' or ';' outside parentheses
-	sigArrow                 // like sigBrace, and also at "=>"
-	sigColon                 // Python: at ':' outside brackets
-	sigLine                  // Ruby: at the end of the first line
+	sigBrace  sigStyle = iota // at '{' or ';' outside parentheses
+	sigArrow                  // like sigBrace, and also at "=>"
+	sigColon                  // Python: at ':' outside brackets
+	sigLine                   // Ruby: at the end of the first line
+	sigEquals                 // like sigBrace, and also at a lone '=' (Kotlin, Scala, Swift)
 )
 
 // langSpec is everything the extractor knows about one language. The
@@ -149,6 +151,18 @@ type langSpec struct {
 	// builtins are unqualified reference names dropped as noise
 	// (predeclared types and functions).
 	builtins map[string]bool
+	// splitImport, when set, takes apart an @import.stmt's folded text
+	// and calls add for each path it imports (Scala's import a.{B, C => D}
+	// imports two).
+	splitImport func(text string, add func(path, alias string))
+	// varKinds re-kinds a variable whose signature starts with one of its
+	// words: a grammar that reads "enum Mode" as a declaration of Mode of
+	// type enum (Groovy).
+	varKinds map[string]DefKind
+	// parseLimit, when set, bounds one parse (plus parseLimitPerByte per
+	// byte): a grammar whose error recovery can run for minutes on broken
+	// input (Swift) gives up, and the file gets a diagnostic instead.
+	parseLimit time.Duration
 
 	once  sync.Once
 	lang  *sitter.Language

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -79,15 +80,35 @@ func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if _, err := p.spec(path); err != nil {
+	s, err := p.spec(path)
+	if err != nil {
 		return err
 	}
-	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	tree, _, err := p.parseTree(ctx, s, src)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", path, err)
 	}
 	tree.Close()
 	return nil
+}
+
+// parseLimitPerByte is added to a langSpec's parseLimit for each byte of
+// the file.
+const parseLimitPerByte = 100 * time.Microsecond
+
+// parseTree parses src with the language's time limit, if any; it returns
+// the limit it used.
+func (p *Parser) parseTree(ctx context.Context, s *langSpec, src []byte) (*sitter.Tree, time.Duration, error) {
+	limit := time.Duration(0)
+	if s.parseLimit > 0 {
+		limit = s.parseLimit + time.Duration(len(src))*parseLimitPerByte
+	}
+	p.ts.SetOperationLimit(int(limit.Microseconds()))
+	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	if errors.Is(err, sitter.ErrOperationLimit) {
+		p.ts.Reset()
+	}
+	return tree, limit, err
 }
 
 // Parse extracts the Facts of the file at path (used only to pick the
@@ -105,7 +126,11 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*Facts, er
 	if err != nil {
 		return nil, err
 	}
-	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	tree, limit, err := p.parseTree(ctx, s, src)
+	if errors.Is(err, sitter.ErrOperationLimit) {
+		return &Facts{Language: s.name, Diagnostics: []Diagnostic{{Line: 1, Column: 1, Message: fmt.Sprintf(
+			"the %s grammar gave up after %v (error recovery on broken input); nothing indexed: fix the syntax or split the file", s.name, limit.Round(time.Millisecond))}}}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
