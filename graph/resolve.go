@@ -522,6 +522,16 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 		if i, ok := lookSuffix(strings.ReplaceAll(s, ".", "/"), []string{ext}); ok && strings.Contains(s, ".") {
 			return i, true
 		}
+	case "kotlin", "scala", "groovy":
+		// A package path names a file by its class (a.b.Cart → a/b/Cart.kt),
+		// a member of one (a.b.Cart.empty), or the package's folder.
+		exts := map[string][]string{"kotlin": {".kt", ".kts"}, "scala": {".scala", ".sc"}, "groovy": {".groovy", ".gradle"}}[f.Lang]
+		parts := strings.Split(strings.TrimSuffix(strings.TrimSuffix(imp, ".*"), "._"), ".")
+		for n := len(parts); n > 1 && n >= len(parts)-1; n-- {
+			if i, ok := lookSuffix(strings.Join(parts[:n], "/"), exts); ok {
+				return i, true
+			}
+		}
 	case "ruby":
 		if i, ok := lookFile(path.Join(dir, imp) + ".rb"); ok {
 			return i, true

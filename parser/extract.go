@@ -108,20 +108,26 @@ type rawDoc struct {
 
 // kindRank orders duplicate captures of one name: the most specific kind
 // wins (a Go type_spec matched as struct and as type is a struct).
+// A const beats a var or field (Kotlin const val, Swift top-level let), and
+// any other type kind beats class (Kotlin enum class).
 func kindRank(k DefKind) int {
 	switch k {
-	case KindVar, KindConst:
+	case KindVar:
 		return 1
 	case KindType:
 		return 2
 	case KindField:
 		return 3
-	case KindFunc:
+	case KindConst:
 		return 4
-	case KindMethod:
+	case KindFunc:
 		return 5
+	case KindMethod:
+		return 6
+	case KindClass:
+		return 7
 	}
-	return 6
+	return 8
 }
 
 // nodeRange returns the node's byte range clipped to a source of srcLen
@@ -480,6 +486,12 @@ func unquote(b []byte) string {
 func (p *Parser) importStmt(s *langSpec, src []byte, st, en uint32) {
 	text := strings.TrimSpace(foldSpace(src[st:en], 512))
 	line := p.lines.line(st) + 1
+	if s.splitImport != nil {
+		s.splitImport(text, func(path, alias string) {
+			p.imports = append(p.imports, Import{Path: path, Alias: alias, Line: line})
+		})
+		return
+	}
 	var path, alias string
 	switch s.name {
 	case "java":
@@ -684,6 +696,12 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 		if s.name == "python" && kind == KindVar && isUpper(name) {
 			kind = KindConst
 		}
+		sig := p.signature(s, src, d, kind)
+		if kind == KindVar && s.varKinds != nil {
+			if w, _, _ := strings.Cut(sig, " "); s.varKinds[w] != KindUnknown {
+				kind = s.varKinds[w]
+			}
+		}
 		startLine := p.lines.line(d.start)
 		def := Def{
 			Kind:      kind,
@@ -692,7 +710,7 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 			Parent:    int(parentDef),
 			StartLine: startLine + 1,
 			EndLine:   p.lines.endLine(d.start, d.end),
-			Signature: p.signature(s, src, d, kind),
+			Signature: sig,
 		}
 		if len(docs) > 0 {
 			if j, ok := slices.BinarySearchFunc(docs, d.start, func(x rawDoc, t uint32) int { return int(x.owner) - int(t) }); ok {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/c"
@@ -145,6 +146,7 @@ const (
 	sigColon                     // Python: at ':' outside brackets
 	sigLine                      // Ruby: at the end of the first line
 	sigWholeLine                 // config and builds: the first line, braces and all
+	sigEquals                    // like sigBrace, and also at a lone '=' (Kotlin, Scala, Swift)
 )
 
 // langSpec is everything the extractor knows about one language. The
@@ -204,6 +206,18 @@ type langSpec struct {
 	// docHook, when set, gives a definition without a doc comment a doc
 	// from its own text (a Terraform block's description attribute).
 	docHook func(body []byte) string
+	// splitImport, when set, takes apart an @import.stmt's folded text
+	// and calls add for each path it imports (Scala's import a.{B, C => D}
+	// imports two).
+	splitImport func(text string, add func(path, alias string))
+	// varKinds re-kinds a variable whose signature starts with one of its
+	// words: a grammar that reads "enum Mode" as a declaration of Mode of
+	// type enum (Groovy).
+	varKinds map[string]DefKind
+	// parseLimit, when set, bounds one parse (plus parseLimitPerByte per
+	// byte): a grammar whose error recovery can run for minutes on broken
+	// input (Swift) gives up, and the file gets a diagnostic instead.
+	parseLimit time.Duration
 
 	once  sync.Once
 	lang  *sitter.Language

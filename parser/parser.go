@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -96,12 +97,31 @@ func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
 	if s.prepare != nil {
 		src = s.prepare(src)
 	}
-	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	tree, _, err := p.parseTree(ctx, s, src)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", path, err)
 	}
 	tree.Close()
 	return nil
+}
+
+// parseLimitPerByte is added to a langSpec's parseLimit for each byte of
+// the file.
+const parseLimitPerByte = 100 * time.Microsecond
+
+// parseTree parses src with the language's time limit, if any; it returns
+// the limit it used.
+func (p *Parser) parseTree(ctx context.Context, s *langSpec, src []byte) (*sitter.Tree, time.Duration, error) {
+	limit := time.Duration(parseLimitMicros(len(src))) * time.Microsecond
+	if s.parseLimit > 0 {
+		limit = s.parseLimit + time.Duration(len(src))*parseLimitPerByte
+	}
+	p.ts.SetOperationLimit(int(limit.Microseconds()))
+	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	if errors.Is(err, sitter.ErrOperationLimit) {
+		p.ts.Reset()
+	}
+	return tree, limit, err
 }
 
 // Parse extracts the Facts of the file at path (used only to pick the
@@ -128,14 +148,12 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*Facts, er
 	if s.prepare != nil {
 		src = s.prepare(src)
 	}
-	p.ts.SetOperationLimit(parseLimitMicros(len(src)))
-	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	tree, limit, err := p.parseTree(ctx, s, src)
 	if errors.Is(err, sitter.ErrOperationLimit) && ctx.Err() == nil {
 		// A grammar whose error recovery runs away on some broken input
-		// (seen with CUE): the file keeps its file page and says why.
-		p.ts.Reset()
-		return &Facts{Language: s.name, Diagnostics: []Diagnostic{{Line: 1, Column: 1,
-			Message: "the " + s.name + " grammar gave up on this file (parse time limit); fix its syntax to index its definitions"}}}, nil
+		// (seen with CUE and Swift): the file keeps its file page and says why.
+		return &Facts{Language: s.name, Diagnostics: []Diagnostic{{Line: 1, Column: 1, Message: fmt.Sprintf(
+			"the %s grammar gave up after %v (error recovery on broken input); nothing indexed: fix the syntax or split the file", s.name, limit.Round(time.Millisecond))}}}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)

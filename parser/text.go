@@ -172,6 +172,9 @@ func signatureEnd(src []byte, start, end int, style sigStyle, noSingleQuote bool
 			if depth == 0 && style == sigArrow && i+1 < end && src[i+1] == '>' {
 				return i
 			}
+			if depth == 0 && style == sigEquals && loneEquals(src, i, end) {
+				return i
+			}
 		case '"', '\'', '`':
 			// Skip string literals so that braces inside them do not count.
 			// Rust's ' starts a lifetime ('a, '_) far more often than a char.
@@ -191,6 +194,15 @@ func signatureEnd(src []byte, start, end int, style sigStyle, noSingleQuote bool
 		}
 	}
 	return end
+}
+
+// loneEquals reports whether the '=' at src[i] is an assignment, not part
+// of =>, ==, !=, <=, >= or a custom operator.
+func loneEquals(src []byte, i, end int) bool {
+	if i+1 < end && strings.IndexByte("=>", src[i+1]) >= 0 {
+		return false
+	}
+	return i == 0 || strings.IndexByte("=!<>+-*/%&|^~:", src[i-1]) < 0
 }
 
 // isIdentByte reports whether c may appear in an identifier of any
