@@ -70,7 +70,7 @@ var roleByName = func() map[string]role {
 		"qual": roleQual, "import.path": roleImportPath, "import.alias": roleImportAlias,
 		"import.stmt": roleImportStmt, "import.fn": roleImportFn, "doc": roleDoc, "doc.owner": roleDocOwner,
 		"package": rolePackage, "heading": roleHeading, "paragraph": roleParagraph, "literal": roleLiteral,
-		"keyword": roleKeyword,
+		"keyword":     roleKeyword,
 		"macro.items": roleMacroItems,
 	}
 	for k := KindFunc; int(k) < len(kindNames); k++ {
