@@ -267,7 +267,7 @@ var noiseBases = map[string]string{
 	"LICENSE.txt": "license text", "LICENCE.txt": "license text", "COPYING.txt": "license text",
 	"UNLICENSE": "license text", "go.sum": "checksum list", "yarn.lock": "lock file",
 	"Cargo.lock": "lock file", "poetry.lock": "lock file", "Gemfile.lock": "lock file",
-	"composer.lock": "lock file", "pnpm-lock.yaml": "lock file", "package-lock.json": "lock file",
+	"composer.lock": "lock file", "pnpm-lock.yaml": "lock file", "package-lock.json": "lock file", "npm-shrinkwrap.json": "lock file",
 	"Pipfile.lock": "lock file", "flake.lock": "lock file", "mix.lock": "lock file",
 	// Ignore lists name paths the index leaves out anyway.
 	".gitignore": "ignore list", ".dockerignore": "ignore list", ".npmignore": "ignore list",
@@ -306,11 +306,11 @@ func BinaryName(p string) bool {
 // it.
 func NotIndexedReason(p string) string {
 	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
-	if _, ok := langByBase[base]; ok {
+	if l, ok := langByBase[base]; ok && l != "" {
 		return ""
 	}
 	ext := strings.ToLower(path.Ext(base))
-	if ext != "" && langByExt[ext] != "" {
+	if _, ok := langByBase[base]; !ok && ext != "" && langByExt[ext] != "" {
 		return ""
 	}
 	if r, ok := noiseBases[base]; ok {

@@ -143,6 +143,11 @@ func TestLexicalText(t *testing.T) {
 	if Method("text") != "lexical" || Method("haskell") != "patterns" || Method("rst") != "headings" || Method("go") != "grammar" {
 		t.Errorf("Method: text %q haskell %q rst %q go %q", Method("text"), Method("haskell"), Method("rst"), Method("go"))
 	}
+	for _, lock := range []string{"pnpm-lock.yaml", "x/package-lock.json", "npm-shrinkwrap.json", "Cargo.lock"} {
+		if r := NotIndexedReason(lock); r != "lock file" {
+			t.Errorf("NotIndexedReason(%q) = %q, want lock file", lock, r)
+		}
+	}
 	if NotIndexedReason("a/b.png") != "binary (by extension)" || NotIndexedReason("LICENSE") != "license text" || NotIndexedReason("x.hs") != "" {
 		t.Errorf("NotIndexedReason: %q %q", NotIndexedReason("a/b.png"), NotIndexedReason("LICENSE"))
 	}
