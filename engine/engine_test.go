@@ -338,3 +338,27 @@ func TestCommonTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryDataFilesDownWeighted: a CI workflow and a Makefile that repeat a
+// question's words rank below the code that implements them, and still
+// answer a question that names them.
+func TestQueryDataFilesDownWeighted(t *testing.T) {
+	g := testGraph(t)
+	pages := append([]graph.Page(nil), g.Pages...)
+	edges := g.Edges()
+	addData := func(path, lang, doc string, idents ...string) {
+		pages = append(pages, graph.Page{ID: graph.FileID(path), Kind: graph.KindFile, Title: path,
+			Name: path[strings.LastIndexByte(path, '/')+1:], Path: path, Lang: lang, Doc: doc, Idents: idents})
+	}
+	addData(".github/workflows/tokens.yml", "yaml", "Count the tokens of a stub: count tokens of each stub, count the tokens of stubs.", "tokens", "count", "stub", "count", "tokens", "CountTokens")
+	addData("Makefile", "make", "count tokens of the stubs", "tokens", "count", "stub")
+	ix := NewIndex(graph.NewGraph(pages, edges), nil)
+	r := query(t, ix, "count tokens of a stub", Options{Explain: true})
+	if got := topPath(r); got != "engine/pack.go" {
+		t.Errorf("top %q, want engine/pack.go\n%s", got, r.Render())
+	}
+	r = query(t, ix, "Makefile count tokens", Options{})
+	if got := topPath(r); got != "Makefile" {
+		t.Errorf("a question naming the Makefile: top %q\n%s", got, r.Render())
+	}
+}

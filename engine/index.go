@@ -56,7 +56,12 @@ const (
 	flagTest = 1 << iota // a test file or test directory
 	flagDoc              // documentation text: Markdown, reStructuredText, plain text
 	flagAux              // code under a documentation or example directory
+	flagData             // configuration, build or CI file, or plain text (dataLangs)
 )
+
+// dataLangs are the languages of files that configure, build or describe a
+// project rather than implement it.
+var dataLangs = map[string]bool{"yaml": true, "json": true, "toml": true, "make": true, "dockerfile": true, "text": true}
 
 // NewIndex builds the ranking index of g. prev (may be nil) is the index of
 // the previous build: its PageRank warm-starts this one, so a small rebuild
@@ -583,6 +588,9 @@ func docFlags(p *graph.Page) uint8 {
 	}
 	if p.Lang == "markdown" || p.Lang == "rst" || p.Lang == "asciidoc" {
 		f |= flagDoc
+	}
+	if dataLangs[p.Lang] && f&flagDoc == 0 {
+		f |= flagData
 	}
 	dir := p.Path[:max(0, strings.LastIndexByte(p.Path, '/'))]
 	for seg := range strings.SplitSeq(dir, "/") {

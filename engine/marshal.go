@@ -39,7 +39,7 @@ import (
 // within a few ms on a 150k-page index.
 const (
 	indexMagic   = "WTIX"
-	indexVersion = 6
+	indexVersion = 7
 )
 
 // ErrBadIndex is returned by UnmarshalIndex for data it cannot read.

@@ -73,6 +73,11 @@ const (
 	moduleFactor = 0.3  // a directory stub costs tokens and names no file
 	memoryFactor = 1.2  // authored facts are few and deliberate
 	auxFactor    = 0.6  // code under doc/ or examples/: illustrates, rarely implements
+	// dataFactor: configuration, build and CI files and plain text (YAML,
+	// JSON, TOML, Makefiles, Dockerfiles, .txt): once indexed they crowded
+	// code out of code questions (public eval: a workflow and .golangci.yml
+	// above gin's debug.go); a question that names one still finds it.
+	dataFactor = 0.5
 
 	// --- explicit path and component signals (multiply) ---
 	pathExactBoost        = 4.0  // the question names this file ("engine/rank.go", a traceback frame)

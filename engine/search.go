@@ -285,6 +285,9 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		if ix.flags[g.page]&flagAux != 0 && ix.flags[g.page]&flagDoc == 0 {
 			mul("aux", auxFactor)
 		}
+		if ix.flags[g.page]&flagData != 0 {
+			mul("data", dataFactor)
+		}
 		if ix.flags[g.page]&flagTest != 0 {
 			mul("test", testFactor)
 		}
