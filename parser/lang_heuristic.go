@@ -33,6 +33,21 @@ type heurLang struct {
 	// identifier (Haskell foldl', Rust lifetimes).
 	quotes    string
 	charQuote byte
+	// multiline: a single-quoted string may span lines (Clojure); a
+	// backslash outside a string then escapes the next character (\" is
+	// a character literal, not a quote).
+	multiline bool
+	// docBelow: a definition's doc is the comment or string lines right
+	// below its first line (Nim's ##, Clojure's docstring), tried before
+	// the comment above.
+	docBelow bool
+	// docSkip are prefixes of unindented code lines that may sit between
+	// a doc comment and its definition (Erlang's -spec).
+	docSkip []string
+	// closers start the line, at a definition's own indentation, that
+	// ends it ("}" of a brace language, Julia's and Fortran's "end");
+	// without one a definition runs to the next at its indentation.
+	closers []string
 	// identChars are the characters allowed in identifiers besides
 	// letters, digits and '_' (Clojure's "-?!*", Perl's sigils are not).
 	identChars string
@@ -102,16 +117,22 @@ var heurLangs = []*heurLang{
 			d(KindVar, `^\s*(?:pub\s+)?(?:threadlocal\s+)?var\s+(?P<name>\w+)`).outsideFunc(),
 		},
 		keywords: set("const var fn pub return if else while for switch break continue defer errdefer try catch orelse and or struct enum union error comptime inline test usingnamespace undefined null true false void")},
-	{name: "dart", exts: []string{".dart"}, line: []string{"//"}, block: [][2]string{{"/*", "*/"}}, quotes: `"'`,
+	{name: "dart", closers: []string{"}"}, exts: []string{".dart"}, line: []string{"//"}, block: [][2]string{{"/*", "*/"}}, quotes: `"'`,
 		decls: []decl{
 			d(KindClass, `^\s*(?:abstract\s+|sealed\s+|base\s+|final\s+|interface\s+)*(?:class|mixin)\s+(?P<name>\w+)`),
 			d(KindEnum, `^\s*enum\s+(?P<name>\w+)`),
 			d(KindTrait, `^\s*extension\s+(?P<name>\w+)\s+on\b`),
 			d(KindType, `^\s*typedef\s+(?P<name>\w+)`),
-			d(KindFunc, `^\s*(?:static\s+|external\s+|factory\s+|@\w+\s+)*(?:[\w<>?,\[\]]+\s+)?(?:get\s+|set\s+)?(?P<name>[A-Za-z_]\w*(?:\.\w+)?)\s*(?:<[^>]*>)?\([^;]*$`).outsideFunc(),
+			// A named constructor Cart.empty( is "empty" in class Cart; a
+			// body may be a block or an arrow (=> expr;).
+			d(KindFunc, `^\s*(?:static\s+|external\s+|factory\s+|const\s+|@\w+\s+)*(?:[\w<>?,\[\]]+\s+)?(?:get\s+|set\s+)?(?:[A-Z]\w*\.)?(?P<name>[A-Za-z_]\w*)\s*(?:<[^>]*>)?\((?:[^;]*$|.*\)\s*(?:async\s*)?=>)`).outsideFunc(),
+			// An unnamed constructor whose body is ";" (Cart(); const Item(this.name);).
+			d(KindFunc, `^\s+(?:const\s+)?(?P<name>[A-Z]\w*)\(.*\)\s*(?::[^;]*)?;\s*$`).outsideFunc(),
+			d(KindFunc, `^\s*(?:static\s+)?(?:[\w<>?,\[\]]+\s+)?get\s+(?P<name>[A-Za-z_]\w*)\s*(?:=>|\{)`).outsideFunc(),
+			d(KindConst, `^(?:const|final)\s+(?:[\w<>?]+\s+)?(?P<name>[A-Za-z_]\w*)\s*=`).topLevel(),
 		},
 		keywords: set("if for while switch return catch else new const final var class import library part export show hide await async assert super this")},
-	{name: "julia", exts: []string{".jl"}, line: []string{"#"}, block: [][2]string{{"#=", "=#"}}, nest: true, quotes: `"`,
+	{name: "julia", closers: []string{"end"}, exts: []string{".jl"}, line: []string{"#"}, block: [][2]string{{"#=", "=#"}}, nest: true, quotes: `"`,
 		decls: []decl{
 			d(KindFunc, `^\s*(?:@\w+\s+)*function\s+(?P<name>[\w.!]+)`),
 			d(KindStruct, `^\s*(?:mutable\s+)?struct\s+(?P<name>\w+)`),
@@ -122,19 +143,21 @@ var heurLangs = []*heurLang{
 			d(KindFunc, `^(?P<name>[A-Za-z_][\w!]*)\([^)]*\)\s*=[^=]`).topLevel(),
 		},
 		keywords: set("function end if else elseif for while return begin let local global using import export module struct mutable abstract type const do try catch finally true false nothing")},
-	{name: "perl", exts: []string{".pl", ".pm", ".t", ".psgi"}, line: []string{"#"}, quotes: `"'`,
+	{name: "perl", closers: []string{"}"}, exts: []string{".pl", ".pm", ".t", ".psgi"}, line: []string{"#"}, quotes: `"'`,
+		// POD, from a "=word" line to "=cut", is documentation.
+		block: [][2]string{{"=pod", "=cut"}, {"=head", "=cut"}, {"=over", "=cut"}, {"=item", "=cut"}, {"=begin", "=cut"}, {"=for", "=cut"}, {"=encoding", "=cut"}},
 		decls: []decl{
 			d(KindModule, `^\s*package\s+(?P<name>[\w:]+)`),
 			d(KindFunc, `^\s*sub\s+(?P<name>[\w:]+)`),
 		},
 		keywords: set("my our local sub package use require return if elsif else unless while for foreach last next and or not eq ne lt gt le ge qw shift")},
-	{name: "r", exts: []string{".r"}, line: []string{"#"}, quotes: `"'`, identChars: ".",
+	{name: "r", closers: []string{"}"}, exts: []string{".r"}, line: []string{"#'", "#"}, quotes: `"'`, identChars: ".",
 		decls: []decl{
 			d(KindFunc, `^\s*(?P<name>[A-Za-z.][\w.]*)\s*(?:<-|<<-|=)\s*function\b`),
-			d(KindClass, `^\s*(?:setClass|setRefClass|R6Class)\(\s*"(?P<name>\w+)"`),
+			d(KindClass, `^\s*(?:[A-Za-z.][\w.]*\s*(?:<-|=)\s*)?(?:methods::|R6::)?(?:setClass|setRefClass|R6Class)\(\s*(?:Class\s*=\s*|classname\s*=\s*)?"(?P<name>[\w.]+)"`),
 		},
 		keywords: set("function if else for while repeat return in next break TRUE FALSE NULL NA library require")},
-	{name: "clojure", exts: []string{".clj", ".cljs", ".cljc", ".edn"}, line: []string{";"}, quotes: `"`, identChars: "-?!*<>'+=",
+	{name: "clojure", exts: []string{".clj", ".cljs", ".cljc", ".edn"}, line: []string{";"}, quotes: `"`, multiline: true, docBelow: true, identChars: "-?!*<>'+=",
 		decls: []decl{
 			d(KindModule, `^\s*\(ns\s+(?P<name>[\w.\-]+)`),
 			d(KindFunc, `^\s*\(defn-?\s+(?:\^\S+\s+)?(?P<name>[\w\-?!*<>'+=/]+)`),
@@ -145,7 +168,7 @@ var heurLangs = []*heurLang{
 			d(KindVar, `^\s*\(def(?:once)?\s+(?:\^\S+\s+)?(?P<name>[\w\-?!*<>'+=]+)`),
 		},
 		keywords: set("def defn fn let if do when cond loop recur ns require nil true false")},
-	{name: "erlang", exts: []string{".erl", ".hrl", ".escript"}, line: []string{"%"}, quotes: `"`,
+	{name: "erlang", exts: []string{".erl", ".hrl", ".escript"}, line: []string{"%"}, quotes: `"`, docSkip: []string{"-spec"},
 		decls: []decl{
 			d(KindModule, `^-module\((?P<name>\w+)\)`),
 			d(KindStruct, `^-record\((?P<name>\w+)`),
@@ -162,22 +185,23 @@ var heurLangs = []*heurLang{
 			d(KindFunc, `^\s*let\s+(?:rec\s+|inline\s+|private\s+|mutable\s+)*(?P<name>[A-Za-z_][\w']*)`).outsideFunc(),
 		},
 		keywords: set("let rec in if then else elif match with fun function type module namespace open member val mutable return yield do done for while true false null")},
-	{name: "nim", exts: []string{".nim", ".nims", ".nimble"}, line: []string{"#"}, block: [][2]string{{"#[", "]#"}}, nest: true, quotes: `"`, charQuote: '\'',
+	{name: "nim", exts: []string{".nim", ".nims", ".nimble"}, line: []string{"#"}, block: [][2]string{{"#[", "]#"}}, nest: true, quotes: `"`, charQuote: '\'', docBelow: true,
 		decls: []decl{
 			d(KindFunc, `^\s*(?:proc|func|method|iterator|converter)\s+(?P<name>\w+|`+"`[^`]+`"+`)`),
 			d(KindMacro, `^\s*(?:macro|template)\s+(?P<name>\w+)`),
 			d(KindType, `^\s*(?:type\s+)?(?P<name>[A-Z]\w*)\*?\s*(?:\[[^\]]*\])?\s*=\s*(?:ref\s+|ptr\s+)?(?:object|enum|tuple|distinct|concept)\b`),
+			d(KindConst, `^(?:const|let|var)\s+(?P<name>\w+)\*?\s*(?::[^=]*)?=`).topLevel(),
 		},
 		keywords: set("proc func method iterator macro template type var let const if elif else case of when while for in return result discard and or not import from export include object ref ptr")},
-	{name: "ocaml-interface", exts: []string{".mli"}, block: [][2]string{{"(*", "*)"}}, nest: true, quotes: `"`, charQuote: '\'', identChars: "'",
+	{name: "ocaml-interface", closers: []string{"end"}, exts: []string{".mli"}, block: [][2]string{{"(*", "*)"}}, nest: true, quotes: `"`, charQuote: '\'', identChars: "'",
 		decls: []decl{
 			d(KindModule, `^\s*module\s+(?:type\s+)?(?P<name>[A-Z]\w*)`),
-			d(KindType, `^\s*(?:type|and)\s+(?:'\w+\s+|\([^)]*\)\s+)?(?P<name>[a-z_]\w*)\s*=`),
+			d(KindType, `^\s*(?:type|and)\s+(?:nonrec\s+)?(?:'\w+\s+|\([^)]*\)\s+)?(?P<name>[a-z_]\w*)\s*(?:=|$|\(\*)`), // abstract: type t
 			d(KindFunc, `^(?:let|and)\s+(?:rec\s+)?(?P<name>[a-z_][\w']*)`).topLevel(),
 			d(KindFunc, `^\s*val\s+(?P<name>[a-z_][\w']*)\s*:`),
 		},
 		keywords: set("let rec in and if then else match with fun function type module struct sig end open val begin true false")},
-	{name: "shell", exts: []string{".zsh", ".ksh"}, line: []string{"#"}, quotes: `"'`,
+	{name: "shell", closers: []string{"}"}, exts: []string{".zsh", ".ksh"}, line: []string{"#"}, quotes: `"'`,
 		decls: []decl{
 			d(KindFunc, `^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w:.-]*)\s*\(\)\s*\{?`),
 			d(KindFunc, `^\s*function\s+(?P<name>[A-Za-z_][\w:.-]*)`),
@@ -189,11 +213,11 @@ var heurLangs = []*heurLang{
 			d(KindJob, `^(?P<name>[A-Za-z0-9_/$(){}%-][\w./$(){}%-]*)(?:\s+[\w./$(){}%-]+)*\s*::?(?:[^=]|$)`),
 		},
 		keywords: set("ifeq ifneq ifdef ifndef else endif define endef include export override")},
-	{name: "tcl", exts: []string{".tcl"}, line: []string{"#"}, quotes: `"`,
+	{name: "tcl", closers: []string{"}"}, exts: []string{".tcl"}, line: []string{"#"}, quotes: `"`,
 		decls: []decl{d(KindFunc, `^\s*proc\s+(?P<name>[\w:]+)`), d(KindModule, `^\s*namespace\s+eval\s+(?P<name>[\w:]+)`)}},
-	{name: "fortran", exts: []string{".f90", ".f95", ".f03", ".f08"}, line: []string{"!"}, quotes: `"'`,
+	{name: "fortran", closers: []string{"end", "END"}, exts: []string{".f90", ".f95", ".f03", ".f08"}, line: []string{"!>", "!"}, quotes: `"'`,
 		decls: []decl{
-			d(KindModule, `(?i)^\s*module\s+(?P<name>\w+)\s*$`),
+			d(KindModule, `(?i)^\s*(?:module|submodule\s*\([\w:]+\)|program)\s+(?P<name>\w+)\s*$`),
 			d(KindFunc, `(?i)^\s*(?:\w+\s+)*(?:subroutine|function)\s+(?P<name>\w+)`),
 			d(KindType, `(?i)^\s*type\s*(?:,[^:]*::\s*|::\s*|\s+)(?P<name>\w+)\s*$`),
 		}},

@@ -74,8 +74,12 @@ func scanLexical(h *heurLang, src []byte) lexScan {
 			i++
 			continue
 		}
+		if h.multiline && c == '\\' {
+			i += 2 // a character literal such as \" or \a
+			continue
+		}
 		if strings.IndexByte(h.quotes, c) >= 0 {
-			end, cs, ce := stringEnd(src, i)
+			end, cs, ce := stringEnd(src, i, h.multiline)
 			blank(sc.code, i, end)
 			if ce > cs {
 				sc.strs = append(sc.strs, [2]uint32{uint32(cs), uint32(ce)})
@@ -102,9 +106,13 @@ func lineLen(b []byte) int {
 	return len(b)
 }
 
-// blockAt reports which block comment opens at src[i].
+// blockAt reports which block comment opens at src[i]. An opener
+// starting with '=' (Perl's POD, "=head1" … "=cut") must start a line.
 func (h *heurLang) blockAt(src []byte, i int) (int, bool) {
 	for k, b := range h.block {
+		if b[0][0] == '=' && i > 0 && src[i-1] != '\n' {
+			continue
+		}
 		if bytes.HasPrefix(src[i:], []byte(b[0])) {
 			return k, true
 		}
@@ -185,8 +193,8 @@ func charLiteral(src []byte, i int) (int, bool) {
 // stringEnd returns the end of the string opened at i and its contents'
 // range. A tripled quote runs to the same three; a single one to the next
 // unescaped quote or the end of the line (an unbalanced quote must not
-// swallow the file).
-func stringEnd(src []byte, i int) (end, cs, ce int) {
+// swallow the file), or past line ends when multiline.
+func stringEnd(src []byte, i int, multiline bool) (end, cs, ce int) {
 	q := src[i]
 	if i+2 < len(src) && src[i+1] == q && src[i+2] == q {
 		if k := bytes.Index(src[i+3:], []byte{q, q, q}); k >= 0 {
@@ -201,7 +209,9 @@ func stringEnd(src []byte, i int) (end, cs, ce int) {
 		case q:
 			return j + 1, i + 1, j
 		case '\n':
-			return j, i + 1, j
+			if !multiline {
+				return j, i + 1, j
+			}
 		}
 	}
 	return len(src), i + 1, len(src)
@@ -272,7 +282,7 @@ func (p *Parser) parseLexical(ctx context.Context, h *heurLang, src []byte) (f *
 		f.Defs = append(f.Defs, Def{Kind: d.kind, Name: d.name, Qualified: qual, Parent: d.parent,
 			StartLine: d.line + 1, EndLine: d.end + 1,
 			Signature: foldSpace(sc.noComments[s:e], MaxSignatureBytes),
-			Doc:       p.lexDocAbove(h, src, &sc, d.line, docLines)})
+			Doc:       p.lexDoc(h, src, &sc, d.line, docLines)})
 	}
 	f.Doc = p.lexFileDoc(h, src, &sc, docLines)
 	if f.Doc == "" && len(f.Defs) > 0 && f.Defs[0].Kind == KindModule {
@@ -366,9 +376,16 @@ func (p *Parser) lexDefs(h *heurLang, src []byte, sc *lexScan) []lexDef {
 				break
 			}
 		}
+		if c := p.closerLine(h, src, sc, defs[i].line, end, defs[i].indent); c >= 0 {
+			end = c
+		}
 		for end > defs[i].line {
 			s, e := p.lines.bounds(src, end)
 			if len(bytes.TrimSpace(sc.code[s:e])) > 0 {
+				if k := p.docSkipStart(h, src, sc, end); k > defs[i].line {
+					end = k - 1 // the next definition's -spec
+					continue
+				}
 				break
 			}
 			end--
@@ -378,6 +395,30 @@ func (p *Parser) lexDefs(h *heurLang, src []byte, sc *lexScan) []lexDef {
 	return defs
 }
 
+// closerLine returns the first line after 0-based line first, up to
+// last, that sits at indentation ind and starts with one of h.closers (the
+// "}" or "end" that closes the definition on line first), or -1.
+func (p *Parser) closerLine(h *heurLang, src []byte, sc *lexScan, first, last, ind int) int {
+	for l := first + 1; l <= last && len(h.closers) > 0; l++ {
+		s, e := p.lines.bounds(src, l)
+		code := sc.code[s:e]
+		k := 0
+		for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
+			k++
+		}
+		if k != ind || k == len(code) {
+			continue
+		}
+		for _, c := range h.closers {
+			rest, ok := bytes.CutPrefix(code[k:], []byte(c))
+			if ok && (len(rest) == 0 || !lexIdentByte(h, c[0]) || !lexIdentByte(h, rest[0])) {
+				return l
+			}
+		}
+	}
+	return -1
+}
+
 // commentOnly reports whether 0-based line l holds comment or string text
 // and no code.
 func (p *Parser) commentOnly(src []byte, sc *lexScan, l int) bool {
@@ -385,8 +426,28 @@ func (p *Parser) commentOnly(src []byte, sc *lexScan, l int) bool {
 	return len(bytes.TrimSpace(sc.code[s:e])) == 0 && len(bytes.TrimSpace(src[s:e])) > 0
 }
 
+// lexDoc returns the doc of the definition on 0-based line n: the lines
+// below it first when h.docBelow, else the comment lines above.
+func (p *Parser) lexDoc(h *heurLang, src []byte, sc *lexScan, n int, used []bool) string {
+	if h.docBelow {
+		last := n + 1
+		for last < len(p.lines) && last-n < 200 && !used[last] && p.commentOnly(src, sc, last) {
+			last++
+		}
+		if last > n+1 {
+			for k := n + 1; k < last; k++ {
+				used[k] = true
+			}
+			return p.lexDocText(h, src, n+1, last-1)
+		}
+	}
+	return p.lexDocAbove(h, src, sc, n, used)
+}
+
 // lexDocAbove returns the comment lines directly above 0-based line n
-// (attribute lines starting with '@' skipped), markers stripped.
+// (attribute lines starting with '@' and h.docSkip lines skipped),
+// markers stripped. Lines already used as another definition's doc end
+// the block.
 func (p *Parser) lexDocAbove(h *heurLang, src []byte, sc *lexScan, n int, used []bool) string {
 	l := n - 1
 	for l >= 0 {
@@ -395,10 +456,14 @@ func (p *Parser) lexDocAbove(h *heurLang, src []byte, sc *lexScan, n int, used [
 			l--
 			continue
 		}
+		if k := p.docSkipStart(h, src, sc, l); k >= 0 {
+			l = k - 1
+			continue
+		}
 		break
 	}
 	top := l
-	for top >= 0 && n-top < 200 && p.commentOnly(src, sc, top) {
+	for top >= 0 && n-top < 200 && !used[top] && p.commentOnly(src, sc, top) {
 		top--
 	}
 	if top == l {
@@ -410,14 +475,31 @@ func (p *Parser) lexDocAbove(h *heurLang, src []byte, sc *lexScan, n int, used [
 	return p.lexDocText(h, src, top+1, l)
 }
 
+// docSkipStart returns the first line of the h.docSkip attribute (up to
+// 8 lines long) that ends on 0-based line l, or -1.
+func (p *Parser) docSkipStart(h *heurLang, src []byte, sc *lexScan, l int) int {
+	for k := l; k >= 0 && k > l-8 && len(h.docSkip) > 0; k-- {
+		s, e := p.lines.bounds(src, k)
+		if len(bytes.TrimSpace(src[s:e])) == 0 || p.commentOnly(src, sc, k) {
+			return -1
+		}
+		for _, pre := range h.docSkip {
+			if bytes.HasPrefix(src[s:e], []byte(pre)) {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
 // lexDocText joins lines first..last with comment markers stripped.
 func (p *Parser) lexDocText(h *heurLang, src []byte, first, last int) string {
 	var lines [][]byte
 	for k := first; k <= last; k++ {
 		s, e := p.lines.bounds(src, k)
 		raw := bytes.TrimSpace(src[s:e])
-		if bytes.HasPrefix(raw, []byte("{-#")) {
-			continue
+		if bytes.HasPrefix(raw, []byte("{-#")) || k == 0 && bytes.HasPrefix(raw, []byte("#!")) {
+			continue // a pragma, a shebang
 		}
 		t := stripCommentMarkers(h, raw)
 		if len(t) > 0 && (t[0] == '#' || t[0] == '!') {
@@ -463,13 +545,22 @@ func stripCommentMarkers(h *heurLang, t []byte) []byte {
 			t = t[len(m):]
 		}
 	}
+	// Docstrings: Julia's """…""" and "…", Clojure's "…" over lines.
 	t = bytes.TrimPrefix(t, []byte(`"""`))
 	t = bytes.TrimSuffix(t, []byte(`"""`))
+	t = bytes.TrimPrefix(t, []byte(`"`))
+	if !bytes.HasSuffix(t, []byte(`\"`)) {
+		t = bytes.TrimSuffix(t, []byte(`"`))
+	}
 	t = bytes.TrimSpace(t)
 	if len(t) > 0 && strings.IndexByte("|^*/!<", t[0]) >= 0 {
 		t = t[1:]
 	}
-	return bytes.TrimSpace(t)
+	t = bytes.TrimSpace(t)
+	if rest, ok := bytes.CutPrefix(t, []byte("@doc")); ok && (len(rest) == 0 || rest[0] == ' ') {
+		t = bytes.TrimSpace(rest) // Erlang's edoc tag
+	}
+	return t
 }
 
 // lexFileDoc returns the first comment block of the file before any code

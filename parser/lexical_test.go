@@ -47,6 +47,28 @@ var lexCases = []lexCase{
 		want: []string{"module ::shop", "func total"}, not: []string{"hidden"}},
 	{path: "a.f90", src: "module shapes\ncontains\n  function area(r)\n  end function\n  ! subroutine hidden()\nend module\n",
 		want: []string{"module shapes", "func shapes.area"}, not: []string{"hidden"}},
+	// Dart: a named constructor is named after the dot; arrow bodies,
+	// getters, a top-level const and a constructor ending in ";".
+	{path: "b.dart", src: "const int limit = 3;\nclass Cart {\n  Cart();\n  Cart.empty() {\n    print(limit);\n  }\n  int get size => 0;\n  String toString() => 'Cart';\n  // void hidden() => 1;\n}\n",
+		want: []string{"const limit", "func Cart.Cart", "func Cart.empty", "func Cart.size", "func Cart.toString"}, not: []string{"print", "hidden", "Cart.empty"}},
+	// Perl: POD from "=head1" to "=cut" is documentation, not code.
+	{path: "b.pm", src: "package Real;\n\n=head1 NAME\n\npackage Fake is documentation.\n\nsub fake is too.\n\n=cut\n\nsub real {\n  my $x = $y =head1;\n}\n",
+		want: []string{"module Real", "func real"}, not: []string{"Fake", "fake"}},
+	// R: an R6 class assigned to a name, its methods nested in it.
+	{path: "b.R", src: "Account <- R6::R6Class(\"Account\",\n  public = list(\n    deposit = function(x) {\n      x\n    }\n  )\n)\nmsg <- \"setClass(\\\"Fake\\\")\"\n",
+		want: []string{"class Account", "func Account.deposit"}, not: []string{"Fake"}},
+	// Clojure: a docstring spans lines; a "(defn" inside it is text.
+	{path: "b.clj", src: "(defn total\n  \"Sums the lines.\n  (defn inner [] 1) is an example.\"\n  [lines]\n  (reduce + lines))\n(def quote-char \\\")\n(defn after [] 1)\n",
+		want: []string{"func total", "var quote-char", "func after"}, not: []string{"inner"}},
+	// OCaml interfaces: an abstract type has no "=".
+	{path: "b.mli", src: "type t\ntype ('k, 'v) map\n(* type hidden *)\nmodule type S = sig\n  type elt\nend\n",
+		want: []string{"type t", "type map", "module S", "type S.elt"}, not: []string{"hidden"}},
+	// Fortran: a program unit; its "end program" is not a definition.
+	{path: "b.f90", src: "program rod\n  call run()\nend program rod\n",
+		want: []string{"module rod"}, not: []string{"run"}},
+	// Nim: a top-level const.
+	{path: "b.nim", src: "const limit* = 10\nproc f() =\n  const local = 1\n",
+		want: []string{"const limit", "func f"}, not: []string{"local"}},
 }
 
 func lexParse(t *testing.T, path, src string) *Facts {
@@ -84,6 +106,75 @@ func TestLexicalDeclarations(t *testing.T) {
 			for _, n := range tc.not {
 				if names[n] {
 					t.Errorf("%q must not be a definition; got %q", n, got)
+				}
+			}
+		})
+	}
+}
+
+// TestLexicalDocs checks each convention's doc comments: the doc of a
+// definition ("" for none) and the file's doc.
+func TestLexicalDocs(t *testing.T) {
+	cases := []struct {
+		path, src string
+		docs      map[string]string
+		fileDoc   string
+	}{
+		{path: "a.R", src: "# Accounts.\n\n#' Interest on a balance\n#'\n#' @param b the balance\ninterest <- function(b) b\n",
+			docs: map[string]string{"interest": "Interest on a balance\n\n@param b the balance"}, fileDoc: "Accounts."},
+		{path: "a.erl", src: "%%% @doc A store.\n-module(kv).\n\n%% @doc Put a value.\n-spec put(K, V) ->\n    ok.\nput(K, V) -> ok.\n",
+			docs: map[string]string{"put": "Put a value."}, fileDoc: "A store."},
+		{path: "a.nim", src: "type\n  A* = object\n    ## Doc of A.\n  B* = object\n    x: int\nproc f*() =\n  ## Doc of f.\n  discard\n",
+			docs: map[string]string{"A": "Doc of A.", "B": "", "f": "Doc of f."}},
+		{path: "a.clj", src: ";; Tax rules.\n(ns shop.tax)\n\n(defn with-vat\n  \"Raises a net amount\n  by the rate.\"\n  [x] x)\n",
+			docs: map[string]string{"with-vat": "Raises a net amount\nby the rate."}, fileDoc: "Tax rules."},
+		{path: "a.jl", src: "\"Inches in a foot.\"\nconst FOOT = 12\n",
+			docs: map[string]string{"FOOT": "Inches in a foot."}},
+		{path: "a.zsh", src: "#!/usr/bin/env zsh\n# Deploy helpers.\n\nf() {\n}\n",
+			docs: map[string]string{"f": ""}, fileDoc: "Deploy helpers."},
+		{path: "a.f90", src: "module m\ncontains\n  !> Advance one step.\n  subroutine step()\n  end subroutine\nend module\n",
+			docs: map[string]string{"step": "Advance one step."}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			f := lexParse(t, tc.path, tc.src)
+			for name, want := range tc.docs {
+				found := false
+				for _, d := range f.Defs {
+					if d.Name == name {
+						found = true
+						if d.Doc != want {
+							t.Errorf("doc of %s = %q, want %q", name, d.Doc, want)
+						}
+					}
+				}
+				if !found {
+					t.Errorf("no definition %s in %+v", name, f.Defs)
+				}
+			}
+			if f.Doc != tc.fileDoc {
+				t.Errorf("file doc = %q, want %q", f.Doc, tc.fileDoc)
+			}
+		})
+	}
+}
+
+// TestLexicalClosers: a definition ends at the "}" or "end" at its own
+// indentation, so the code after it belongs to the file.
+func TestLexicalClosers(t *testing.T) {
+	for _, tc := range []struct{ path, src, def string }{
+		{"a.pl", "sub total {\n  return 1;\n}\n\nmy $x = later();\n", "total"},
+		{"a.jl", "function area(r)\n  r\nend\n\nprintln(later())\n", "area"},
+		{"a.zsh", "deploy() {\n  echo hi\n}\nlater\n", "deploy"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			f := lexParse(t, tc.path, tc.src)
+			if len(f.Defs) != 1 || f.Defs[0].Name != tc.def || f.Defs[0].EndLine != 3 {
+				t.Fatalf("defs = %+v, want %s on lines 1-3", f.Defs, tc.def)
+			}
+			for _, r := range f.Refs {
+				if r.Name == "later" && r.Enclosing != -1 {
+					t.Errorf("ref later enclosed by %d, want the file", r.Enclosing)
 				}
 			}
 		})
