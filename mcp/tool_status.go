@@ -10,7 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
 type statusIn struct{}
@@ -57,7 +57,7 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	fmt.Fprintf(w, "edges      %s\n", CountsLine(st.Edges, []string{"contains", "references", "imports", "relates"}))
 	fmt.Fprintf(w, "files      %d: %s\n", st.Files, CountsLine(st.Languages, nil))
 	if len(st.NotIndexed) > 0 {
-		fmt.Fprintf(w, "not indexed %s\n", graph.NotIndexedLine(st.NotIndexed, 12))
+		fmt.Fprintf(w, "not indexed %s\n", walk.NotIndexedLine(st.NotIndexed, 12))
 	}
 	if st.Diagnostics > 0 {
 		fmt.Fprintf(w, "syntax     %d diagnostics in parsed files (indexed anyway)\n", st.Diagnostics)
