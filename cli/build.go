@@ -17,19 +17,19 @@ import (
 
 // buildJSON is the `build --json` document (DESIGN.md).
 type buildJSON struct {
-	Mode           string       `json:"mode"`
-	FilesParsed    int          `json:"files_parsed"`
-	FilesUnchanged int          `json:"files_unchanged"`
-	FilesRemoved   int          `json:"files_removed"`
-	FilesSkipped   int          `json:"files_skipped"`
-	FilesFailed    int          `json:"files_failed"`
-	Pages          int          `json:"pages"`
-	Edges          int          `json:"edges"`
-	Seconds        float64      `json:"seconds"`
+	Mode           string      `json:"mode"`
+	FilesParsed    int         `json:"files_parsed"`
+	FilesUnchanged int         `json:"files_unchanged"`
+	FilesRemoved   int         `json:"files_removed"`
+	FilesSkipped   int         `json:"files_skipped"`
+	FilesFailed    int         `json:"files_failed"`
+	Pages          int         `json:"pages"`
+	Edges          int         `json:"edges"`
+	Seconds        float64     `json:"seconds"`
 	Skipped        []walk.Skip `json:"skipped"`
 	Failed         []walk.Skip `json:"failed,omitempty"`
-	Generation     int          `json:"generation"`
-	Index          string       `json:"index"`
+	Generation     int         `json:"generation"`
+	Index          string      `json:"index"`
 	// Shared is what the build imported from the repository's .wiki/ folder.
 	Shared *graph.SharedImport `json:"shared,omitempty"`
 	// Repaired says why the previous index could not be read when the

@@ -31,14 +31,14 @@ type Status struct {
 	// builds), "names" (the hook's name index), "meta".
 	IndexParts  map[string]int64 `json:"index_parts"`
 	SourceBytes int64            `json:"source_bytes"`
-	Skipped     []walk.Skip     `json:"skipped"`
+	Skipped     []walk.Skip      `json:"skipped"`
 	// NotIndexed counts the files the last build left out, by extension
 	// and reason; Indexed the indexed files by method and language.
-	NotIndexed []walk.NotIndexed        `json:"not_indexed"`
+	NotIndexed []walk.NotIndexed         `json:"not_indexed"`
 	Indexed    map[string]map[string]int `json:"indexed"`
 	// DiagnosticFiles are the files with syntax diagnostics, at path:line.
 	DiagnosticFiles []graph.FileDiagnostic `json:"diagnostic_files,omitempty"`
-	Failed          []walk.Skip           `json:"failed,omitempty"`
+	Failed          []walk.Skip            `json:"failed,omitempty"`
 	Diagnostics     int                    `json:"diagnostics"`
 	Notes           int                    `json:"notes"`
 	NotedPages      int                    `json:"noted_pages"`

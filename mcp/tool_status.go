@@ -21,7 +21,7 @@ func (s *Server) addStatus() {
 
 func (s *Server) status(ctx context.Context, c *call, _ statusIn) (string, *Status, error) {
 	a, _ := s.authoredData()
-	opt := StatusOptions{}
+	opt := StatusOptions{Walk: s.opt.Walk}
 	if s.opt.CheckEvery >= 0 {
 		opt.Stale = func() ([]string, int, bool) {
 			paths, n, ok, _, _ := s.fresh.snapshot()

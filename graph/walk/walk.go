@@ -34,7 +34,7 @@ import (
 // builder does that, and classifies them with ClassifyContent), stat'ing files
 // that Detect rejects, full-path lstat (fstatat on the open directory
 // instead), os.Open's extra calls on directories, and regexp-based ignore
-// matching (see walk_ignore.go).
+// matching (see ignore.go).
 
 // DefaultMaxFileBytes is the size above which Walk skips a file when
 // Options.MaxFileBytes is 0. Source files above 1 MiB are nearly always
@@ -126,7 +126,7 @@ type Result struct {
 // Like git, Walk does not ignore tracked files: when the root lies in a git
 // work tree and ignore rules (other than .wikitoolkitignore) excluded a path
 // holding tracked files, it asks git for them and lists them as usual
-// (walk_git.go). Without a working git they stay ignored, and
+// (git.go). Without a working git they stay ignored, and
 // Result.TrackedErr says why.
 //
 // In-root file symlinks are listed under the link's path with Abs = target.
@@ -232,7 +232,7 @@ type walker struct {
 	links   []dirLink         // directory symlinks, followed after the real tree
 	res     *Result
 	// gitIgnored are the paths that git ignore rules excluded, recorded
-	// while collect is set (walk_git.go).
+	// while collect is set (git.go).
 	gitIgnored []ignoredPath
 	collect    bool
 }
@@ -268,7 +268,7 @@ type dirTask struct {
 	root bool        // errors are fatal
 	// keep, when not nil, restricts the task to the paths it holds, and
 	// ignore rules other than .wikitoolkitignore do not apply to them: they
-	// are tracked files and the directories on their way (walk_git.go).
+	// are tracked files and the directories on their way (git.go).
 	keep   map[string]bool
 	reread bool // the directory was read before; do not count it again
 }
