@@ -13,6 +13,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 	"github.com/wikitoolkit/wikitoolkit/parser"
 )
 
@@ -40,7 +41,7 @@ type srcFile struct {
 
 // loadSources reads the files a build would parse (same walk and skip rules).
 func loadSources(b *testing.B, root string) ([]srcFile, int64) {
-	w, err := graph.Walk(context.Background(), root, graph.WalkOptions{Detect: parser.Detect})
+	w, err := walk.Walk(context.Background(), root, graph.SourceWalk(walk.Options{Detect: parser.Detect}))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func loadSources(b *testing.B, root string) ([]srcFile, int64) {
 	var total int64
 	for _, fe := range w.Files {
 		src, err := os.ReadFile(fe.Abs)
-		if err != nil || graph.ClassifyContent(fe.Path, src) != "" {
+		if err != nil || walk.ClassifyContent(fe.Path, src) != "" {
 			continue
 		}
 		files = append(files, srcFile{fe.Path, src})

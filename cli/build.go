@@ -12,30 +12,31 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
 // buildJSON is the `build --json` document (DESIGN.md).
 type buildJSON struct {
-	Mode           string       `json:"mode"`
-	FilesParsed    int          `json:"files_parsed"`
-	FilesUnchanged int          `json:"files_unchanged"`
-	FilesRemoved   int          `json:"files_removed"`
-	FilesSkipped   int          `json:"files_skipped"`
-	FilesFailed    int          `json:"files_failed"`
-	Pages          int          `json:"pages"`
-	Edges          int          `json:"edges"`
-	Seconds        float64      `json:"seconds"`
-	Skipped        []graph.Skip `json:"skipped"`
-	Failed         []graph.Skip `json:"failed,omitempty"`
-	Generation     int          `json:"generation"`
-	Index          string       `json:"index"`
+	Mode           string      `json:"mode"`
+	FilesParsed    int         `json:"files_parsed"`
+	FilesUnchanged int         `json:"files_unchanged"`
+	FilesRemoved   int         `json:"files_removed"`
+	FilesSkipped   int         `json:"files_skipped"`
+	FilesFailed    int         `json:"files_failed"`
+	Pages          int         `json:"pages"`
+	Edges          int         `json:"edges"`
+	Seconds        float64     `json:"seconds"`
+	Skipped        []walk.Skip `json:"skipped"`
+	Failed         []walk.Skip `json:"failed,omitempty"`
+	Generation     int         `json:"generation"`
+	Index          string      `json:"index"`
 	// Shared is what the build imported from the repository's .wiki/ folder.
 	Shared *graph.SharedImport `json:"shared,omitempty"`
 	// Repaired says why the previous index could not be read when the
 	// build therefore rebuilt it in full (a damaged index).
 	Repaired string `json:"repaired,omitempty"`
 	// NotIndexed counts the files left out, by extension and reason.
-	NotIndexed []graph.NotIndexed `json:"not_indexed"`
+	NotIndexed []walk.NotIndexed `json:"not_indexed"`
 	// Indexed counts the indexed files by method ("grammar", "headings",
 	// "patterns", "lexical") and language.
 	Indexed map[string]map[string]int `json:"indexed"`
@@ -48,8 +49,8 @@ func runBuild(e *env, args []string) error {
 	full := fs.Bool("full", false, "reparse every file, ignoring the previous index")
 	quiet := fs.Bool("quiet", false, "no progress bar and no summary line")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON document")
-	maxBytes := fs.Int64("max-file-bytes", graph.DefaultMaxFileBytes, "skip files larger than this")
-	exclude := fs.String("exclude-dirs", strings.Join(graph.DefaultExcludeDirs, ","), "vendored directory names to skip, comma-separated")
+	maxBytes := fs.Int64("max-file-bytes", walk.DefaultMaxFileBytes, "skip files larger than this")
+	exclude := fs.String("exclude-dirs", strings.Join(walk.DefaultExcludeDirs, ","), "vendored directory names to skip, comma-separated")
 	verbose := fs.Bool("verbose", false, "list every skipped file with its reason")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
@@ -86,7 +87,7 @@ func runBuild(e *env, args []string) error {
 		Root:        abs,
 		IndexDir:    indexDir,
 		Full:        *full,
-		Walk:        graph.WalkOptions{MaxFileBytes: *maxBytes, ExcludeDirs: dirs},
+		Walk:        walk.Options{MaxFileBytes: *maxBytes, ExcludeDirs: dirs},
 		Extra:       engine.BuildBlobs,
 		ExtraFormat: engine.Format,
 		Waiting: func() {
@@ -112,7 +113,7 @@ func runBuild(e *env, args []string) error {
 	if *asJSON {
 		skipped := info.Skipped
 		if skipped == nil {
-			skipped = []graph.Skip{}
+			skipped = []walk.Skip{}
 		}
 		return writeJSON(e.stdout, buildJSON{Mode: info.Mode, FilesParsed: info.FilesParsed, FilesUnchanged: info.FilesUnchanged,
 			FilesRemoved: info.FilesRemoved, FilesSkipped: info.FilesSkipped, FilesFailed: info.FilesFailed,
@@ -129,7 +130,7 @@ func runBuild(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "%s build: %d files parsed, %d unchanged, %d removed, %d skipped, %d failed; %d pages, %d edges; %.2fs\n",
 		info.Mode, info.FilesParsed, info.FilesUnchanged, info.FilesRemoved, info.FilesSkipped, info.FilesFailed, pages, edges, info.Seconds)
 	if len(info.NotIndexed) > 0 {
-		fmt.Fprintf(e.stdout, "  not indexed: %s\n", graph.NotIndexedLine(info.NotIndexed, 8))
+		fmt.Fprintf(e.stdout, "  not indexed: %s\n", walk.NotIndexedLine(info.NotIndexed, 8))
 	}
 	if *verbose {
 		for _, g := range info.NotIndexed {
@@ -163,9 +164,9 @@ func runBuild(e *env, args []string) error {
 }
 
 // notIndexedList is groups, never null in JSON.
-func notIndexedList(groups []graph.NotIndexed) []graph.NotIndexed {
+func notIndexedList(groups []walk.NotIndexed) []walk.NotIndexed {
 	if groups == nil {
-		return []graph.NotIndexed{}
+		return []walk.NotIndexed{}
 	}
 	return groups
 }

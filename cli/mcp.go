@@ -16,6 +16,7 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/engine"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 	"github.com/wikitoolkit/wikitoolkit/mcp"
 	"github.com/wikitoolkit/wikitoolkit/parser"
 )
@@ -60,7 +61,7 @@ func runMCP(e *env, args []string) error {
 		logw = f
 	}
 	root, indexDir := e.rootAndIndex()
-	walk := graph.WalkOptions{Detect: parser.Detect}
+	walk := walk.Options{Detect: parser.Detect}
 	var buildMu sync.Mutex // one background build per process; the build lock handles other processes
 	opt := mcp.Options{
 		IndexDir: indexDir,

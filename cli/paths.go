@@ -57,7 +57,7 @@ func repoRef(root, ref string) string {
 // repoPath returns the repository path of a file path typed in the current
 // folder: taken from the folder when that names something, else from the
 // root (paths printed by search and query are root-relative). A path that
-// leaves the root stays as it is, for ConfinePath to refuse.
+// leaves the root stays as it is, for walk.Confine to refuse.
 func repoPath(root, p string) string {
 	p = repoRef(root, p)
 	if filepath.IsAbs(p) {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 	"github.com/wikitoolkit/wikitoolkit/mcp"
 )
 
@@ -64,7 +64,7 @@ func runSearch(e *env, args []string) error {
 		}
 	}
 	res, err := mcp.Search(e.ctx, root, mcp.SearchOptions{Pattern: pos[0], Regex: *regex, PathGlob: g, MaxResults: *maxN,
-		IgnoreCase: ignoreCase, Context: around, FilesOnly: filesOnly, Walk: graph.WalkOptions{}})
+		IgnoreCase: ignoreCase, Context: around, FilesOnly: filesOnly, Walk: walk.Options{}})
 	if err != nil {
 		return err
 	}

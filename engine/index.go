@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+
 	"encoding/binary"
 	"math"
 	"path"
@@ -76,7 +78,7 @@ func newIndex(g *graph.Graph, prev *Index, records bool) *Index {
 	for i := range g.Pages {
 		p := &g.Pages[i]
 		ix.kind[i] = uint8(p.Kind)
-		if p.Test || isTestPath(p.Path) {
+		if p.Test || walk.IsTest(p.Path) {
 			ix.flags[i] |= flagTest
 		}
 		ix.flags[i] |= docFlags(p)
@@ -551,29 +553,6 @@ func impact(tf, lens *[numFields]uint32, avg *[numFields]float32) uint8 {
 	}
 	q := math.Round(t / (bm25K1 + t) * impactQuantMax)
 	return uint8(max(1, min(q, impactQuantMax)))
-}
-
-// isTestPath reports paths that conventionally hold tests, for pages the
-// builder did not flag.
-func isTestPath(p string) bool {
-	if p == "" {
-		return false
-	}
-	base := p[strings.LastIndexByte(p, '/')+1:]
-	switch {
-	case strings.HasSuffix(base, "_test.go"), strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
-		strings.HasSuffix(base, "_test.py"), base == "conftest.py",
-		strings.Contains(base, ".test."), strings.Contains(base, ".spec."),
-		strings.HasSuffix(base, "_spec.rb"), strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"):
-		return true
-	}
-	for dir := range strings.SplitSeq(p[:max(0, strings.LastIndexByte(p, '/'))], "/") {
-		switch dir {
-		case "test", "tests", "testing", "testdata", "__tests__", "e2e", "integration-tests":
-			return true
-		}
-	}
-	return false
 }
 
 // docFlags classifies documentation files and code kept beside documentation.

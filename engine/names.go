@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+
 	"bytes"
 	"fmt"
 	"slices"
@@ -196,7 +198,7 @@ func LookupNames(b []byte, names []string, max int) []NameHit {
 			}
 			line, _ := strconv.Atoi(string(bytes.TrimPrefix(f[len(f)-1], []byte{'*'})))
 			h := NameHit{ID: id, Line: line}
-			if isTestPath(idPath(h.ID)) {
+			if walk.IsTest(idPath(h.ID)) {
 				tests = append(tests, h)
 			} else {
 				out = append(out, h)

@@ -11,11 +11,13 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 	"github.com/wikitoolkit/wikitoolkit/parser"
 )
 
@@ -32,7 +34,7 @@ type BuildOptions struct {
 	Root     string // repository root (absolute or relative; made absolute)
 	IndexDir string // index directory; "" → Root/.wikitoolkit
 	Full     bool   // reparse every file even when an index exists
-	Walk     WalkOptions
+	Walk     walk.Options
 	Workers  int // parse workers; 0 → GOMAXPROCS
 	Progress Progress
 	// Extra derives more data from the finished graph (the ranking index),
@@ -121,6 +123,37 @@ type prevError struct{ err error }
 func (e prevError) Error() string { return "read previous index: " + e.err.Error() }
 func (e prevError) Unwrap() error { return e.err }
 
+// buildWalk is the walk of a build: the source's (SourceWalk), with the
+// parser's languages and reasons unless opt names others.
+func buildWalk(opt walk.Options) walk.Options {
+	if opt.Detect == nil {
+		opt.Detect = parser.Detect
+		if opt.Reason == nil {
+			opt.Reason = parser.NotIndexedReason
+		}
+	}
+	return SourceWalk(opt)
+}
+
+// SourceWalk returns opt with the index folder (IndexDirName, at any depth)
+// and the shared notes folder (SharedDirName, at the root) omitted: what
+// every walk of a repository's source needs, as their files are not source
+// (the shared notes are pages already, shared.go).
+func SourceWalk(opt walk.Options) walk.Options {
+	opt.OmitNames = append(slices.Clip(opt.OmitNames), IndexDirName)
+	opt.OmitPaths = append(slices.Clip(opt.OmitPaths), SharedDirName)
+	return opt
+}
+
+// stamps returns the size and modification time of each file of stats.
+func stamps(stats map[string]FileStat) map[string]walk.Stamp {
+	out := make(map[string]walk.Stamp, len(stats))
+	for p, s := range stats {
+		out[p] = walk.Stamp{Size: s.Size, ModTime: s.ModTime}
+	}
+	return out
+}
+
 // reasonOf is the part of an error worth repeating in a warning.
 func reasonOf(err error) string {
 	var de *DamagedError
@@ -155,14 +188,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		}
 	}
 
-	wopt := opt.Walk
-	if wopt.Detect == nil {
-		wopt.Detect = parser.Detect
-		if wopt.Reason == nil {
-			wopt.Reason = parser.NotIndexedReason
-		}
-	}
-	walk, err := Walk(ctx, root, wopt)
+	listed, err := walk.Walk(ctx, root, buildWalk(opt.Walk))
 	if err != nil {
 		return nil, err
 	}
@@ -182,30 +208,20 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	if prev != nil {
 		info.Mode = "incremental"
 	}
-	info.Skipped = append(info.Skipped, walk.Skipped...)
-	if walk.TrackedErr != nil {
-		info.Warnings = append(info.Warnings, "tracked files matched by ignore rules left out: "+walk.TrackedErr.Error())
+	info.Skipped = append(info.Skipped, listed.Skipped...)
+	if listed.TrackedErr != nil {
+		info.Warnings = append(info.Warnings, "tracked files matched by ignore rules left out: "+listed.TrackedErr.Error())
 	}
 
 	// Which files need reading: new ones and ones whose size or mtime moved.
-	var todo []FileEntry
-	unchanged := make([]FileStat, 0, len(walk.Files))
-	for _, fe := range walk.Files {
-		if ps, ok := prevStats[fe.Path]; ok && ps.Size == fe.Size && ps.ModTime == fe.ModTime {
-			unchanged = append(unchanged, ps)
-			continue
-		}
-		todo = append(todo, fe)
+	changes := walk.Diff(listed.Files, stamps(prevStats), nil)
+	unchanged := make([]FileStat, 0, len(changes.Unchanged))
+	for _, fe := range changes.Unchanged {
+		unchanged = append(unchanged, prevStats[fe.Path])
 	}
-	seen := make(map[string]bool, len(walk.Files))
-	for _, fe := range walk.Files {
-		seen[fe.Path] = true
-	}
-	for p := range prevStats {
-		if !seen[p] {
-			info.FilesRemoved++
-		}
-	}
+	todo := append(changes.Added, changes.Modified...)
+	slices.SortFunc(todo, func(a, b walk.File) int { return strings.Compare(a.Path, b.Path) })
+	info.FilesRemoved += len(changes.Removed)
 
 	results, err := parseFiles(ctx, todo, prevStats, opt)
 	if err != nil {
@@ -217,9 +233,9 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	for _, res := range results {
 		switch {
 		case res.skip != "":
-			info.Skipped = append(info.Skipped, Skip{Path: res.entry.Path, Reason: res.skip})
+			info.Skipped = append(info.Skipped, walk.Skip{Path: res.entry.Path, Reason: res.skip})
 		case res.fail != "":
-			info.Failed = append(info.Failed, Skip{Path: res.entry.Path, Reason: res.fail})
+			info.Failed = append(info.Failed, walk.Skip{Path: res.entry.Path, Reason: res.fail})
 		case res.rec == nil:
 			ps := prevStats[res.entry.Path]
 			ps.ModTime = res.entry.ModTime
@@ -244,7 +260,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		}
 	}
 	sort.Slice(info.Skipped, func(i, j int) bool { return info.Skipped[i].Path < info.Skipped[j].Path })
-	info.NotIndexed = notIndexed(walk.rejected, info.Skipped)
+	info.NotIndexed = listed.NotIndexed(info.Skipped)
 
 	if prev != nil && len(parsed) == 0 && info.FilesRemoved == 0 {
 		// Nothing to write: the live generation stays.
@@ -461,7 +477,7 @@ func compressAll(blobs map[string][]byte) map[string][]byte {
 }
 
 type parseResult struct {
-	entry FileEntry
+	entry walk.File
 	rec   *FileRecord // nil with no skip/fail: content unchanged
 	skip  string
 	fail  string
@@ -469,8 +485,8 @@ type parseResult struct {
 
 // parseFiles reads, classifies, hashes and parses files on N workers,
 // largest first (so one huge file does not finish last alone).
-func parseFiles(ctx context.Context, todo []FileEntry, prev map[string]FileStat, opt BuildOptions) ([]parseResult, error) {
-	slices.SortStableFunc(todo, func(a, b FileEntry) int {
+func parseFiles(ctx context.Context, todo []walk.File, prev map[string]FileStat, opt BuildOptions) ([]parseResult, error) {
+	slices.SortStableFunc(todo, func(a, b walk.File) int {
 		switch {
 		case a.Size > b.Size:
 			return -1
@@ -520,7 +536,7 @@ func parseFiles(ctx context.Context, todo []FileEntry, prev map[string]FileStat,
 	return results, nil
 }
 
-func parseOne(ctx context.Context, p *parser.Parser, fe FileEntry, prev map[string]FileStat, buf []byte) (res parseResult, _ []byte) {
+func parseOne(ctx context.Context, p *parser.Parser, fe walk.File, prev map[string]FileStat, buf []byte) (res parseResult, _ []byte) {
 	res.entry = fe
 	defer func() {
 		if r := recover(); r != nil {
@@ -529,18 +545,18 @@ func parseOne(ctx context.Context, p *parser.Parser, fe FileEntry, prev map[stri
 	}()
 	f, err := os.Open(fe.Abs)
 	if err != nil {
-		res.skip = errReason(err)
+		res.skip = walk.SkipReason(err)
 		return res, buf
 	}
 	buf = buf[:0]
 	src, err := readAllInto(f, buf, fe.Size)
 	f.Close()
 	if err != nil {
-		res.skip = errReason(err)
+		res.skip = walk.SkipReason(err)
 		return res, buf
 	}
 	buf = src
-	if reason := ClassifyContent(fe.Path, src); reason != "" {
+	if reason := walk.ClassifyContent(fe.Path, src); reason != "" {
 		res.skip = reason
 		return res, buf
 	}

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+
 	"context"
 	"fmt"
 	"github.com/wikitoolkit/wikitoolkit/parser"
@@ -183,7 +185,7 @@ func TestFileDeletedDuringBuild(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "a.go", "package a\n\nfunc A() {}\n")
 	write(t, root, "b.go", "package a\n\nfunc B() { A() }\n")
-	w, err := Walk(context.Background(), root, WalkOptions{Detect: func(string) string { return "go" }})
+	w, err := walk.Walk(context.Background(), root, walk.Options{Detect: func(string) string { return "go" }})
 	if err != nil || len(w.Files) != 2 {
 		t.Fatalf("walk: %v %+v", err, w)
 	}

@@ -1,96 +1,8 @@
 package graph
 
 import (
-	"fmt"
-	"path"
-	"slices"
-	"strings"
-
 	"github.com/wikitoolkit/wikitoolkit/parser"
 )
-
-// NotIndexed counts the files of one kind that a build left out for one
-// reason: nothing is dropped silently. Kind is the lower-case extension
-// (".png"), or the base name of a file without one ("LICENSE").
-type NotIndexed struct {
-	Kind   string `json:"ext"`
-	Reason string `json:"reason"`
-	Files  int    `json:"files"`
-}
-
-// notIndexedKey groups rejected files.
-type notIndexedKey struct{ kind, reason string }
-
-// fileKind is the grouping key of a path: its lower-case extension, or its
-// base name when it has none or when a name rule rejected it.
-func fileKind(p string, byName bool) string {
-	base := path.Base(p)
-	ext := strings.ToLower(path.Ext(base))
-	if ext == "" || ext == base || byName {
-		return base
-	}
-	return ext
-}
-
-// rejectReason says why Detect rejected rel, and whether the reason is a
-// rule on the whole name (so the group is the name, not the extension).
-func (w *walker) rejectReason(rel string) (string, bool) {
-	if w.opt.Reason != nil {
-		if r := w.opt.Reason(rel); r != "" {
-			return r, !parser.BinaryName(rel)
-		}
-		return "no language", false
-	}
-	return "binary (by extension)", false
-}
-
-// reject counts a file that Detect rejected.
-func (w *walker) reject(rel string) {
-	w.res.Unsupported++
-	r, byName := w.rejectReason(rel)
-	if w.res.rejected == nil {
-		w.res.rejected = map[notIndexedKey]int{}
-	}
-	w.res.rejected[notIndexedKey{fileKind(rel, byName), r}]++
-}
-
-// groupReason folds reasons that carry numbers ("too large (N bytes >
-// limit M)") into one group.
-func groupReason(r string) string {
-	if i := strings.Index(r, " ("); i >= 0 && strings.HasPrefix(r, "too large") {
-		return r[:i]
-	}
-	return r
-}
-
-// notIndexed merges the files Detect rejected and the skipped files (not
-// directories) by kind and reason, most files first.
-func notIndexed(rejected map[notIndexedKey]int, skipped []Skip) []NotIndexed {
-	m := make(map[notIndexedKey]int, len(rejected))
-	for k, n := range rejected {
-		m[k] += n
-	}
-	for _, s := range skipped {
-		if s.Reason == reasonVendored {
-			continue // a directory, reported by path
-		}
-		m[notIndexedKey{fileKind(s.Path, false), groupReason(s.Reason)}]++
-	}
-	out := make([]NotIndexed, 0, len(m))
-	for k, n := range m {
-		out = append(out, NotIndexed{Kind: k.kind, Reason: k.reason, Files: n})
-	}
-	slices.SortFunc(out, func(a, b NotIndexed) int {
-		if a.Files != b.Files {
-			return b.Files - a.Files
-		}
-		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Reason, b.Reason)
-	})
-	return out
-}
 
 // IndexedBy groups a build's file counts per language by how the files were
 // indexed: "grammar", "headings", "patterns" (declaration patterns, their
@@ -139,23 +51,6 @@ func fileDiagnostics(all []*FileRecord) []FileDiagnostic {
 		out = append(out, FileDiagnostic{Path: f.Path, Line: d.Line, Column: d.Column, Message: d.Message, Count: len(f.Facts.Diagnostics)})
 	}
 	return out
-}
-
-// NotIndexedLine renders groups as "3 .png, 1 LICENSE" for summary lines,
-// at most max groups ("… and N more kinds").
-func NotIndexedLine(groups []NotIndexed, max int) string {
-	var b strings.Builder
-	for i, g := range groups {
-		if i == max {
-			fmt.Fprintf(&b, ", … and %d more kinds", len(groups)-max)
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%d %s", g.Files, g.Kind)
-	}
-	return b.String()
 }
 
 // IndexingNote says, for pages of language lang, how their definitions

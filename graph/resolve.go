@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+
 	"os"
 	"path"
 	"path/filepath"
@@ -33,30 +35,6 @@ func langFamily(lang string) string {
 		return "c"
 	}
 	return lang
-}
-
-// IsTestPath reports whether a repo path is a test file by common conventions.
-func IsTestPath(p string) bool {
-	base := path.Base(p)
-	lower := strings.ToLower(base)
-	switch {
-	case strings.HasSuffix(base, "_test.go"),
-		strings.HasPrefix(lower, "test_") && strings.HasSuffix(lower, ".py"),
-		strings.HasSuffix(lower, "_test.py"), lower == "conftest.py",
-		strings.Contains(lower, ".test."), strings.Contains(lower, ".spec."),
-		strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"),
-		strings.HasSuffix(base, "Tests.cs"), strings.HasSuffix(base, "Test.cs"),
-		strings.HasSuffix(lower, "_spec.rb"), strings.HasSuffix(lower, "_test.rb"),
-		strings.HasSuffix(base, "Test.php"), strings.HasSuffix(lower, "_test.cc"), strings.HasSuffix(lower, "_test.cpp"):
-		return true
-	}
-	for _, c := range strings.Split(path.Dir(p), "/") {
-		switch strings.ToLower(c) {
-		case "test", "tests", "testing", "__tests__", "testdata", "spec", "integration-cli", "e2e":
-			return true
-		}
-	}
-	return false
 }
 
 func dirOf(p string) string {
@@ -252,7 +230,7 @@ func (r *resolver) addModules() {
 		if d == "." {
 			name = "."
 		}
-		i := r.add(Page{ID: ModuleID(d), Kind: KindModule, Title: d, Name: name, Path: d, Doc: docs[d], Test: d != "." && IsTestPath(d+"/x")})
+		i := r.add(Page{ID: ModuleID(d), Kind: KindModule, Title: d, Name: name, Path: d, Doc: docs[d], Test: d != "." && walk.IsTest(d+"/x")})
 		r.modIdx[d] = i
 		if d != "." {
 			r.edge(r.modIdx[dirOf(d)], i, Contains)
@@ -332,7 +310,7 @@ func (r *resolver) addFilesAndSymbols() []uint32 {
 		if facts == nil {
 			facts = &parser.Facts{}
 		}
-		test := IsTestPath(f.Path)
+		test := walk.IsTest(f.Path)
 		mod := r.modIdx[dirOf(f.Path)]
 		idents := identsByDef(facts.Refs, len(facts.Defs), maxIdents)
 		lits := literalsByDef(facts, maxLiterals)

@@ -36,6 +36,8 @@ package graph
 // like any other; give one a different --title.
 
 import (
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -70,9 +72,9 @@ front matter; the next build picks the change up.
 
 // SharedImport reports what an import did.
 type SharedImport struct {
-	Memories int    `json:"memories"` // added or updated
-	Notes    int    `json:"notes"`    // added or updated
-	Errors   []Skip `json:"errors,omitempty"`
+	Memories int         `json:"memories"` // added or updated
+	Notes    int         `json:"notes"`    // added or updated
+	Errors   []walk.Skip `json:"errors,omitempty"`
 }
 
 // sharedValue renders a front matter value: bare when plain, else JSON.
@@ -342,15 +344,15 @@ func ExportShared(index, dir string) (memories, notes int, err error) {
 
 // readSharedDir parses every entry file under dir; files it cannot parse
 // are reported, not fatal. A missing dir is empty.
-func readSharedDir(dir string) ([]Memory, []Note, []Skip) {
+func readSharedDir(dir string) ([]Memory, []Note, []walk.Skip) {
 	var mems []Memory
 	var notes []Note
-	var bad []Skip
+	var bad []walk.Skip
 	for _, sub := range []string{"memories", "notes"} {
 		ents, err := os.ReadDir(filepath.Join(dir, sub))
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) {
-				bad = append(bad, Skip{Path: sub, Reason: err.Error()})
+				bad = append(bad, walk.Skip{Path: sub, Reason: err.Error()})
 			}
 			continue
 		}
@@ -378,7 +380,7 @@ func readSharedDir(dir string) ([]Memory, []Note, []Skip) {
 				}
 			}
 			if err != nil {
-				bad = append(bad, Skip{Path: rel, Reason: err.Error()})
+				bad = append(bad, walk.Skip{Path: rel, Reason: err.Error()})
 			}
 		}
 	}
@@ -492,7 +494,7 @@ func importSharedIfChanged(index, dir string) *SharedImport {
 	}
 	res, err := ImportShared(index, dir, "")
 	if err != nil {
-		res.Errors = append(res.Errors, Skip{Path: SharedDirName, Reason: err.Error()})
+		res.Errors = append(res.Errors, walk.Skip{Path: SharedDirName, Reason: err.Error()})
 		return &res
 	}
 	_ = writeFileAtomic(stamp, []byte(listing)) // best effort: without it the next build imports again, harmlessly

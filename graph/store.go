@@ -67,6 +67,8 @@ package graph
 // anyway.
 
 import (
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -117,20 +119,20 @@ type BuildInfo struct {
 	// DiagnosticFiles names the files with syntax diagnostics, the first
 	// of each at path:line (at most 200 files).
 	DiagnosticFiles []FileDiagnostic `json:"diagnostic_files,omitempty"`
-	Skipped         []Skip           `json:"skipped"`
+	Skipped         []walk.Skip      `json:"skipped"`
 	// NotIndexed counts the files left out by extension and reason: the
 	// names Detect rejects (binary by extension, license texts) and the
 	// skipped files.
-	NotIndexed []NotIndexed `json:"not_indexed"`
+	NotIndexed []walk.NotIndexed `json:"not_indexed"`
 	// Phases holds the seconds spent in each phase of the build (walk,
 	// parse, load, resolve, rank, write), for benchmarks and --verbose.
 	Phases map[string]float64 `json:"phases,omitempty"`
-	Failed []Skip             `json:"failed,omitempty"`
+	Failed []walk.Skip        `json:"failed,omitempty"`
 	// Shared reports the import of the shared folder, when this build ran one.
 	Shared *SharedImport `json:"shared,omitempty"`
 	// Warnings are problems that did not stop the build but changed what it
 	// indexed, such as git missing, so that tracked files matched by ignore
-	// rules were left out (WalkResult.TrackedErr).
+	// rules were left out (walk.Result.TrackedErr).
 	Warnings []string `json:"warnings,omitempty"`
 	// Repaired says why the previous generation could not be read (damaged,
 	// unreadable) when an incremental build therefore rebuilt in full.

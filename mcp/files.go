@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
 // Limits of wiki_search and wiki_read. Each keeps its text answer well under
@@ -36,48 +37,6 @@ const (
 	binarySniffBytes     = 8000
 )
 
-// ConfinePath resolves the repo-relative path p inside root: no absolute
-// paths, no "..", no NUL or backslash, nothing inside .git or the index, and
-// no symlink leading outside root. It returns the real path and the clean
-// relative one.
-func ConfinePath(root, p string) (abs, rel string, err error) {
-	switch {
-	case p == "":
-		return "", "", errors.New("empty path: give a repo-relative path such as cli/main.go")
-	case strings.ContainsRune(p, 0):
-		return "", "", errors.New("the path contains NUL")
-	case strings.HasPrefix(p, "/") || strings.HasPrefix(p, "\\") || filepath.IsAbs(p) || (len(p) > 1 && p[1] == ':'):
-		return "", "", fmt.Errorf("%q is absolute: give a path relative to the repository root", p)
-	case strings.ContainsRune(p, '\\'):
-		return "", "", fmt.Errorf("%q contains a backslash: use / between directories", p)
-	}
-	for _, c := range strings.Split(p, "/") {
-		if c == ".." {
-			return "", "", fmt.Errorf("%q leaves the repository (..): paths are relative to the repository root", p)
-		}
-	}
-	rel = path.Clean(p)
-	first, _, _ := strings.Cut(rel, "/")
-	if first == ".git" || first == graph.IndexDirName {
-		return "", "", fmt.Errorf("%q is inside %s, which is not part of the source", p, first)
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", "", fmt.Errorf("repository root %s: %w", root, err)
-	}
-	abs, err = filepath.EvalSymlinks(filepath.Join(realRoot, filepath.FromSlash(rel)))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", "", fmt.Errorf("no file %q in the repository; find paths with wiki_query or wiki_search", p)
-		}
-		return "", "", fmt.Errorf("cannot resolve %q: %v", p, err)
-	}
-	if abs != realRoot && !strings.HasPrefix(abs, realRoot+string(filepath.Separator)) {
-		return "", "", fmt.Errorf("%q is a symlink that leads outside the repository", p)
-	}
-	return abs, rel, nil
-}
-
 // SearchOptions configure Search.
 type SearchOptions struct {
 	Pattern    string
@@ -88,7 +47,7 @@ type SearchOptions struct {
 	IgnoreCase bool   // match letters of either case (Unicode simple folding)
 	Context    int    // lines shown before and after each match, at most MaxSearchContext
 	FilesOnly  bool   // list the matching files (at most MaxResults), not their lines
-	Walk       graph.WalkOptions
+	Walk       walk.Options
 }
 
 // SearchMatch is one matching line, with the lines around it when
@@ -156,9 +115,9 @@ func Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult,
 			return nil, fmt.Errorf("bad path_glob %q: %v (examples: *.go, cli/*.go, **/*_test.go)", opt.PathGlob, err)
 		}
 	}
-	wopt := opt.Walk
+	wopt := graph.SourceWalk(opt.Walk)
 	wopt.Detect = nil // every text file, not only the languages the build parses
-	w, err := graph.Walk(ctx, root, wopt)
+	w, err := walk.Walk(ctx, root, wopt)
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +293,7 @@ func searchFile(abs, rel string, m *matcher, limit, around int) []SearchMatch {
 }
 
 // searchFiles lists the files with a matching line, in path order.
-func searchFiles(ctx context.Context, files []graph.FileEntry, m *matcher, res *SearchResult, opt SearchOptions) (*SearchResult, error) {
+func searchFiles(ctx context.Context, files []walk.File, m *matcher, res *SearchResult, opt SearchOptions) (*SearchResult, error) {
 	res.Files, res.Context = []string{}, 0
 	workers := runtime.GOMAXPROCS(0)
 	const chunk = 256
@@ -505,7 +464,10 @@ type ReadResult struct {
 // defaults: from line 1, DefaultReadLines lines) of the file p inside root,
 // cut at MaxReadLines lines and about maxReadTokens tokens.
 func ReadFile(root, p string, start, end int) (*ReadResult, error) {
-	abs, rel, err := ConfinePath(root, p)
+	abs, rel, err := walk.Confine(root, p, graph.IndexDirName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no file %q in the repository; find paths with wiki_query or wiki_search", p)
+	}
 	if err != nil {
 		return nil, err
 	}

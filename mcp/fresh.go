@@ -8,17 +8,17 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"sync"
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
 // freshness watches the repository for files that changed since the live
 // generation was built. Checks run on a background goroutine, at most every
 // Options.CheckEvery and only after a call (an idle server costs nothing);
-// the walk they do takes about 20 ms on moby (graph/walk.go), too much to
+// the walk they do takes about 20 ms on moby (graph/walk), too much to
 // pay inside a call whose budget is a few milliseconds.
 type freshness struct {
 	mu        sync.Mutex
@@ -167,62 +167,27 @@ func (f *freshness) startBuild(s *Server, fingerprint uint64) {
 	})
 }
 
-// changedFiles lists files whose size or mtime differ from the generation,
-// new files, and removed ones (at most maxStaleListed paths, plus the
-// count), with a signature of every change (path, size, mtime) so that a
-// file changing again after a build started is a new change set.
-func changedFiles(ctx context.Context, root string, snap *graph.Snapshot, wopt graph.WalkOptions) ([]string, int, uint64, error) {
-	stats, err := snap.Stats()
-	if err != nil {
-		return nil, 0, 0, err
-	}
-	w, err := graph.Walk(ctx, root, wopt)
+// changedFiles lists the files added, modified or removed since the
+// generation was built (graph.Snapshot.Changes; at most maxStaleListed
+// paths, plus the count), with a signature of every change (path, size,
+// mtime) so that a file changing again after a build started is a new
+// change set.
+func changedFiles(ctx context.Context, root string, snap *graph.Snapshot, wopt walk.Options) ([]string, int, uint64, error) {
+	c, err := snap.Changes(ctx, root, wopt)
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	h := fnv.New64a()
-	info := snap.Info()
-	ignore := make(map[string]bool, len(info.Skipped)+len(info.Failed))
-	for _, sk := range info.Skipped {
-		ignore[sk.Path] = true
-	}
-	for _, sk := range info.Failed {
-		ignore[sk.Path] = true
-	}
-	byPath := make(map[string]graph.FileStat, len(stats))
-	for _, st := range stats {
-		byPath[st.Path] = st
-	}
-	var out []string
-	n := 0
-	add := func(p string, size, mtime int64) {
-		n++
-		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", p, size, mtime)
-		if len(out) < maxStaleListed {
-			out = append(out, p)
+	for _, list := range [][]walk.File{c.Added, c.Modified} {
+		for _, fe := range list {
+			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", fe.Path, fe.Size, fe.ModTime)
 		}
 	}
-	seen := make(map[string]bool, len(w.Files))
-	for _, fe := range w.Files {
-		seen[fe.Path] = true
-		st, ok := byPath[fe.Path]
-		if !ok {
-			if !ignore[fe.Path] {
-				add(fe.Path, fe.Size, fe.ModTime)
-			}
-			continue
-		}
-		if st.Size != fe.Size || st.ModTime != fe.ModTime {
-			add(fe.Path, fe.Size, fe.ModTime)
-		}
+	for _, p := range c.Removed {
+		fmt.Fprintf(h, "%s\x00-1\x00-1\x00", p)
 	}
-	for _, st := range stats {
-		if !seen[st.Path] {
-			add(st.Path, -1, -1)
-		}
-	}
-	sort.Strings(out)
-	return out, n, h.Sum64(), nil
+	out := c.Paths()
+	return out[:min(len(out), maxStaleListed)], c.Len(), h.Sum64(), nil
 }
 
 // fileStats returns the generation's file stats by path, decoded once.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
 // MaxAnswerTokens bounds every tool answer (text plus structured content).
@@ -46,7 +47,7 @@ type Options struct {
 	Build func(ctx context.Context) error
 	// Walk are the build's walk options, used by the freshness check.
 	// wiki_search walks with the same ignore rules but every text file.
-	Walk graph.WalkOptions
+	Walk walk.Options
 	// CheckEvery is the least time between two freshness checks; 0 means
 	// 3 s, negative disables them.
 	CheckEvery time.Duration

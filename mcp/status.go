@@ -2,12 +2,14 @@ package mcp
 
 import (
 	"bufio"
+	"context"
 	"maps"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
 // Status is the health of an index, as `status --json` and wiki_status show it.
@@ -29,14 +31,14 @@ type Status struct {
 	// builds), "names" (the hook's name index), "meta".
 	IndexParts  map[string]int64 `json:"index_parts"`
 	SourceBytes int64            `json:"source_bytes"`
-	Skipped     []graph.Skip     `json:"skipped"`
+	Skipped     []walk.Skip      `json:"skipped"`
 	// NotIndexed counts the files the last build left out, by extension
 	// and reason; Indexed the indexed files by method and language.
-	NotIndexed []graph.NotIndexed        `json:"not_indexed"`
+	NotIndexed []walk.NotIndexed         `json:"not_indexed"`
 	Indexed    map[string]map[string]int `json:"indexed"`
 	// DiagnosticFiles are the files with syntax diagnostics, at path:line.
 	DiagnosticFiles []graph.FileDiagnostic `json:"diagnostic_files,omitempty"`
-	Failed          []graph.Skip           `json:"failed,omitempty"`
+	Failed          []walk.Skip            `json:"failed,omitempty"`
 	Diagnostics     int                    `json:"diagnostics"`
 	Notes           int                    `json:"notes"`
 	NotedPages      int                    `json:"noted_pages"`
@@ -77,6 +79,9 @@ type StatusOptions struct {
 	// Stale, when non-nil, supplies stale files (from a server's background
 	// check) instead of stat'ing every indexed file.
 	Stale func() (paths []string, n int, ok bool)
+	// Walk are the walk options of the builds (what Stale's check uses),
+	// for the check CollectStatus runs itself: graph.Snapshot.Changes.
+	Walk walk.Options
 }
 
 // CollectStatus reports on snap, the authored data a (may be nil) and the
@@ -89,11 +94,11 @@ func CollectStatus(snap *graph.Snapshot, a *graph.Authored, opt StatusOptions) (
 		LastBuild: LastBuild{Time: info.Started.Local().Format(time.RFC3339), Seconds: round3(info.Seconds), Mode: info.Mode,
 			FilesParsed: info.FilesParsed, FilesUnchanged: info.FilesUnchanged, FilesRemoved: info.FilesRemoved}}
 	if st.Skipped == nil {
-		st.Skipped = []graph.Skip{}
+		st.Skipped = []walk.Skip{}
 	}
 	st.NotIndexed, st.Indexed, st.DiagnosticFiles = info.NotIndexed, graph.IndexedBy(info.Languages), info.DiagnosticFiles
 	if st.NotIndexed == nil {
-		st.NotIndexed = []graph.NotIndexed{}
+		st.NotIndexed = []walk.NotIndexed{}
 	}
 	done := false
 	if opt.Stale != nil {
@@ -102,19 +107,12 @@ func CollectStatus(snap *graph.Snapshot, a *graph.Authored, opt StatusOptions) (
 		st.Stale = paths
 	}
 	if !done {
-		stats, err := snap.Stats()
+		c, err := snap.Changes(context.Background(), info.Root, opt.Walk)
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range stats {
-			fi, err := os.Stat(filepath.Join(info.Root, filepath.FromSlash(s.Path)))
-			if err != nil || fi.Size() != s.Size || fi.ModTime().UnixNano() != s.ModTime {
-				st.StaleFiles++
-				if len(st.Stale) < maxStaleListed {
-					st.Stale = append(st.Stale, s.Path)
-				}
-			}
-		}
+		paths := c.Paths()
+		st.StaleFiles, st.Stale = len(paths), paths[:min(len(paths), maxStaleListed)]
 	}
 	if a != nil {
 		if st.Pages == nil {

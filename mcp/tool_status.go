@@ -10,7 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
 type statusIn struct{}
@@ -21,7 +21,7 @@ func (s *Server) addStatus() {
 
 func (s *Server) status(ctx context.Context, c *call, _ statusIn) (string, *Status, error) {
 	a, _ := s.authoredData()
-	opt := StatusOptions{}
+	opt := StatusOptions{Walk: s.opt.Walk}
 	if s.opt.CheckEvery >= 0 {
 		opt.Stale = func() ([]string, int, bool) {
 			paths, n, ok, _, _ := s.fresh.snapshot()
@@ -57,7 +57,7 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	fmt.Fprintf(w, "edges      %s\n", CountsLine(st.Edges, []string{"contains", "references", "imports", "relates"}))
 	fmt.Fprintf(w, "files      %d: %s\n", st.Files, CountsLine(st.Languages, nil))
 	if len(st.NotIndexed) > 0 {
-		fmt.Fprintf(w, "not indexed %s\n", graph.NotIndexedLine(st.NotIndexed, 12))
+		fmt.Fprintf(w, "not indexed %s\n", walk.NotIndexedLine(st.NotIndexed, 12))
 	}
 	if st.Diagnostics > 0 {
 		fmt.Fprintf(w, "syntax     %d diagnostics in parsed files (indexed anyway)\n", st.Diagnostics)

@@ -1,8 +1,10 @@
 //go:build unix
 
-package graph
+package walk
 
 import (
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+
 	"fmt"
 	"net"
 	"os"
@@ -15,7 +17,7 @@ import (
 
 func TestWalkSpecialFiles(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.go": "", "ignored/x.go": "", ".gitignore": "ignored/\n*.sock\n"})
+	walktest.WriteTree(t, root, map[string]string{"a.go": "", "ignored/x.go": "", ".gitignore": "ignored/\n*.sock\n"})
 	if err := unix.Mkfifo(filepath.Join(root, "pipe.go"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +32,7 @@ func TestWalkSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	res := mustWalk(t, root, WalkOptions{})
+	res := mustWalk(t, root, Options{})
 	want := map[string]string{
 		"pipe.go":     "not a regular file",
 		"pipelink.go": "not a regular file",
@@ -54,7 +56,7 @@ func TestWalkSpecialFiles(t *testing.T) {
 // as root the test checks against a made-up user instead.
 func TestWalkUnreadable(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.go": "", "secret.go": "", "private/p.go": "", "noexec/q.go": ""})
+	walktest.WriteTree(t, root, map[string]string{"a.go": "", "secret.go": "", "private/p.go": "", "noexec/q.go": ""})
 	for p, mode := range map[string]os.FileMode{"secret.go": 0, "private": 0, "noexec": 0o644} {
 		if err := os.Chmod(filepath.Join(root, p), mode); err != nil {
 			t.Fatal(err)
@@ -66,7 +68,7 @@ func TestWalkUnreadable(t *testing.T) {
 		walkCreds = func() creds { return creds{uid: 4242, gids: []uint32{4242}} }
 		t.Cleanup(func() { walkCreds = old })
 	}
-	res := mustWalk(t, root, WalkOptions{})
+	res := mustWalk(t, root, Options{})
 	want := map[string]string{
 		"secret.go": "unreadable: permission denied",
 		"private":   "unreadable: permission denied",
@@ -148,7 +150,7 @@ func TestWalkDeepNesting(t *testing.T) {
 		}
 	})
 
-	res := mustWalk(t, root, WalkOptions{})
+	res := mustWalk(t, root, Options{})
 	// Near the limit, the f.go of a level (5 bytes more) no longer fits while
 	// the next d (2 bytes more) still does: up to 3 levels with an f.go too
 	// long, then the d that is too long. A few skips, not one per level.

@@ -1,6 +1,8 @@
-package graph
+package walk
 
 import (
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+
 	"context"
 	"errors"
 	"fmt"
@@ -25,28 +27,7 @@ var testLangs = map[string]string{
 
 func testDetect(p string) string { return testLangs[path.Ext(p)] }
 
-// writeTree creates files under root; a name ending in "/" is an empty
-// directory.
-func writeTree(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if strings.HasSuffix(name, "/") {
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func mustWalk(t testing.TB, root string, opt WalkOptions) *WalkResult {
+func mustWalk(t testing.TB, root string, opt Options) *Result {
 	t.Helper()
 	if opt.Detect == nil {
 		opt.Detect = testDetect
@@ -55,7 +36,7 @@ func mustWalk(t testing.TB, root string, opt WalkOptions) *WalkResult {
 	if err != nil {
 		t.Fatalf("Walk(%s): %v", root, err)
 	}
-	if !slices.IsSortedFunc(res.Files, func(a, b FileEntry) int { return strings.Compare(a.Path, b.Path) }) {
+	if !slices.IsSortedFunc(res.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) }) {
 		t.Errorf("Files not sorted by Path")
 	}
 	if !slices.IsSortedFunc(res.Skipped, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) }) {
@@ -64,7 +45,7 @@ func mustWalk(t testing.TB, root string, opt WalkOptions) *WalkResult {
 	return res
 }
 
-func filePaths(res *WalkResult) []string {
+func filePaths(res *Result) []string {
 	out := make([]string, len(res.Files))
 	for i, f := range res.Files {
 		out[i] = f.Path
@@ -72,7 +53,7 @@ func filePaths(res *WalkResult) []string {
 	return out
 }
 
-func skipMap(res *WalkResult) map[string]string {
+func skipMap(res *Result) map[string]string {
 	m := make(map[string]string, len(res.Skipped))
 	for _, s := range res.Skipped {
 		m[s.Path] = s.Reason
@@ -85,6 +66,7 @@ func TestWalkIgnore(t *testing.T) {
 		name  string
 		files map[string]string
 		want  []string // indexed paths, sorted
+		opt   Options
 	}{{
 		name: "nested gitignore with negations",
 		files: map[string]string{
@@ -189,15 +171,27 @@ func TestWalkIgnore(t *testing.T) {
 		},
 		want: []string{"gen.go", "pkg/a.go", "pkg/gen.go"},
 	}, {
-		name: ".git and .wikitoolkit are omitted",
+		name: ".git and the omitted names and paths are omitted",
 		files: map[string]string{
 			".git/config.txt":          "",
 			".wikitoolkit/gen/1/x.txt": "",
+			"sub/.wikitoolkit/y.txt":   "",
+			".wiki/notes/n.md":         "",
+			"sub/.wiki/n.md":           "",
 			"sub/.git":                 "gitdir: ../.git/modules/sub\n",
 			"sub/a.go":                 "",
 			".github/ci.yml":           "",
 		},
-		want: []string{".github/ci.yml", "sub/a.go"},
+		opt:  Options{OmitNames: []string{".wikitoolkit"}, OmitPaths: []string{".wiki"}},
+		want: []string{".github/ci.yml", "sub/.wiki/n.md", "sub/a.go"},
+	}, {
+		name: "nothing but .git is omitted unless asked",
+		files: map[string]string{
+			".git/config.txt":          "",
+			".wikitoolkit/gen/1/x.txt": "",
+			".wiki/n.md":               "",
+		},
+		want: []string{".wiki/n.md", ".wikitoolkit/gen/1/x.txt"},
 	}, {
 		name: "globs, classes, escapes and spaces",
 		files: map[string]string{
@@ -221,8 +215,8 @@ func TestWalkIgnore(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeTree(t, root, tt.files)
-			res := mustWalk(t, root, WalkOptions{})
+			walktest.WriteTree(t, root, tt.files)
+			res := mustWalk(t, root, tt.opt)
 			if got := filePaths(res); !slices.Equal(got, tt.want) {
 				t.Errorf("files:\n got %q\nwant %q", got, tt.want)
 			}
@@ -294,7 +288,7 @@ func TestWalkMatchesGit(t *testing.T) {
 func compareWithGit(t *testing.T, files map[string]string, tracked []string) int {
 	t.Helper()
 	root := t.TempDir()
-	writeTree(t, root, files)
+	walktest.WriteTree(t, root, files)
 	git := func(args ...string) string {
 		cmd := exec.Command("git", append([]string{"-C", root}, args...)...)
 		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME="+root)
@@ -316,7 +310,7 @@ func compareWithGit(t *testing.T, files map[string]string, tracked []string) int
 		}
 	}
 	slices.Sort(want)
-	res := mustWalk(t, root, WalkOptions{ExcludeDirs: []string{}, Detect: func(string) string { return "x" }})
+	res := mustWalk(t, root, Options{ExcludeDirs: []string{}, Detect: func(string) string { return "x" }})
 	if got := filePaths(res); !slices.Equal(got, want) {
 		var ign []string
 		for name, c := range files {
@@ -404,8 +398,8 @@ func randomTree(r *rand.Rand) map[string]string {
 func TestWalkSkips(t *testing.T) {
 	root := t.TempDir()
 	outside := t.TempDir()
-	writeTree(t, outside, map[string]string{"secret.txt": "s", "dir/x.go": ""})
-	writeTree(t, root, map[string]string{
+	walktest.WriteTree(t, outside, map[string]string{"secret.txt": "s", "dir/x.go": ""})
+	walktest.WriteTree(t, root, map[string]string{
 		"main.go":                 "",
 		"vendor/a/b.go":           "",
 		"vendor/vendor/c.go":      "",
@@ -439,7 +433,7 @@ func TestWalkSkips(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res := mustWalk(t, root, WalkOptions{MaxFileBytes: 10, ExcludeDirs: []string{"vendor", "node_modules", "third_party", "vendorlink"}})
+	res := mustWalk(t, root, Options{MaxFileBytes: 10, ExcludeDirs: []string{"vendor", "node_modules", "third_party", "vendorlink"}})
 	wantSkips := map[string]string{
 		"vendor":           "vendored directory",
 		"web/node_modules": "vendored directory",
@@ -501,8 +495,8 @@ func TestWalkSkips(t *testing.T) {
 
 func TestWalkNilDetect(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.go": "", "Makefile": "", "logo.PNG": "", "f.woff2": "", "lib.so": ""})
-	res, err := Walk(context.Background(), root, WalkOptions{})
+	walktest.WriteTree(t, root, map[string]string{"a.go": "", "Makefile": "", "logo.PNG": "", "f.woff2": "", "lib.so": ""})
+	res, err := Walk(context.Background(), root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,24 +510,24 @@ func TestWalkNilDetect(t *testing.T) {
 
 func TestWalkRoot(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"repo/a.go": "", "file.go": ""})
+	walktest.WriteTree(t, dir, map[string]string{"repo/a.go": "", "file.go": ""})
 	link := filepath.Join(dir, "link")
 	if err := os.Symlink("repo", link); err != nil {
 		t.Fatal(err)
 	}
-	res := mustWalk(t, link, WalkOptions{})
+	res := mustWalk(t, link, Options{})
 	realDir, _ := filepath.EvalSymlinks(dir)
 	if len(res.Files) != 1 || res.Files[0].Abs != filepath.Join(realDir, "repo", "a.go") {
 		t.Errorf("walk of a symlinked root: %+v", res.Files)
 	}
 	for _, bad := range []string{filepath.Join(dir, "missing"), filepath.Join(dir, "file.go")} {
-		if _, err := Walk(context.Background(), bad, WalkOptions{}); err == nil {
+		if _, err := Walk(context.Background(), bad, Options{}); err == nil {
 			t.Errorf("Walk(%s): no error", bad)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Walk(ctx, dir, WalkOptions{}); !errors.Is(err, context.Canceled) {
+	if _, err := Walk(ctx, dir, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Walk with a canceled context: %v", err)
 	}
 }
@@ -676,7 +670,7 @@ func TestWalkRealTree(t *testing.T) {
 	}
 	for _, exclude := range [][]string{nil, {}} {
 		start := time.Now()
-		res := mustWalk(t, root, WalkOptions{ExcludeDirs: exclude})
+		res := mustWalk(t, root, Options{ExcludeDirs: exclude})
 		reasons := map[string]int{}
 		for _, s := range res.Skipped {
 			r, _, _ := strings.Cut(s.Reason, " (")
@@ -705,7 +699,7 @@ func BenchmarkWalk(b *testing.B) {
 				files[fmt.Sprintf("pkg%02d/.gitignore", i%40)] = "*.tmp\n/local/\n"
 			}
 		}
-		writeTree(b, root, files)
+		walktest.WriteTree(b, root, files)
 		benchWalk(b, root, nil)
 	})
 	b.Run("env", func(b *testing.B) {
@@ -722,7 +716,7 @@ func benchWalk(b *testing.B, root string, exclude []string) {
 	b.ReportAllocs()
 	var n int
 	for b.Loop() {
-		res, err := Walk(context.Background(), root, WalkOptions{Detect: testDetect, ExcludeDirs: exclude})
+		res, err := Walk(context.Background(), root, Options{Detect: testDetect, ExcludeDirs: exclude})
 		if err != nil {
 			b.Fatal(err)
 		}

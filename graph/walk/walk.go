@@ -1,4 +1,12 @@
-package graph
+// Package walk lists the files of a repository that a build indexes, and
+// answers the questions about repository paths that every part asks the
+// same way: Walk (ignore rules, git's tracked files, excluded and omitted
+// folders, symlinks, size limits), ClassifyContent (binary, generated,
+// minified), IsTest (the test-path conventions), Confine (a path a user
+// gave, kept inside the root) and Diff (what changed since a build).
+// It knows nothing of pages or of the index: the folders it omits and the
+// languages it detects are options it is given.
+package walk
 
 import (
 	"context"
@@ -26,21 +34,21 @@ import (
 // builder does that, and classifies them with ClassifyContent), stat'ing files
 // that Detect rejects, full-path lstat (fstatat on the open directory
 // instead), os.Open's extra calls on directories, and regexp-based ignore
-// matching (see walk_ignore.go).
+// matching (see ignore.go).
 
 // DefaultMaxFileBytes is the size above which Walk skips a file when
-// WalkOptions.MaxFileBytes is 0. Source files above 1 MiB are nearly always
+// Options.MaxFileBytes is 0. Source files above 1 MiB are nearly always
 // generated tables or bundled data, and parsing one costs more than a
 // thousand ordinary files.
 const DefaultMaxFileBytes = 1 << 20
 
 // DefaultExcludeDirs are the directory names that Walk skips, at any depth,
-// when WalkOptions.ExcludeDirs is nil: copies of other projects' code that
+// when Options.ExcludeDirs is nil: copies of other projects' code that
 // would drown the repository's own pages. Do not modify it.
 var DefaultExcludeDirs = []string{"vendor", "node_modules", "third_party"}
 
-// WalkOptions configures Walk. The zero value means the defaults.
-type WalkOptions struct {
+// Options configures Walk. The zero value means the defaults.
+type Options struct {
 	// MaxFileBytes is the largest file size listed; larger files are skipped
 	// as "too large". 0 means DefaultMaxFileBytes.
 	MaxFileBytes int64
@@ -49,25 +57,33 @@ type WalkOptions struct {
 	// empty non-nil slice excludes nothing.
 	ExcludeDirs []string
 	// Detect returns the language of a repo-relative slash path, or "" when
-	// the file is not indexed (it is then counted in WalkResult.Unsupported,
+	// the file is not indexed (it is then counted in Result.Unsupported,
 	// not listed). nil lists every file whose extension is not an obviously
 	// binary one (images, archives, objects, fonts, …), with Lang "".
 	// Walk calls Detect from several goroutines at once.
 	Detect func(path string) string
+	// OmitNames are file and directory base names omitted silently at any
+	// depth, as .git always is: the index's own folder (graph.IndexDirName).
+	OmitNames []string
+	// OmitPaths are repo-relative slash paths omitted silently: the shared
+	// notes folder at the root (graph.SharedDirName), whose files are pages
+	// already. graph.SourceWalk adds both to the options of every walk of a
+	// repository's source.
+	OmitPaths []string
 	// Reason says why Detect rejected a path ("binary (by extension)",
 	// "license text"); the rejected files are counted by extension with it
-	// (WalkResult.NotIndexed). nil means "no language", or with a nil
+	// (Result.NotIndexed). nil means "no language", or with a nil
 	// Detect "binary (by extension)". Called from several goroutines.
 	Reason func(path string) string
 }
 
-// FileEntry is one file to index.
-type FileEntry struct {
+// File is one file to index.
+type File struct {
 	Path    string // repo-relative, "/"-separated, clean
 	Abs     string // the file to open: absolute, symlinks resolved (for a followed symlink, its target)
 	Size    int64  // bytes
 	ModTime int64  // modification time, Unix nanoseconds
-	Lang    string // what WalkOptions.Detect returned
+	Lang    string // what Options.Detect returned
 }
 
 // Skip is a path that Walk left out for a reason worth telling the user:
@@ -80,11 +96,11 @@ type Skip struct {
 	Reason string `json:"reason"`
 }
 
-// WalkResult is what Walk found.
-type WalkResult struct {
-	Files       []FileEntry // sorted by Path
-	Skipped     []Skip      // sorted by Path
-	Unsupported int         // files not ignored but rejected by Detect
+// Result is what Walk found.
+type Result struct {
+	Files       []File // sorted by Path
+	Skipped     []Skip // sorted by Path
+	Unsupported int    // files not ignored but rejected by Detect
 	// rejected counts the Unsupported files by extension and reason.
 	rejected map[notIndexedKey]int
 	Dirs     int // directories read
@@ -104,13 +120,14 @@ type WalkResult struct {
 // root) is consulted before all of them, so it can also re-include what a
 // .gitignore excludes. Global git excludes (core.excludesFile) are not read:
 // they are one user's taste, and the index should not depend on who built it.
-// .git and .wikitoolkit are always omitted. Ignored paths are omitted silently.
+// .git and the names and paths of Options.OmitNames and OmitPaths are
+// omitted. Ignored paths are omitted silently.
 //
 // Like git, Walk does not ignore tracked files: when the root lies in a git
 // work tree and ignore rules (other than .wikitoolkitignore) excluded a path
 // holding tracked files, it asks git for them and lists them as usual
-// (walk_git.go). Without a working git they stay ignored, and
-// WalkResult.TrackedErr says why.
+// (git.go). Without a working git they stay ignored, and
+// Result.TrackedErr says why.
 //
 // In-root file symlinks are listed under the link's path with Abs = target.
 // In-root directory symlinks are followed once, after the real tree, unless
@@ -119,7 +136,7 @@ type WalkResult struct {
 // cannot be read is an error. ctx is checked once per directory.
 //
 // Walk keeps no state between calls and is safe for concurrent use.
-func Walk(ctx context.Context, root string, opt WalkOptions) (*WalkResult, error) {
+func Walk(ctx context.Context, root string, opt Options) (*Result, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("walk %s: %w", root, err)
@@ -172,7 +189,7 @@ func Walk(ctx context.Context, root string, opt WalkOptions) (*WalkResult, error
 	if err := w.followLinks(ctx); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(w.res.Files, func(a, b FileEntry) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(w.res.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortFunc(w.res.Skipped, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
 	return w.res, nil
 }
@@ -200,7 +217,7 @@ const (
 // walkConfig is what the goroutines of one Walk share; it is read-only once
 // the walk starts.
 type walkConfig struct {
-	opt     WalkOptions
+	opt     Options
 	root    string // absolute, symlinks resolved
 	exclude []string
 	extra   *ignoreList // .wikitoolkitignore, consulted first
@@ -213,15 +230,15 @@ type walker struct {
 	visited map[string]string // real path of every directory read → its Path
 	stack   []dirTask         // directories still to read
 	links   []dirLink         // directory symlinks, followed after the real tree
-	res     *WalkResult
+	res     *Result
 	// gitIgnored are the paths that git ignore rules excluded, recorded
-	// while collect is set (walk_git.go).
+	// while collect is set (git.go).
 	gitIgnored []ignoredPath
 	collect    bool
 }
 
 func (c *walkConfig) newWalker() *walker {
-	return &walker{walkConfig: c, visited: make(map[string]string), res: &WalkResult{}, collect: c.git}
+	return &walker{walkConfig: c, visited: make(map[string]string), res: &Result{}, collect: c.git}
 }
 
 // merge moves what p found into w.
@@ -251,7 +268,7 @@ type dirTask struct {
 	root bool        // errors are fatal
 	// keep, when not nil, restricts the task to the paths it holds, and
 	// ignore rules other than .wikitoolkitignore do not apply to them: they
-	// are tracked files and the directories on their way (walk_git.go).
+	// are tracked files and the directories on their way (git.go).
 	keep   map[string]bool
 	reread bool // the directory was read before; do not count it again
 }
@@ -374,7 +391,7 @@ func (w *walker) readDir(t dirTask) error {
 		if t.root {
 			return fmt.Errorf("walk %s: %w", t.abs, err)
 		}
-		w.skip(t.rel, errReason(err))
+		w.skip(t.rel, SkipReason(err))
 		return nil
 	}
 	defer d.close()
@@ -384,7 +401,7 @@ func (w *walker) readDir(t dirTask) error {
 			return fmt.Errorf("walk %s: %w", t.abs, err)
 		}
 		// Keep what was read; the Skip says the listing is incomplete.
-		w.skip(t.rel, errReason(err))
+		w.skip(t.rel, SkipReason(err))
 	}
 	ign := t.ign
 	for _, e := range ents {
@@ -397,12 +414,15 @@ func (w *walker) readDir(t dirTask) error {
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if name == ".git" || name == ".wikitoolkit" || t.root && name == SharedDirName {
-			continue // the shared notes and memories are pages already (shared.go)
+		if name == ".git" || slices.Contains(w.opt.OmitNames, name) {
+			continue
 		}
 		rel := name
 		if t.rel != "" {
 			rel = t.rel + "/" + name
+		}
+		if slices.Contains(w.opt.OmitPaths, rel) {
+			continue
 		}
 		if t.keep != nil && !t.keep[rel] {
 			continue
@@ -441,7 +461,7 @@ func (w *walker) dir(d *dirHandle, t *dirTask, ign *ignoreList, rel, name string
 		// each of its entries.
 		st, err := d.lstatAt(name)
 		if err != nil {
-			w.skip(rel, errReason(err))
+			w.skip(rel, SkipReason(err))
 			return
 		}
 		if !st.readable {
@@ -473,7 +493,7 @@ func (w *walker) file(d *dirHandle, t *dirTask, ign *ignoreList, rel, name strin
 	}
 	st, err := d.lstatAt(name)
 	if err != nil {
-		w.skip(rel, errReason(err))
+		w.skip(rel, SkipReason(err))
 		return
 	}
 	w.addFile(rel, abs, lang, st)
@@ -490,7 +510,7 @@ func (w *walker) addFile(rel, abs, lang string, st fileStat) {
 	case st.size > w.opt.MaxFileBytes:
 		w.skip(rel, fmt.Sprintf("too large (%d bytes > limit %d)", st.size, w.opt.MaxFileBytes))
 	default:
-		w.res.Files = append(w.res.Files, FileEntry{Path: rel, Abs: abs, Size: st.size, ModTime: st.mtime, Lang: lang})
+		w.res.Files = append(w.res.Files, File{Path: rel, Abs: abs, Size: st.size, ModTime: st.mtime, Lang: lang})
 	}
 }
 
@@ -512,7 +532,7 @@ func (w *walker) symlink(t *dirTask, ign *ignoreList, rel, name string) {
 		case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
 			w.skip(rel, reasonBroken)
 		default:
-			w.skip(rel, errReason(err))
+			w.skip(rel, SkipReason(err))
 		}
 		return
 	}
@@ -648,8 +668,10 @@ func gitInfoExclude(root string) string {
 	return filepath.Join(gitdir, "info", "exclude")
 }
 
-// errReason turns the error of one entry into a Skip reason.
-func errReason(err error) string {
+// SkipReason turns the error of reading one file or directory into a Skip
+// reason: "unreadable: permission denied", "path too long", "symlink loop",
+// or "unreadable: " and the system's message.
+func SkipReason(err error) string {
 	switch {
 	case errors.Is(err, fs.ErrPermission):
 		return reasonDenied

@@ -1,66 +1,23 @@
-package graph
+package walk
 
 import (
-	"context"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// gitInit makes root a git repository holding files, with tracked added to
-// its index (git add -f, so in spite of the ignore rules). It skips the test
-// when git is not installed.
-func gitInit(t *testing.T, root string, files map[string]string, tracked ...string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	writeTree(t, root, files)
-	for _, args := range [][]string{{"init", "-q"}, append([]string{"add", "-f", "--"}, tracked...)} {
-		cmd := exec.Command("git", append([]string{"-C", root}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME="+root)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-}
-
-// trackedIgnoredRepo is a repository whose ignore rules match tracked files:
-// a directory named like the binary built from it (as in spf13/cobra), a
-// build directory, a log file. Each also holds untracked files.
-var trackedIgnoredRepo = map[string]string{
-	".gitignore":             "cobra\nbuild/\n*.log.txt\n",
-	"main.go":                "package main\n",
-	"cobra/cmd/root.go":      "package cmd\n",
-	"cobra/README.md":        "# cobra\n",
-	"cobra/cmd/untracked.go": "package cmd\n",
-	"cobra/new/x.go":         "package new\n",
-	"build/gen/tables.go":    "package gen\n",
-	"build/vendor/v.go":      "package v\n",
-	"build/big.txt":          strings.Repeat("x", 30),
-	"build/out.go":           "package build\n",
-	"keep.log.txt":           "tracked\n",
-	"debug.log.txt":          "untracked\n",
-	"pkg/.gitignore":         "*.go\n",
-	"pkg/a.go":               "package pkg\n",
-	"pkg/b.go":               "package pkg\n",
-	"pkg/sub/c.go":           "package sub\n",
-}
-
-var trackedIgnoredFiles = []string{".gitignore", "main.go", "cobra/cmd/root.go", "cobra/README.md", "build/gen/tables.go",
-	"build/vendor/v.go", "build/big.txt", "keep.log.txt", "pkg/.gitignore", "pkg/a.go", "pkg/sub/c.go"}
-
 // TestWalkTrackedIgnored checks that tracked files are listed whatever the
 // ignore rules say, that untracked ignored ones are not, and that the
 // tracked ones still go through Walk's own rules.
 func TestWalkTrackedIgnored(t *testing.T) {
 	root := t.TempDir()
-	gitInit(t, root, trackedIgnoredRepo, trackedIgnoredFiles...)
-	res := mustWalk(t, root, WalkOptions{MaxFileBytes: 20})
+	walktest.GitInit(t, root, walktest.TrackedIgnoredRepo, walktest.TrackedIgnoredFiles...)
+	res := mustWalk(t, root, Options{MaxFileBytes: 20})
 	want := []string{"build/gen/tables.go", "cobra/README.md", "cobra/cmd/root.go", "keep.log.txt", "main.go", "pkg/a.go", "pkg/sub/c.go"}
 	if got := filePaths(res); !slices.Equal(got, want) {
 		t.Errorf("files:\n got %q\nwant %q", got, want)
@@ -80,8 +37,8 @@ func TestWalkTrackedIgnored(t *testing.T) {
 
 	// .wikitoolkitignore is the user's choice for the index: it still
 	// excludes tracked files.
-	writeTree(t, root, map[string]string{".wikitoolkitignore": "cobra/cmd/\nkeep.log.txt\n"})
-	res = mustWalk(t, root, WalkOptions{MaxFileBytes: 20})
+	walktest.WriteTree(t, root, map[string]string{".wikitoolkitignore": "cobra/cmd/\nkeep.log.txt\n"})
+	res = mustWalk(t, root, Options{MaxFileBytes: 20})
 	want = []string{"build/gen/tables.go", "cobra/README.md", "main.go", "pkg/a.go", "pkg/sub/c.go"}
 	if got := filePaths(res); !slices.Equal(got, want) {
 		t.Errorf("with .wikitoolkitignore, files:\n got %q\nwant %q", got, want)
@@ -104,10 +61,10 @@ func maps(a, b map[string]string) bool {
 // answers with paths relative to it.
 func TestWalkTrackedIgnoredSubdir(t *testing.T) {
 	root := t.TempDir()
-	gitInit(t, root, map[string]string{
+	walktest.GitInit(t, root, map[string]string{
 		"sub/.gitignore": "out/\n", "sub/out/gen.go": "", "sub/out/junk.go": "", "sub/a.go": "", "out/x.go": "",
 	}, "sub/out/gen.go", "out/x.go")
-	res := mustWalk(t, filepath.Join(root, "sub"), WalkOptions{})
+	res := mustWalk(t, filepath.Join(root, "sub"), Options{})
 	if got, want := filePaths(res), []string{"a.go", "out/gen.go"}; !slices.Equal(got, want) {
 		t.Errorf("files: got %q, want %q", got, want)
 	}
@@ -118,14 +75,14 @@ func TestWalkTrackedIgnoredSubdir(t *testing.T) {
 // reported as an alias of the real directory.
 func TestWalkTrackedIgnoredSymlinks(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{".gitignore": "build/\n*.lnk.go\nlinkdir\n", "build/b.go": "", "real/r.go": ""})
+	walktest.WriteTree(t, root, map[string]string{".gitignore": "build/\n*.lnk.go\nlinkdir\n", "build/b.go": "", "real/r.go": ""})
 	for name, target := range map[string]string{"r.lnk.go": "real/r.go", "linkdir": "real", "view": "build"} {
 		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	gitInit(t, root, nil, "build/b.go", "r.lnk.go", "linkdir", "view")
-	res := mustWalk(t, root, WalkOptions{})
+	walktest.GitInit(t, root, nil, "build/b.go", "r.lnk.go", "linkdir", "view")
+	res := mustWalk(t, root, Options{})
 	if got, want := filePaths(res), []string{"build/b.go", "r.lnk.go", "real/r.go"}; !slices.Equal(got, want) {
 		t.Errorf("files: got %q, want %q", got, want)
 	}
@@ -143,16 +100,16 @@ func TestWalkTrackedIgnoredSymlinks(t *testing.T) {
 // succeed.
 func TestWalkWithoutGit(t *testing.T) {
 	root := t.TempDir()
-	gitInit(t, root, trackedIgnoredRepo, trackedIgnoredFiles...)
+	walktest.GitInit(t, root, walktest.TrackedIgnoredRepo, walktest.TrackedIgnoredFiles...)
 	plain := t.TempDir()
-	writeTree(t, plain, trackedIgnoredRepo)
+	walktest.WriteTree(t, plain, walktest.TrackedIgnoredRepo)
 	want := []string{"main.go"}
 
 	// A .git file that points nowhere: git fails.
 	broken := t.TempDir()
-	writeTree(t, broken, trackedIgnoredRepo)
-	writeTree(t, broken, map[string]string{".git": "gitdir: " + filepath.Join(plain, "missing") + "\n"})
-	res := mustWalk(t, broken, WalkOptions{})
+	walktest.WriteTree(t, broken, walktest.TrackedIgnoredRepo)
+	walktest.WriteTree(t, broken, map[string]string{".git": "gitdir: " + filepath.Join(plain, "missing") + "\n"})
+	res := mustWalk(t, broken, Options{})
 	if got := filePaths(res); !slices.Equal(got, want) {
 		t.Errorf("with a broken .git, files:\n got %q\nwant %q", got, want)
 	}
@@ -162,14 +119,14 @@ func TestWalkWithoutGit(t *testing.T) {
 	t.Logf("with a broken .git: %v", res.TrackedErr)
 
 	t.Setenv("PATH", t.TempDir()) // no git
-	res = mustWalk(t, root, WalkOptions{})
+	res = mustWalk(t, root, Options{})
 	if got := filePaths(res); !slices.Equal(got, want) {
 		t.Errorf("without git, files:\n got %q\nwant %q", got, want)
 	}
 	if res.TrackedErr == nil || !strings.Contains(res.TrackedErr.Error(), "git") {
 		t.Errorf("without git, TrackedErr = %v, want an error naming git", res.TrackedErr)
 	}
-	res = mustWalk(t, plain, WalkOptions{})
+	res = mustWalk(t, plain, Options{})
 	if got := filePaths(res); !slices.Equal(got, want) {
 		t.Errorf("outside a work tree, files:\n got %q\nwant %q", got, want)
 	}
@@ -177,40 +134,6 @@ func TestWalkWithoutGit(t *testing.T) {
 		t.Errorf("outside a work tree, git was run: %v", res.TrackedErr)
 	}
 
-	info, err := Build(context.Background(), BuildOptions{Root: root})
-	if err != nil {
-		t.Fatalf("build without git: %v", err)
-	}
-	if info.Files != 1 || len(info.Warnings) != 1 || !strings.Contains(info.Warnings[0], "tracked files") {
-		t.Errorf("build without git: %d files, warnings %q; want 1 file and a warning", info.Files, info.Warnings)
-	}
-}
-
-// TestBuildTrackedIgnored checks that the builder indexes tracked files that
-// ignore rules match, and that a rebuild finds nothing changed.
-func TestBuildTrackedIgnored(t *testing.T) {
-	root := t.TempDir()
-	gitInit(t, root, trackedIgnoredRepo, trackedIgnoredFiles...)
-	info := build(t, root, false)
-	if info.Files != 8 || len(info.Warnings) != 0 {
-		t.Errorf("build: %d files, warnings %q; want 8 files (the Go ones, cobra/README.md and the tracked .txt files), none", info.Files, info.Warnings)
-	}
-	s := open(t, root)
-	for _, id := range []string{"file:cobra/cmd/root.go", "file:build/gen/tables.go", "file:pkg/sub/c.go"} {
-		if _, err := s.Page(id); err != nil {
-			t.Errorf("page %s: %v", id, err)
-		}
-	}
-	for _, id := range []string{"file:cobra/cmd/untracked.go", "file:build/out.go", "file:pkg/b.go"} {
-		if _, err := s.Page(id); err == nil {
-			t.Errorf("page %s exists; the file is untracked and ignored", id)
-		}
-	}
-	s.Close()
-	again := build(t, root, false)
-	if again.FilesParsed != 0 || again.FilesRemoved != 0 || again.FilesUnchanged != info.FilesUnchanged+info.FilesParsed {
-		t.Errorf("rebuild: %+v", again)
-	}
 }
 
 // TestWalkTrackedIgnoredMany has more excluded paths than git is given as
@@ -230,9 +153,9 @@ func TestWalkTrackedIgnoredMany(t *testing.T) {
 		want = append(want, fmt.Sprintf("d%d/%d.go", i%5, i))
 	}
 	root := t.TempDir()
-	gitInit(t, root, files, tracked...)
+	walktest.GitInit(t, root, files, tracked...)
 	slices.Sort(want)
-	res := mustWalk(t, root, WalkOptions{})
+	res := mustWalk(t, root, Options{})
 	if got := filePaths(res); !slices.Equal(got, want) {
 		t.Errorf("files: only Walk %q, only wanted %q", minus(got, want), minus(want, got))
 	}

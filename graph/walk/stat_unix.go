@@ -1,6 +1,6 @@
 //go:build unix
 
-package graph
+package walk
 
 import (
 	"io/fs"
