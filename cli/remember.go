@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
-	"github.com/wikitoolkit/wikitoolkit/mcp"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 func runRemember(e *env, args []string) error {
@@ -139,5 +139,5 @@ func checkPage(e *env, dir, ref string) (string, error) {
 		defer snap.Close()
 		ref, base = pageRef(snap.Info().Root, ref)
 	}
-	return mcp.CheckPage(snap, a, ref, base)
+	return wiki.CheckPage(snap, a, ref, base)
 }
