@@ -42,7 +42,8 @@ type Options struct {
 	// the background when files changed or no index exists. nil disables
 	// automatic refresh.
 	Build func(ctx context.Context) error
-	// Walk are the build's walk options, used by the freshness check.
+	// Walk are the build's walk options, used by the freshness check
+	// (unset: those stored with the index, see wiki.LiveOptions.Walk).
 	// wiki_search walks with the same ignore rules but every text file.
 	Walk graph.WalkOptions
 	// CheckEvery is the least time between two freshness checks; 0 means

@@ -74,7 +74,7 @@ func (ws WalkSettings) WalkOptions() graph.WalkOptions {
 	if dirs == nil {
 		dirs = []string{}
 	}
-	return graph.WalkOptions{MaxFileBytes: ws.MaxFileBytes, ExcludeDirs: dirs, Detect: parser.Detect}
+	return graph.WalkOptions{MaxFileBytes: ws.MaxFileBytes, ExcludeDirs: dirs, Detect: parser.Detect, Reason: parser.NotIndexedReason}
 }
 
 func saveWalkSettings(indexDir string, ws WalkSettings) error {
