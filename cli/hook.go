@@ -187,7 +187,7 @@ func hookAnswer(ctx context.Context, indexDir, q string) (a hookHits) {
 	opt := engine.Options{BudgetTokens: 400}
 	// No staleness here (no snapshot given): decoding the graph would cost
 	// the hook more than its answer is worth.
-	au, err := graph.LoadAuthored(indexDir)
+	au, err := graph.LoadAnnotations(indexDir)
 	if err != nil {
 		au = nil
 	}

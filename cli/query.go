@@ -45,7 +45,7 @@ func runQuery(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	a, err := graph.LoadAuthored(snap.Dir)
+	a, err := graph.LoadAnnotations(snap.Dir)
 	if err != nil {
 		return err
 	}

@@ -219,7 +219,7 @@ func noIndexServer(t *testing.T, build func(ctx context.Context, root string) er
 }
 
 func realBuild(ctx context.Context, root string) error {
-	_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Extra: engine.BuildBlobs, ExtraFormat: engine.Format, Progress: wiki.BuildProgress(ctx)})
+	_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format, Progress: wiki.BuildProgress(ctx)})
 	return err
 }
 

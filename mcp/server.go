@@ -281,7 +281,7 @@ func clipTokens(text string, max int) string {
 	return strings.ToValidUTF8(text[:lo], "") + note
 }
 
-func (s *Server) authoredData() (*graph.Authored, error) { return s.live.Authored() }
+func (s *Server) authoredData() (*graph.Annotations, error) { return s.live.Annotations() }
 
 func (s *Server) addTools() {
 	s.addQuery()

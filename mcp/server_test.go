@@ -71,7 +71,7 @@ func writeFixture(t testing.TB, root string, files map[string]string) {
 func buildIndex(t testing.TB, root string) string {
 	t.Helper()
 	dir := filepath.Join(root, graph.IndexDirName)
-	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: dir, Extra: engine.BuildBlobs, ExtraFormat: engine.Format}); err != nil {
+	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: dir, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -360,7 +360,7 @@ func TestAutoRefresh(t *testing.T) {
 	builds := make(chan struct{}, 10)
 	var root string
 	opt := Options{CheckEvery: time.Millisecond, Build: func(ctx context.Context) error {
-		_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Extra: engine.BuildBlobs, ExtraFormat: engine.Format})
+		_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format})
 		builds <- struct{}{}
 		return err
 	}}

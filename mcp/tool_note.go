@@ -38,7 +38,7 @@ func (s *Server) note(ctx context.Context, c *call, in noteIn) (string, noteOut,
 	if !in.Confirm && strings.TrimSpace(in.Text) == "" {
 		return "", noteOut{}, errors.New("text is empty: write the note, or pass confirm=true to mark the page's notes still true")
 	}
-	w, release := s.live.Authoring()
+	w, release := s.live.AnnotationWriter()
 	defer release()
 	out := noteOut{PageID: id}
 	var b strings.Builder

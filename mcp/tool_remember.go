@@ -38,7 +38,7 @@ func (s *Server) remember(ctx context.Context, c *call, in rememberIn) (string, 
 			return "", rememberOut{}, err
 		}
 	}
-	w, release := s.live.Authoring()
+	w, release := s.live.AnnotationWriter()
 	id, err := w.Remember(graph.Memory{Text: in.Fact, Category: in.Category, Title: in.Title, Link: link, Rel: in.Rel})
 	release()
 	warn := ""

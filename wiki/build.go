@@ -122,8 +122,8 @@ func Build(ctx context.Context, opt BuildOptions) (*graph.BuildInfo, error) {
 		Walk:        ws.WalkOptions(),
 		Progress:    opt.Progress,
 		Waiting:     opt.Waiting,
-		Extra:       engine.BuildBlobs,
-		ExtraFormat: engine.Format,
+		Blobs:       engine.BuildBlobs,
+		BlobsFormat: engine.Format,
 	})
 	if err != nil {
 		return nil, err

@@ -19,7 +19,7 @@
 //	related.go        Related: a page's neighbours
 //	status.go         CollectStatus, RenderStatus: index health
 //	files.go          Search, ReadFile: confined text search and file slices
-//	authored.go       QueryExtra, AnnotateResult: notes and memories in answers
+//	authored.go       AnnotationPages, AnnotateResult: notes and memories in answers
 //	live.go, fresh.go Live: the live view of an index for a long-running
 //	firstbuild.go     process (open, notice a new generation, swap, freshness
 //	                  checks, background and first builds); it owns its state

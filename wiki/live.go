@@ -47,9 +47,9 @@ type LiveOptions struct {
 // freshness checks and background builds (fresh.go, firstbuild.go). Safe
 // for concurrent use.
 type Live struct {
-	opt      LiveOptions
-	dir      string
-	authored *graph.AuthoredCache
+	opt         LiveOptions
+	dir         string
+	annotations *graph.AnnotationCache
 
 	mu      sync.Mutex // guards cur, curKey, openErr and the refs of every gen
 	cur     *Gen
@@ -118,7 +118,7 @@ func NewLive(opt LiveOptions) (*Live, error) {
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
 	}
-	l := &Live{opt: opt, dir: dir, authored: graph.NewAuthoredCache(dir), nowFunc: time.Now}
+	l := &Live{opt: opt, dir: dir, annotations: graph.NewAnnotationCache(dir), nowFunc: time.Now}
 	l.bgCtx, l.bgStop = context.WithCancel(context.Background())
 	return l, nil
 }
@@ -327,11 +327,11 @@ func (s *Live) RootNoIndex() string {
 	return s.Root(g)
 }
 
-// Authored returns the notes and memories, re-read only when another
+// Annotations returns the notes and memories, re-read only when another
 // process changed them; a read error is logged and returned with what could
 // be read.
-func (s *Live) Authored() (*graph.Authored, error) {
-	a, err := s.authored.Get()
+func (s *Live) Annotations() (*graph.Annotations, error) {
+	a, err := s.annotations.Get()
 	if err != nil {
 		s.logf("read notes and memories: %v", err)
 	}

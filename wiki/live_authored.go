@@ -11,7 +11,7 @@ import (
 // error when it is malformed or names no page of the live index or memory.
 func (s *Live) CheckPage(ref string) (string, error) {
 	if kind, _, _, err := graph.ParseID(ref); err == nil && kind == graph.KindMemory {
-		a, _ := s.Authored()
+		a, _ := s.Annotations()
 		return CheckPage(nil, a, ref, "")
 	}
 	g, release, err := s.Acquire()
@@ -19,7 +19,7 @@ func (s *Live) CheckPage(ref string) (string, error) {
 		return "", err
 	}
 	defer release()
-	a, _ := s.Authored()
+	a, _ := s.Annotations()
 	return CheckPage(g.Snap, a, ref, "")
 }
 
@@ -27,7 +27,7 @@ func (s *Live) CheckPage(ref string) (string, error) {
 // from base first), or an error that says what to do when it is malformed
 // or names no page of snap (nil: only IDs, and only memories are checked)
 // or memory of a.
-func CheckPage(snap *graph.Snapshot, a *graph.Authored, ref, base string) (string, error) {
+func CheckPage(snap *graph.Snapshot, a *graph.Annotations, ref, base string) (string, error) {
 	id, err := ResolveID(snap, ref, base)
 	if err != nil {
 		return "", err
@@ -57,10 +57,10 @@ func CheckPage(snap *graph.Snapshot, a *graph.Authored, ref, base string) (strin
 	return id, nil
 }
 
-// Authoring returns the writer for notes and memories, anchored to the live
+// AnnotationWriter returns the writer for notes and memories, anchored to the live
 // generation when there is one, and the function that releases it.
-func (s *Live) Authoring() (graph.Authoring, func()) {
-	w := graph.Authoring{Index: s.dir}
+func (s *Live) AnnotationWriter() (graph.AnnotationWriter, func()) {
+	w := graph.AnnotationWriter{Index: s.dir}
 	g, release, err := s.Acquire()
 	if err != nil {
 		w.Shared = graph.SharedDir(s.RootNoIndex())

@@ -15,9 +15,9 @@ import (
 // notes and the pages memories are about (AnnotateResult). a may be nil;
 // with a nil snap nothing decodes the graph (no staleness, as the hook wants).
 // opt.MemoryPages is set here.
-func Query(ctx context.Context, snap *graph.Snapshot, ix *engine.Index, a *graph.Authored, question string, opt engine.Options) (engine.Result, error) {
+func Query(ctx context.Context, snap *graph.Snapshot, ix *engine.Index, a *graph.Annotations, question string, opt engine.Options) (engine.Result, error) {
 	r := Resolve(snap, a)
-	opt.Extra = QueryExtra(r)
+	opt.Extra = AnnotationPages(r)
 	res, err := ix.Query(ctx, question, opt)
 	if err != nil {
 		return res, err

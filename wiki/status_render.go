@@ -67,8 +67,8 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	if st.OrphanMemories > 0 {
 		fmt.Fprintf(w, "           %d memories link to pages that no longer exist (kept)\n", st.OrphanMemories)
 	}
-	if st.Bypass.Events > 0 {
-		fmt.Fprintf(w, "bypass     %d searches with Grep/Glob/grep instead of the wiki (last %s)\n", st.Bypass.Events, st.Bypass.Last)
+	if st.Hook.Events > 0 {
+		fmt.Fprintf(w, "bypass     %d searches with Grep/Glob/grep instead of the wiki (last %s)\n", st.Hook.Events, st.Hook.Last)
 	}
 	if len(st.Skipped) > 0 {
 		fmt.Fprintf(w, "skipped    %d\n", len(st.Skipped))
