@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,9 +11,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // buildJSON is the `build --json` document (DESIGN.md).
@@ -49,8 +50,8 @@ func runBuild(e *env, args []string) error {
 	full := fs.Bool("full", false, "reparse every file, ignoring the previous index")
 	quiet := fs.Bool("quiet", false, "no progress bar and no summary line")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON document")
-	maxBytes := fs.Int64("max-file-bytes", walk.DefaultMaxFileBytes, "skip files larger than this")
-	exclude := fs.String("exclude-dirs", strings.Join(walk.DefaultExcludeDirs, ","), "vendored directory names to skip, comma-separated")
+	maxBytes := fs.Int64("max-file-bytes", walk.DefaultMaxFileBytes, "skip files larger than this (default: what the index's last build used, else the default)")
+	exclude := fs.String("exclude-dirs", strings.Join(walk.DefaultExcludeDirs, ","), "vendored directory names to skip, comma-separated (default: what the index's last build used, else the default)")
 	verbose := fs.Bool("verbose", false, "list every skipped file with its reason")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
@@ -74,32 +75,35 @@ func runBuild(e *env, args []string) error {
 	if indexDir == "" {
 		indexDir = filepath.Join(abs, graph.IndexDirName)
 	}
-	var dirs []string
-	for _, d := range strings.Split(*exclude, ",") {
-		if d = strings.TrimSpace(d); d != "" {
-			dirs = append(dirs, d)
-		}
-	}
-	if dirs == nil {
-		dirs = []string{}
-	}
-	opt := graph.BuildOptions{
-		Root:        abs,
-		IndexDir:    indexDir,
-		Full:        *full,
-		Walk:        walk.Options{MaxFileBytes: *maxBytes, ExcludeDirs: dirs},
-		Extra:       engine.BuildBlobs,
-		ExtraFormat: engine.Format,
+	opt := wiki.BuildOptions{
+		Root:     abs,
+		IndexDir: indexDir,
+		Full:     *full,
 		Waiting: func() {
 			if !*quiet {
 				fmt.Fprintln(e.stderr, "wikitoolkit: another build of this index is running; waiting for it to finish")
 			}
 		},
 	}
+	// Walk options given on the command line replace the stored ones;
+	// the others stay as the index's last build had them.
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "max-file-bytes":
+			opt.MaxFileBytes = *maxBytes
+		case "exclude-dirs":
+			opt.ExcludeDirs = []string{}
+			for _, d := range strings.Split(*exclude, ",") {
+				if d = strings.TrimSpace(d); d != "" {
+					opt.ExcludeDirs = append(opt.ExcludeDirs, d)
+				}
+			}
+		}
+	})
 	if !*quiet && !*asJSON {
 		opt.Progress = newBar(e)
 	}
-	info, err := graph.Build(e.ctx, opt)
+	info, err := wiki.Build(e.ctx, opt)
 	if err != nil {
 		return err
 	}

@@ -285,12 +285,12 @@ func (e *env) openSnapshot() (*graph.Snapshot, error) {
 }
 
 // openWithAuthored opens the live index and its notes and memories.
-func (e *env) openWithAuthored() (*graph.Snapshot, *graph.Authored, error) {
+func (e *env) openWithAuthored() (*graph.Snapshot, *graph.Annotations, error) {
 	snap, err := e.openSnapshot()
 	if err != nil {
 		return nil, nil, err
 	}
-	a, err := graph.LoadAuthored(snap.Dir)
+	a, err := graph.LoadAnnotations(snap.Dir)
 	if err != nil {
 		snap.Close()
 		return nil, nil, err

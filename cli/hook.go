@@ -16,7 +16,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
-	"github.com/wikitoolkit/wikitoolkit/mcp"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // hookBudget is the time the hook may take before it answers without
@@ -185,19 +185,17 @@ func hookAnswer(ctx context.Context, indexDir, q string) (a hookHits) {
 		return a
 	}
 	opt := engine.Options{BudgetTokens: 400}
-	var r *graph.Resolved
-	if au, err := graph.LoadAuthored(indexDir); err == nil {
-		// No staleness here: decoding the graph would cost the hook more
-		// than its answer is worth.
-		r = au.Resolve(nil, time.Time{})
-		opt.Extra = mcp.QueryExtra(r)
+	// No staleness here (no snapshot given): decoding the graph would cost
+	// the hook more than its answer is worth.
+	au, err := graph.LoadAnnotations(indexDir)
+	if err != nil {
+		au = nil
 	}
-	res, err := ix.Query(ctx, q, opt)
+	res, err := wiki.Query(ctx, nil, ix, au, q, opt)
 	if err != nil || len(res.Results) == 0 {
 		a.err = err
 		return a
 	}
-	mcp.AnnotateResult(&res, r, nil)
 	if len(res.Results) > 5 {
 		res.Results = res.Results[:5]
 		res.Truncated = false
@@ -342,7 +340,7 @@ func shellWords(s string) []string {
 // recordHookEvent appends one JSON line to <index>/hook.log (no patterns,
 // no contents), rotating the log at maxHookLogBytes.
 func recordHookEvent(indexDir, tool, kind string, hits int, took time.Duration) {
-	p := filepath.Join(indexDir, mcp.HookLogName)
+	p := filepath.Join(indexDir, wiki.HookLogName)
 	if fi, err := os.Stat(p); err == nil && fi.Size() > maxHookLogBytes {
 		os.Rename(p, p+".1")
 	}

@@ -13,12 +13,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wikitoolkit/wikitoolkit/engine"
-
 	"github.com/wikitoolkit/wikitoolkit/graph"
-	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 	"github.com/wikitoolkit/wikitoolkit/mcp"
-	"github.com/wikitoolkit/wikitoolkit/parser"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // mcpConfig is the optional --config file (JSON): which tools to serve.
@@ -61,21 +58,20 @@ func runMCP(e *env, args []string) error {
 		logw = f
 	}
 	root, indexDir := e.rootAndIndex()
-	walk := walk.Options{Detect: parser.Detect}
 	var buildMu sync.Mutex // one background build per process; the build lock handles other processes
 	opt := mcp.Options{
 		IndexDir: indexDir,
 		Root:     root,
 		Version:  Version,
-		Walk:     walk,
 		Log:      logw,
 		Allow:    cfg.Allow,
 		Deny:     cfg.Deny,
+		// The same pipeline as `wikitoolkit build`, with the walk options
+		// the index's last build stored.
 		Build: func(ctx context.Context) error {
 			buildMu.Lock()
 			defer buildMu.Unlock()
-			_, err := graph.Build(ctx, graph.BuildOptions{Root: root, IndexDir: indexDir, Walk: walk, Extra: engine.BuildBlobs, ExtraFormat: engine.Format,
-				Progress: mcp.BuildProgress(ctx)})
+			_, err := wiki.Build(ctx, wiki.BuildOptions{Root: root, IndexDir: indexDir, Progress: wiki.BuildProgress(ctx)})
 			return err
 		},
 	}

@@ -330,8 +330,8 @@ func TestHookClaude(t *testing.T) {
 	}
 	var st statusJSON
 	runJSON(t, repo, &st, "status", "--json")
-	if st.Bypass.Events != 3 {
-		t.Errorf("bypass events = %d, want 3", st.Bypass.Events)
+	if st.Hook.Events != 3 {
+		t.Errorf("bypass events = %d, want 3", st.Hook.Events)
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
-	"github.com/wikitoolkit/wikitoolkit/mcp"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // noteEntry is one line of `notes --json`: a note, or a memory (Page is
@@ -39,7 +39,7 @@ func runNotes(e *env, args []string) error {
 		return err
 	}
 	defer snap.Close()
-	r := mcp.Resolve(snap, a)
+	r := wiki.Resolve(snap, a)
 	keep := func(s graph.State) bool {
 		if !*orphans && !*stale {
 			return true

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"github.com/wikitoolkit/wikitoolkit/mcp"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 func runPage(e *env, args []string) error {
@@ -20,16 +20,16 @@ func runPage(e *env, args []string) error {
 	}
 	defer snap.Close()
 	ref, base := pageRef(snap.Info().Root, pos[0])
-	pj, err := mcp.LoadPage(snap, a, ref, mcp.PageOptions{Base: base})
+	pj, err := wiki.LoadPage(snap, a, ref, wiki.PageOptions{Base: base})
 	if err != nil {
 		return err
 	}
 	if *asJSON {
 		return writeJSON(e.stdout, pj)
 	}
-	pj.Render(e.stdout, mcp.FrontCLI)
+	pj.Render(e.stdout, wiki.FrontCLI)
 	return nil
 }
 
 // pageJSON is the `page --json` document.
-type pageJSON = mcp.Page
+type pageJSON = wiki.Page

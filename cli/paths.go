@@ -84,7 +84,7 @@ func repoPath(root, p string) string {
 }
 
 // pageRef prepares a page reference typed in the current folder for
-// mcp.LoadPage and mcp.CheckPage: an absolute path becomes a repository
+// wiki.LoadPage and wiki.CheckPage: an absolute path becomes a repository
 // path, and base is the current folder inside the indexed root.
 func pageRef(root, ref string) (string, string) {
 	return repoRef(root, ref), cwdBase(root)

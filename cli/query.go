@@ -6,7 +6,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
-	"github.com/wikitoolkit/wikitoolkit/mcp"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 func runQuery(e *env, args []string) error {
@@ -28,7 +28,7 @@ func runQuery(e *env, args []string) error {
 		return usagef("--budget must be between 1 and 20000 tokens, got %d", *budget)
 	}
 	opt := engine.Options{BudgetTokens: *budget, Explain: *explain}
-	if opt.Kinds, err = mcp.ParseKinds(*kinds); err != nil {
+	if opt.Kinds, err = wiki.ParseKinds(*kinds); err != nil {
 		return usagef("--kind: %v", err)
 	}
 	for _, f := range strings.Split(*focus, ",") {
@@ -45,21 +45,14 @@ func runQuery(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	a, err := graph.LoadAuthored(snap.Dir)
+	a, err := graph.LoadAnnotations(snap.Dir)
 	if err != nil {
 		return err
 	}
-	r := mcp.Resolve(snap, a)
-	opt.Extra = mcp.QueryExtra(r)
-	res, err := ix.Query(e.ctx, q, opt)
+	res, err := wiki.Query(e.ctx, snap, ix, a, q, opt)
 	if err != nil {
 		return err
 	}
-	var g *graph.Graph
-	if a.HasAnchors() {
-		g, _ = snap.Graph()
-	}
-	mcp.AnnotateResult(&res, r, g)
 	if res.Results == nil {
 		res.Results = []engine.Stub{}
 	}

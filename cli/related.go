@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"github.com/wikitoolkit/wikitoolkit/mcp"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 func runRelated(e *env, args []string) error {
@@ -16,7 +16,7 @@ func runRelated(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("related needs exactly one page ID, path or symbol name, e.g. wikitoolkit related symbol:main.go#main or related main")
 	}
-	d, err := mcp.CheckRelArgs(*rel, *dir)
+	d, err := wiki.CheckRelArgs(*rel, *dir)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -26,11 +26,11 @@ func runRelated(e *env, args []string) error {
 	}
 	defer snap.Close()
 	ref, base := pageRef(snap.Info().Root, pos[0])
-	pj, err := mcp.LoadPage(snap, a, ref, mcp.PageOptions{Base: base})
+	pj, err := wiki.LoadPage(snap, a, ref, wiki.PageOptions{Base: base})
 	if err != nil {
 		return err
 	}
-	out := mcp.Related(snap, a, pj, *rel, d, 0)
+	out := wiki.Related(snap, a, pj, *rel, d, 0)
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
-	"github.com/wikitoolkit/wikitoolkit/mcp"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 func runRemember(e *env, args []string) error {
@@ -103,9 +103,9 @@ func warnNotMirrored(e *env, err error) error {
 // authoring returns the writer of notes and memories for this repository:
 // its index, its shared folder and, when an index exists, the live graph to
 // anchor to (when withGraph). done releases the graph's snapshot.
-func (e *env) authoring(withGraph bool) (graph.Authoring, func(), error) {
+func (e *env) authoring(withGraph bool) (graph.AnnotationWriter, func(), error) {
 	root, dir := e.rootAndIndex()
-	w := graph.Authoring{Index: dir, Shared: graph.SharedDir(root)}
+	w := graph.AnnotationWriter{Index: dir, Shared: graph.SharedDir(root)}
 	if !withGraph {
 		return w, func() {}, nil
 	}
@@ -126,7 +126,7 @@ func (e *env) authoring(withGraph bool) (graph.Authoring, func(), error) {
 // current folder, a symbol name), or fails when it names no page of the
 // live index (when one exists) or of the memories.
 func checkPage(e *env, dir, ref string) (string, error) {
-	a, err := graph.LoadAuthored(dir)
+	a, err := graph.LoadAnnotations(dir)
 	if err != nil {
 		return "", err
 	}
@@ -139,5 +139,5 @@ func checkPage(e *env, dir, ref string) (string, error) {
 		defer snap.Close()
 		ref, base = pageRef(snap.Info().Root, ref)
 	}
-	return mcp.CheckPage(snap, a, ref, base)
+	return wiki.CheckPage(snap, a, ref, base)
 }

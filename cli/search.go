@@ -7,20 +7,19 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wikitoolkit/wikitoolkit/graph/walk"
-	"github.com/wikitoolkit/wikitoolkit/mcp"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 func runSearch(e *env, args []string) error {
 	fs := newFlags(e, "search")
 	regex := fs.Bool("regex", false, "PATTERN is an RE2 regular expression")
 	glob := fs.String("glob", "", "only files matching this glob (*.go, cli/**, **/*_test.go), relative to the current folder")
-	maxN := fs.Int("max", mcp.DefaultSearchResults, fmt.Sprintf("at most this many matching lines (max %d)", mcp.MaxSearchResults))
+	maxN := fs.Int("max", wiki.DefaultSearchResults, fmt.Sprintf("at most this many matching lines (max %d)", wiki.MaxSearchResults))
 	var ignoreCase, filesOnly bool
 	var around int
 	fs.BoolVar(&ignoreCase, "ignore-case", false, "match letters of either case")
 	fs.BoolVar(&ignoreCase, "i", false, "short for --ignore-case")
-	fs.IntVar(&around, "context", 0, fmt.Sprintf("show N lines before and after each match (max %d)", mcp.MaxSearchContext))
+	fs.IntVar(&around, "context", 0, fmt.Sprintf("show N lines before and after each match (max %d)", wiki.MaxSearchContext))
 	fs.IntVar(&around, "C", 0, "short for --context")
 	fs.BoolVar(&filesOnly, "files-only", false, "print only the names of matching files (--max of them)")
 	fs.BoolVar(&filesOnly, "l", false, "short for --files-only")
@@ -32,11 +31,11 @@ func runSearch(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("search needs one PATTERN (quote it), e.g. wikitoolkit search 'func main'")
 	}
-	if *maxN < 1 || *maxN > mcp.MaxSearchResults {
-		return usagef("--max must be between 1 and %d", mcp.MaxSearchResults)
+	if *maxN < 1 || *maxN > wiki.MaxSearchResults {
+		return usagef("--max must be between 1 and %d", wiki.MaxSearchResults)
 	}
-	if around < 0 || around > mcp.MaxSearchContext {
-		return usagef("--context must be between 0 and %d lines", mcp.MaxSearchContext)
+	if around < 0 || around > wiki.MaxSearchContext {
+		return usagef("--context must be between 0 and %d lines", wiki.MaxSearchContext)
 	}
 	if *regex {
 		if _, err := regexp.Compile(pos[0]); err != nil {
@@ -48,7 +47,7 @@ func runSearch(e *env, args []string) error {
 			return usagef("bad --glob %q: %v (examples: *.go, cli/*.go, **/*_test.go)", *glob, err)
 		}
 	}
-	root, _ := e.rootAndIndex()
+	root, indexDir := e.rootAndIndex()
 	// From a subfolder, search under it and take --glob from it, as git
 	// grep does; printed paths stay relative to the root.
 	scope := cwdBase(root)
@@ -63,8 +62,8 @@ func runSearch(e *env, args []string) error {
 			g = scope + "/**/" + g
 		}
 	}
-	res, err := mcp.Search(e.ctx, root, mcp.SearchOptions{Pattern: pos[0], Regex: *regex, PathGlob: g, MaxResults: *maxN,
-		IgnoreCase: ignoreCase, Context: around, FilesOnly: filesOnly, Walk: walk.Options{}})
+	res, err := wiki.Search(e.ctx, root, wiki.SearchOptions{Pattern: pos[0], Regex: *regex, PathGlob: g, MaxResults: *maxN,
+		IgnoreCase: ignoreCase, Context: around, FilesOnly: filesOnly, Walk: wiki.LoadWalkSettings(indexDir).WalkOptions()})
 	if err != nil {
 		return err
 	}
@@ -93,7 +92,7 @@ func runRead(e *env, args []string) error {
 		return err
 	}
 	root, _ := e.rootAndIndex()
-	res, err := mcp.ReadFile(root, repoPath(root, p), start, end)
+	res, err := wiki.ReadFile(root, repoPath(root, p), start, end)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/wikitoolkit/wikitoolkit/mcp"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 func runStatus(e *env, args []string) error {
@@ -22,7 +22,7 @@ func runStatus(e *env, args []string) error {
 		return err
 	}
 	defer snap.Close()
-	st, err := mcp.CollectStatus(snap, a, mcp.StatusOptions{})
+	st, err := wiki.CollectStatus(snap, a, wiki.StatusOptions{Walk: wiki.LoadWalkSettings(snap.Dir).WalkOptions()})
 	if err != nil {
 		return err
 	}
@@ -30,10 +30,10 @@ func runStatus(e *env, args []string) error {
 		return writeJSON(e.stdout, st)
 	}
 	var b strings.Builder
-	mcp.RenderStatus(&b, st)
+	wiki.RenderStatus(&b, st)
 	fmt.Fprint(e.stdout, b.String())
 	return nil
 }
 
 // statusJSON is the `status --json` document.
-type statusJSON = mcp.Status
+type statusJSON = wiki.Status

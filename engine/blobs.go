@@ -7,7 +7,7 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
-// BuildBlobs is graph.BuildOptions.Extra for the ranking index: it builds
+// BuildBlobs is graph.BuildOptions.Blobs for the ranking index: it builds
 // the index of a finished graph, warm-started from the previous
 // generation's index when there is one, and returns it as the "engine" blob.
 func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error) {

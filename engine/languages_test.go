@@ -87,7 +87,7 @@ func fixtureSnapshot(t *testing.T, name string) *graph.Snapshot {
 	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, Extra: BuildBlobs, ExtraFormat: Format}); err != nil {
+	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, Blobs: BuildBlobs, BlobsFormat: Format}); err != nil {
 		t.Fatal(err)
 	}
 	snap, err := graph.OpenSnapshot(filepath.Join(root, graph.IndexDirName))

@@ -88,14 +88,14 @@ type PlacedMemory struct {
 	Standing
 }
 
-// Resolved is an Authored resolved against one graph: where each note and
+// Resolved is an Annotations set resolved against one graph: where each note and
 // linked memory shows and whether it is still current. It is immutable and
 // safe for concurrent use; returned slices are shared and must not be
 // modified.
 type Resolved struct {
 	notes   []PlacedNote     // every note, by page then time
 	byPage  map[string][]int // shown page → indexes into notes (not orphans)
-	mems    []PlacedMemory   // parallel to Authored.Memories
+	mems    []PlacedMemory   // parallel to Annotations.Memories
 	links   map[string][]int // shown page → indexes into mems
 	pages   []Page           // memory pages, then one page per noted page
 	counts  [len(stateNames)]int
@@ -105,7 +105,7 @@ type Resolved struct {
 // Resolve resolves the authored data against g (nil: no index, everything
 // shows where it was written, fresh). built is g's build time, the
 // fallback for Standing.Changed. The result for the last g is cached.
-func (a *Authored) Resolve(g *Graph, built time.Time) *Resolved {
+func (a *Annotations) Resolve(g *Graph, built time.Time) *Resolved {
 	a.resMu.Lock()
 	defer a.resMu.Unlock()
 	if a.res != nil && a.resG == g {
@@ -115,7 +115,7 @@ func (a *Authored) Resolve(g *Graph, built time.Time) *Resolved {
 	return a.res
 }
 
-func resolve(a *Authored, g *Graph, built time.Time) *Resolved {
+func resolve(a *Annotations, g *Graph, built time.Time) *Resolved {
 	r := &Resolved{byPage: map[string][]int{}, links: map[string][]int{}}
 	// Bodies of anchored pages that are gone: candidates for a move.
 	var moved map[uint32]int // body hash → page index, -1 when ambiguous
@@ -278,7 +278,7 @@ func (r *Resolved) RankPages() []Page { return r.pages }
 // that hold again or are no longer used. It writes only when something
 // changed. It is how "the code changed 2026-11-20" keeps its date.
 func stampAnchors(dir string, g *Graph, at time.Time) error {
-	a, err := LoadAuthored(dir)
+	a, err := LoadAnnotations(dir)
 	if err != nil {
 		return err
 	}

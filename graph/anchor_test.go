@@ -16,21 +16,21 @@ func resolved(t *testing.T, root string) (*Resolved, *Snapshot) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := LoadAuthored(s.Dir)
+	a, err := LoadAnnotations(s.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a.Resolve(g, s.Info().Started), s
 }
 
-func authoring(t *testing.T, root string) Authoring {
+func authoring(t *testing.T, root string) AnnotationWriter {
 	t.Helper()
 	s := open(t, root)
 	g, err := s.Graph()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Authoring{Index: s.Dir, Shared: SharedDir(root), Graph: g, Built: s.Info().Started}
+	return AnnotationWriter{Index: s.Dir, Shared: SharedDir(root), Graph: g, Built: s.Info().Started}
 }
 
 func onlyNote(t *testing.T, r *Resolved) PlacedNote {
@@ -194,7 +194,7 @@ func TestSharedFolderNotIndexed(t *testing.T) {
 	if _, err := s.Page("file:docs/.wiki/keep.md"); err != nil {
 		t.Error("a nested .wiki folder was skipped")
 	}
-	a, _ := LoadAuthored(s.Dir)
+	a, _ := LoadAnnotations(s.Dir)
 	if m, ok := a.Memory("x"); !ok || m.Text != "# Heading\ntext" {
 		t.Errorf("imported memory = %+v, %v", m, ok)
 	}

@@ -19,10 +19,10 @@ package graph
 // Anchors (anchor.go): a note, and a memory with a link, records the page it
 // was written about with that page's Hash and BodyHash at the time. Whether
 // it is fresh, possibly stale, moved or orphaned is computed when it is
-// read, against the live graph (Authored.Resolve), never persisted: a build
+// read, against the live graph (Annotations.Resolve), never persisted: a build
 // that renames a symbol does not rewrite notes, so the same note re-attaches
 // if the old ID returns, and following a move costs one scan of the graph
-// per generation. Only two things change an anchor: confirming (Authoring.
+// per generation. Only two things change an anchor: confirming (AnnotationWriter.
 // Confirm re-anchors to the page the note shows on now, with its current
 // hashes) and importing a changed shared file. A build records, per anchor
 // it first sees broken, the time it saw that (seen/ keys below), so "the
@@ -140,10 +140,10 @@ func anchorOf(g *Graph, id string, t time.Time) Anchor {
 	return Anchor{Hash: g.Pages[i].Hash, BodyHash: g.Pages[i].BodyHash, Anchored: t}
 }
 
-// Authored is an immutable in-memory copy of the authored store. It is safe
-// for concurrent use; the slices it returns are shared and must not be
-// modified.
-type Authored struct {
+// Annotations is an immutable in-memory copy of the authored store (the
+// notes and memories). It is safe for concurrent use; the slices it returns
+// are shared and must not be modified.
+type Annotations struct {
 	version  string
 	memories []Memory          // by creation time
 	bySlug   map[string]int    // slug → index in memories
@@ -159,13 +159,13 @@ type Authored struct {
 
 // Version identifies the store content this copy reflects ("" when the
 // store was never written).
-func (a *Authored) Version() string { return a.version }
+func (a *Annotations) Version() string { return a.version }
 
 // Memories returns every memory, oldest first.
-func (a *Authored) Memories() []Memory { return a.memories }
+func (a *Annotations) Memories() []Memory { return a.memories }
 
 // Memory returns the memory with the given slug.
-func (a *Authored) Memory(slug string) (Memory, bool) {
+func (a *Annotations) Memory(slug string) (Memory, bool) {
 	i, ok := a.bySlug[slug]
 	if !ok {
 		return Memory{}, false
@@ -174,10 +174,10 @@ func (a *Authored) Memory(slug string) (Memory, bool) {
 }
 
 // Notes returns the notes on a page, oldest first.
-func (a *Authored) Notes(pageID string) []Note { return a.notes[pageID] }
+func (a *Annotations) Notes(pageID string) []Note { return a.notes[pageID] }
 
 // NoteCount returns the number of notes and the number of pages carrying them.
-func (a *Authored) NoteCount() (notes, pages int) {
+func (a *Annotations) NoteCount() (notes, pages int) {
 	for _, ns := range a.notes {
 		notes += len(ns)
 	}
@@ -185,7 +185,7 @@ func (a *Authored) NoteCount() (notes, pages int) {
 }
 
 // NotedPages returns the IDs of pages that carry notes, sorted.
-func (a *Authored) NotedPages() []string {
+func (a *Annotations) NotedPages() []string {
 	out := make([]string, 0, len(a.notes))
 	for id := range a.notes {
 		out = append(out, id)
@@ -196,7 +196,7 @@ func (a *Authored) NotedPages() []string {
 
 // LinkedFrom returns the memories whose Link is pageID: the in-direction of
 // their relates edges.
-func (a *Authored) LinkedFrom(pageID string) []Memory {
+func (a *Annotations) LinkedFrom(pageID string) []Memory {
 	idx := a.links[pageID]
 	out := make([]Memory, len(idx))
 	for i, j := range idx {
@@ -207,10 +207,10 @@ func (a *Authored) LinkedFrom(pageID string) []Memory {
 
 // HasAnchors reports whether any note or linked memory exists, i.e.
 // whether Resolve needs a graph at all.
-func (a *Authored) HasAnchors() bool { return len(a.notes) > 0 || len(a.links) > 0 }
+func (a *Annotations) HasAnchors() bool { return len(a.notes) > 0 || len(a.links) > 0 }
 
 // MemoryPages returns every memory as a page (see Memory.Page), for ranking.
-func (a *Authored) MemoryPages() []Page { return a.pages }
+func (a *Annotations) MemoryPages() []Page { return a.pages }
 
 func authoredDir(dir string) string     { return filepath.Join(dir, "authored") }
 func authoredVersion(dir string) string { return filepath.Join(dir, "authored.version") }
@@ -269,16 +269,16 @@ func firstWords(s string, n int) string {
 	return strings.Join(f, " ")
 }
 
-// Authoring writes notes and memories. Index, the index directory, is
+// AnnotationWriter writes notes and memories. Index, the index directory, is
 // required. Shared, when set, is the folder that mirrors every write as a
 // Markdown file (the repository's .wiki/, see shared.go). Graph, when set,
 // is the live graph: writes anchor to its pages' fingerprints, and Confirm
 // finds the notes shown on a page through it. Built is Graph's build time
 // (for Resolve). Every write is synced to the store before it returns; a
 // failed mirror write is reported as an error wrapping ErrNotMirrored after
-// the store write succeeded. The zero value is unusable; an Authoring is a
-// value and safe for concurrent use.
-type Authoring struct {
+// the store write succeeded. The zero value is unusable; an
+// AnnotationWriter is a value and safe for concurrent use.
+type AnnotationWriter struct {
 	Index  string
 	Shared string
 	Graph  *Graph
@@ -290,19 +290,21 @@ type Authoring struct {
 var ErrNotMirrored = errors.New("saved in the index, but not in the shared folder")
 
 // AddMemory stores a new memory in the index directory dir, without
-// anchor or mirror file; see Authoring.Remember.
-func AddMemory(dir string, m Memory) (string, error) { return Authoring{Index: dir}.Remember(m) }
+// anchor or mirror file; see AnnotationWriter.Remember.
+func AddMemory(dir string, m Memory) (string, error) { return AnnotationWriter{Index: dir}.Remember(m) }
 
 // AddNote appends an unanchored note to pageID in the index directory dir;
-// see Authoring.Note.
-func AddNote(dir, pageID, text string) (Note, error) { return Authoring{Index: dir}.Note(pageID, text) }
+// see AnnotationWriter.Note.
+func AddNote(dir, pageID, text string) (Note, error) {
+	return AnnotationWriter{Index: dir}.Note(pageID, text)
+}
 
 // Remember stores a new memory and returns its page ID. The slug comes
 // from the title (or the first words of the text when there is no title)
 // and is made unique with -2, -3, ... Link, when set, must be a valid page
 // ID; whether that page exists is the caller's business (a link to a page
 // that is gone is kept, like an orphaned note).
-func (w Authoring) Remember(m Memory) (string, error) {
+func (w AnnotationWriter) Remember(m Memory) (string, error) {
 	var err error
 	if m.Text, err = cleanText("the fact", m.Text, MaxAuthoredBytes, true); err != nil {
 		return "", err
@@ -410,7 +412,7 @@ func validNoteID(id string) bool {
 // Note appends a dated note to the page pageID (a valid page ID; the page
 // need not exist now: notes outlive their pages) and returns it, anchored
 // to the page in w.Graph.
-func (w Authoring) Note(pageID, text string) (Note, error) {
+func (w AnnotationWriter) Note(pageID, text string) (Note, error) {
 	if _, _, _, err := ParseID(pageID); err != nil {
 		return Note{}, err
 	}
@@ -432,7 +434,7 @@ func (w Authoring) Note(pageID, text string) (Note, error) {
 // and hold the page; then, when text is not empty, adds it as a new note.
 // It returns the confirmed notes and memories (their new state) and the
 // new note, if any.
-func (w Authoring) Confirm(pageID, text string) ([]Note, []Memory, *Note, error) {
+func (w AnnotationWriter) Confirm(pageID, text string) ([]Note, []Memory, *Note, error) {
 	if w.Graph == nil {
 		return nil, nil, nil, errors.New("confirming needs an index: run 'wikitoolkit build'")
 	}
@@ -483,7 +485,7 @@ func (w Authoring) Confirm(pageID, text string) ([]Note, []Memory, *Note, error)
 }
 
 // mirror writes mems and notes to w.Shared, if set.
-func (w Authoring) mirror(mems []Memory, notes []Note) error {
+func (w AnnotationWriter) mirror(mems []Memory, notes []Note) error {
 	if w.Shared == "" {
 		return nil
 	}
@@ -576,9 +578,9 @@ func readAuthoredVersion(dir string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// LoadAuthored reads the whole authored store of the index directory dir.
+// LoadAnnotations reads the whole authored store of the index directory dir.
 // A store never written is empty, not an error.
-func LoadAuthored(dir string) (*Authored, error) {
+func LoadAnnotations(dir string) (*Annotations, error) {
 	v := readAuthoredVersion(dir)
 	if _, err := os.Stat(filepath.Join(authoredDir(dir), "MANIFEST")); err != nil {
 		return newAuthored(v, nil, nil, nil), nil
@@ -588,7 +590,7 @@ func LoadAuthored(dir string) (*Authored, error) {
 		return nil, err
 	}
 	defer db.Close()
-	var a *Authored
+	var a *Annotations
 	err = db.View(func(txn *badger.Txn) error {
 		a, err = loadTxn(txn, v)
 		return err
@@ -600,7 +602,7 @@ func LoadAuthored(dir string) (*Authored, error) {
 }
 
 // loadTxn reads every memory, note and seen stamp visible in txn.
-func loadTxn(txn *badger.Txn, version string) (*Authored, error) {
+func loadTxn(txn *badger.Txn, version string) (*Annotations, error) {
 	var mems []Memory
 	var notes []Note
 	seen := map[string]time.Time{}
@@ -641,9 +643,9 @@ func loadTxn(txn *badger.Txn, version string) (*Authored, error) {
 // seenKey is the key suffix of a seen stamp.
 func seenKey(page string, hash uint32) string { return fmt.Sprintf("%s\x00%08x", page, hash) }
 
-func newAuthored(version string, mems []Memory, notes []Note, seen map[string]time.Time) *Authored {
+func newAuthored(version string, mems []Memory, notes []Note, seen map[string]time.Time) *Annotations {
 	sort.SliceStable(mems, func(i, j int) bool { return mems[i].Created.Before(mems[j].Created) })
-	a := &Authored{version: version, memories: mems, bySlug: make(map[string]int, len(mems)),
+	a := &Annotations{version: version, memories: mems, bySlug: make(map[string]int, len(mems)),
 		notes: map[string][]Note{}, links: map[string][]int{}, pages: make([]Page, len(mems)), seen: seen}
 	for i := range mems {
 		a.bySlug[mems[i].Slug] = i
@@ -670,29 +672,29 @@ func sortNotes(ns []Note) {
 	})
 }
 
-// AuthoredCache keeps a process's copy of the authored store fresh: Get
+// AnnotationCache keeps a process's copy of the authored store fresh: Get
 // reloads it when the version file changed since the last load. It is safe
 // for concurrent use.
-type AuthoredCache struct {
+type AnnotationCache struct {
 	dir string
 	mu  sync.Mutex
-	cur *Authored
+	cur *Annotations
 	at  string // version of cur
 }
 
-// NewAuthoredCache returns a cache of the authored store of index directory dir.
-func NewAuthoredCache(dir string) *AuthoredCache { return &AuthoredCache{dir: dir} }
+// NewAnnotationCache returns a cache of the authored store of index directory dir.
+func NewAnnotationCache(dir string) *AnnotationCache { return &AnnotationCache{dir: dir} }
 
 // Get returns the current authored data. On a reload error it returns the
 // previous copy, if any, with the error.
-func (c *AuthoredCache) Get() (*Authored, error) {
+func (c *AnnotationCache) Get() (*Annotations, error) {
 	v := readAuthoredVersion(c.dir)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cur != nil && v == c.at {
 		return c.cur, nil
 	}
-	a, err := LoadAuthored(c.dir)
+	a, err := LoadAnnotations(c.dir)
 	if err != nil {
 		if c.cur != nil {
 			return c.cur, err

@@ -9,7 +9,7 @@ import (
 
 func TestAuthoredMemoriesAndNotes(t *testing.T) {
 	dir := t.TempDir()
-	a, err := LoadAuthored(dir)
+	a, err := LoadAnnotations(dir)
 	if err != nil || len(a.Memories()) != 0 {
 		t.Fatalf("empty store: %v, %d memories", err, len(a.Memories()))
 	}
@@ -31,7 +31,7 @@ func TestAuthoredMemoriesAndNotes(t *testing.T) {
 	if _, err := AddNote(dir, "symbol:engine/retry.go#Retry", "second"); err != nil {
 		t.Fatal(err)
 	}
-	c := NewAuthoredCache(dir)
+	c := NewAnnotationCache(dir)
 	a, err = c.Get()
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestAuthoredConcurrentWriters(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	a, err := LoadAuthored(dir)
+	a, err := LoadAnnotations(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

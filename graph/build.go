@@ -37,19 +37,19 @@ type BuildOptions struct {
 	Walk     walk.Options
 	Workers  int // parse workers; 0 → GOMAXPROCS
 	Progress Progress
-	// Extra derives more data from the finished graph (the ranking index),
+	// Blobs derives more data from the finished graph (the ranking index),
 	// stored as blobs in the same generation. prev is the live generation
 	// the build started from, nil for a first or full build.
-	Extra func(g *Graph, prev *Snapshot) (map[string][]byte, error)
+	Blobs func(g *Graph, prev *Snapshot) (map[string][]byte, error)
 	// Waiting is called once if another build holds the lock.
 	Waiting func()
 	// Shared is the folder of shared notes and memories to import (see
 	// shared.go); "" means Root/.wiki (SharedDirName).
 	Shared string
-	// ExtraFormat names the form of what Extra stores; a generation
-	// written with another ExtraFormat (or graph FormatVersion) is rebuilt
+	// BlobsFormat names the form of what Blobs stores; a generation
+	// written with another BlobsFormat (or graph FormatVersion) is rebuilt
 	// in full rather than reused.
-	ExtraFormat string
+	BlobsFormat string
 }
 
 // FormatVersion is the version of everything graph stores in a
@@ -57,7 +57,7 @@ type BuildOptions struct {
 const FormatVersion = 6
 
 func (opt *BuildOptions) format() string {
-	return fmt.Sprintf("graph%d/%s", FormatVersion, opt.ExtraFormat)
+	return fmt.Sprintf("graph%d/%s", FormatVersion, opt.BlobsFormat)
 }
 
 // Build indexes the repository: it walks opt.Root, reparses added and
@@ -355,12 +355,12 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		graphBlob <- [2][]byte{compressParts(encodeGraph(g, group)), compress(text)}
 	}()
 	var blobs map[string][]byte
-	if opt.Extra != nil {
+	if opt.Blobs != nil {
 		var extraPrev *Snapshot
 		if !opt.Full {
 			extraPrev = prev
 		}
-		if blobs, err = opt.Extra(g, extraPrev); err != nil {
+		if blobs, err = opt.Blobs(g, extraPrev); err != nil {
 			<-encoded
 			<-graphBlob
 			return nil, err

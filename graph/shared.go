@@ -328,7 +328,7 @@ func writeShared(dir string, mems []Memory, notes []Note) error {
 // ExportShared writes every memory and note of the index directory index
 // as files under dir and returns how many entries it wrote.
 func ExportShared(index, dir string) (memories, notes int, err error) {
-	a, err := LoadAuthored(index)
+	a, err := LoadAnnotations(index)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -407,7 +407,7 @@ func ImportShared(index, dir, mirror string) (SharedImport, error) {
 	if len(mems) == 0 && len(notes) == 0 {
 		return res, nil
 	}
-	a, err := LoadAuthored(index)
+	a, err := LoadAnnotations(index)
 	if err != nil {
 		return res, err
 	}

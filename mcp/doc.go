@@ -1,8 +1,7 @@
 // Package mcp serves the wiki to AI coding agents over the Model Context
-// Protocol (stdio, or streamable HTTP), and holds the wiki operations that
-// the cli shares with it: page views (LoadPage), neighbours (Related),
-// index health (CollectStatus), confined text search (Search) and file
-// slices (ReadFile).
+// Protocol (stdio, or streamable HTTP). It holds tools, their schemas,
+// transports and resources only: each tool is a typed input, one call into
+// the service layer (package wiki) and the rendering of its answer.
 //
 // Principal types: Server (one index, its tools and resources) and Options.
 // The tools are wiki_query, wiki_page, wiki_related, wiki_status,
@@ -11,20 +10,11 @@
 // description, readable text plus structured content as output, and errors
 // that tell the model what to do next.
 //
-// Many processes, one index (see graph/store.go): a Server holds one
-// read-only generation (graph.Snapshot plus its ranking index) and, before
-// each call, stats the CURRENT file; when a build has made a new generation
-// live it opens that one, swaps it in atomically, and closes the old one once
-// the calls using it have returned. Any number of servers and builds run
-// side by side. Notes and memories go through graph's authored store, which
-// every process writes in short locked transactions and re-reads only when
-// its version file changes.
-//
-// Freshness: at most every Options.CheckEvery, and only while calls arrive,
-// a background goroutine walks the repository and compares sizes and mtimes
-// with the live generation; on a change it runs Options.Build (an
-// incremental build; the build lock serialises builders across processes).
-// Answers mark results whose files changed since the build.
+// Many processes, one index (see graph/store.go): a Server uses a wiki.Live
+// view, which holds one read-only generation and swaps in a newer one when a
+// build made it live, checks freshness in the background and runs
+// Options.Build (normally wiki.Build) when files changed. Any number of
+// servers and builds run side by side.
 //
 // Safety: a panic in a tool becomes a tool error, never a dead session;
 // wiki_search and wiki_read resolve paths inside the root only; every

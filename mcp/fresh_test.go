@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // TestStatusAgreesWithFreshness adds, modifies and removes a file after the
@@ -29,7 +30,7 @@ func TestStatusAgreesWithFreshness(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer snap.Close()
-	st, err := CollectStatus(snap, nil, StatusOptions{})
+	st, err := wiki.CollectStatus(snap, nil, wiki.StatusOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,8 @@ func TestStatusAgreesWithFreshness(t *testing.T) {
 	n, checked := 0, false
 	for deadline := time.Now().Add(20 * time.Second); !checked && time.Now().Before(deadline); {
 		callTool(t, cs, "wiki_status", nil)
-		served, n, checked, _, _ = srv.fresh.snapshot()
+		f := srv.live.Freshness()
+		served, n, checked = f.Stale, f.StaleCount, f.Checked
 		time.Sleep(5 * time.Millisecond)
 	}
 	if !checked {

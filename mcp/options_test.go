@@ -11,6 +11,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // TestAnnotations: every read-only tool says so and that it stays inside
@@ -201,7 +202,7 @@ func noIndexServer(t *testing.T, build func(ctx context.Context, root string) er
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.firstWait = firstWait
+	srv.live.FirstWait = firstWait
 	t.Cleanup(func() { srv.Close() })
 	st, ct := sdk.NewInMemoryTransports()
 	ss, err := srv.SDK().Connect(context.Background(), st, nil)
@@ -218,7 +219,7 @@ func noIndexServer(t *testing.T, build func(ctx context.Context, root string) er
 }
 
 func realBuild(ctx context.Context, root string) error {
-	_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Extra: engine.BuildBlobs, ExtraFormat: engine.Format, Progress: BuildProgress(ctx)})
+	_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format, Progress: wiki.BuildProgress(ctx)})
 	return err
 }
 
@@ -238,7 +239,7 @@ func TestFirstQueryFallsBack(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
 	cs := noIndexServer(t, func(ctx context.Context, root string) error {
-		if p := BuildProgress(ctx); p != nil {
+		if p := wiki.BuildProgress(ctx); p != nil {
 			p.Start(40)
 			p.Add(3)
 		}
@@ -290,11 +291,11 @@ func TestFirstQueryCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	srv.firstWait = time.Hour
+	srv.live.FirstWait = time.Hour
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
-		srv.waitFirstBuild(ctx)
+		srv.live.WaitFirstBuild(ctx)
 		close(done)
 	}()
 	cancel()
@@ -303,7 +304,7 @@ func TestFirstQueryCancelled(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("waitFirstBuild kept waiting after its context ended")
 	}
-	if msg := srv.buildingMessage(); !strings.Contains(msg, "being built (started") {
+	if msg := srv.live.BuildingMessage(); !strings.Contains(msg, "being built (started") {
 		t.Errorf("building message: %s", msg)
 	}
 }

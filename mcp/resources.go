@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // PageURIPrefix starts the URI of a page resource: wiki://page/<id>, the ID
@@ -42,13 +43,13 @@ func (s *Server) readPageResource(ctx context.Context, req *sdk.ReadResourceRequ
 	if err != nil {
 		id = raw
 	}
-	g, release, err := s.acquire()
+	g, release, err := s.live.Acquire()
 	if err != nil {
 		return nil, err
 	}
 	defer release()
 	a, _ := s.authoredData()
-	p, err := LoadPage(g.snap, a, id, PageOptions{MaxEdges: maxPageEdges, Clip: true})
+	p, err := wiki.LoadPage(g.Snap, a, id, wiki.PageOptions{MaxEdges: maxPageEdges, Clip: true})
 	if errors.Is(err, graph.ErrNotFound) || errors.Is(err, graph.ErrBadID) {
 		return nil, sdk.ResourceNotFoundError(req.Params.URI)
 	}
@@ -56,7 +57,7 @@ func (s *Server) readPageResource(ctx context.Context, req *sdk.ReadResourceRequ
 		return nil, fmt.Errorf("read %s: %w", req.Params.URI, err)
 	}
 	var b strings.Builder
-	p.Render(&b, FrontMCP)
+	p.Render(&b, wiki.FrontMCP)
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain",
 		Text: clipTokens(b.String(), maxTextTokens)}}}, nil
 }

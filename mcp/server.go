@@ -6,14 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -22,6 +19,7 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // MaxAnswerTokens bounds every tool answer (text plus structured content).
@@ -45,7 +43,8 @@ type Options struct {
 	// the background when files changed or no index exists. nil disables
 	// automatic refresh.
 	Build func(ctx context.Context) error
-	// Walk are the build's walk options, used by the freshness check.
+	// Walk are the build's walk options, used by the freshness check
+	// (unset: those stored with the index, see wiki.LiveOptions.Walk).
 	// wiki_search walks with the same ignore rules but every text file.
 	Walk walk.Options
 	// CheckEvery is the least time between two freshness checks; 0 means
@@ -65,58 +64,11 @@ var ToolNames = []string{"wiki_query", "wiki_page", "wiki_related", "wiki_status
 // Server serves one index. Create it with New; it is safe for concurrent use
 // by any number of sessions.
 type Server struct {
-	opt      Options
-	dir      string
-	sdk      *sdk.Server
-	authored *graph.AuthoredCache
-
-	mu      sync.Mutex // guards cur, curKey, openErr and the refs of every gen
-	cur     *gen
-	curKey  fileKey
-	openErr error      // why the generation CURRENT names could not be opened (nil: it was, or there is none)
-	swapMu  sync.Mutex // held while opening a new generation
-	fresh   freshness
-	logMu   sync.Mutex
-	closed  atomic.Bool
-	bgWG    sync.WaitGroup
-	bgCtx   context.Context
-	bgStop  context.CancelFunc
-	nowFunc func() time.Time
-
-	progress  buildProgress // of the running background build
-	firstWait time.Duration // tests: overrides firstBuildWait
-}
-
-// gen is one open generation with its ranking index. refs counts the calls
-// using it; a retired gen is closed when its last call returns.
-type gen struct {
-	snap    *graph.Snapshot
-	ix      *engine.Index
-	refs    int
-	retired bool
-
-	statsOnce sync.Once
-	stats     map[string]graph.FileStat
-}
-
-// fileKey identifies a version of the CURRENT file: a build replaces it by
-// rename, which changes the inode.
-type fileKey struct {
-	ino   uint64
-	size  int64
-	mtime int64
-}
-
-func statKey(path string) (fileKey, bool) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileKey{}, false
-	}
-	k := fileKey{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		k.ino = uint64(st.Ino)
-	}
-	return k, true
+	opt   Options
+	dir   string
+	sdk   *sdk.Server
+	live  *wiki.Live
+	logMu sync.Mutex
 }
 
 // New returns a Server for the index in opt.IndexDir. The index need not
@@ -129,16 +81,16 @@ func New(opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.CheckEvery == 0 {
-		opt.CheckEvery = 3 * time.Second
-	}
 	for _, n := range slices.Concat(opt.Allow, opt.Deny) {
 		if !slices.Contains(ToolNames, n) {
 			return nil, fmt.Errorf("unknown tool %q in the allow/deny lists (tools: %v)", n, ToolNames)
 		}
 	}
-	s := &Server{opt: opt, dir: dir, authored: graph.NewAuthoredCache(dir), nowFunc: time.Now}
-	s.bgCtx, s.bgStop = context.WithCancel(context.Background())
+	s := &Server{opt: opt, dir: dir}
+	s.live, err = wiki.NewLive(wiki.LiveOptions{IndexDir: dir, Root: opt.Root, Build: opt.Build, Walk: opt.Walk, CheckEvery: opt.CheckEvery, Logf: s.logf})
+	if err != nil {
+		return nil, err
+	}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "wikitoolkit", Version: opt.Version}, &sdk.ServerOptions{
 		Instructions: instructions,
 		Capabilities: &sdk.ServerCapabilities{},
@@ -163,201 +115,13 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 
 // Close stops background work and releases the open generation. Calls in
 // flight finish first.
-func (s *Server) Close() error {
-	if s.closed.Swap(true) {
-		return nil
-	}
-	s.bgStop()
-	s.bgWG.Wait()
-	s.mu.Lock()
-	g := s.cur
-	s.cur = nil
-	s.mu.Unlock()
-	if g != nil {
-		s.retire(g)
-	}
-	return nil
-}
+func (s *Server) Close() error { return s.live.Close() }
 
 func (s *Server) allowed(name string) bool {
 	if slices.Contains(s.opt.Deny, name) {
 		return false
 	}
 	return len(s.opt.Allow) == 0 || slices.Contains(s.opt.Allow, name)
-}
-
-// errNoIndex is what tools say before the first build finished, or while
-// the index cannot be opened (err, e.g. damaged) and is being rebuilt.
-func (s *Server) errNoIndex(err error) error {
-	var de *graph.DamagedError
-	if errors.As(err, &de) {
-		if s.opt.Build != nil {
-			return fmt.Errorf("the index is damaged (%s); it is being rebuilt in the background: retry in a few seconds (wiki_status shows progress; wiki_search and wiki_read work meanwhile)", de.Reason)
-		}
-		return fmt.Errorf("the index is damaged (%s); run `wikitoolkit build` in the repository, then retry", de.Reason)
-	}
-	if err != nil {
-		if s.opt.Build != nil {
-			return fmt.Errorf("the index cannot be opened (%v); it is being rebuilt in the background: retry in a few seconds", err)
-		}
-		return fmt.Errorf("the index cannot be opened (%v); run `wikitoolkit build` in the repository, then retry", err)
-	}
-	if s.opt.Build != nil {
-		return errors.New(s.buildingMessage())
-	}
-	return fmt.Errorf("no index in %s; run `wikitoolkit build` in the repository, then retry", s.dir)
-}
-
-// acquire returns the live generation, swapping to a newer one first when
-// CURRENT changed, and a release function the caller must call.
-func (s *Server) acquire() (*gen, func(), error) {
-	if s.closed.Load() {
-		return nil, nil, errors.New("the server is shutting down")
-	}
-	key, ok := statKey(filepath.Join(s.dir, "CURRENT"))
-	s.mu.Lock()
-	g := s.cur
-	stale := !ok || key != s.curKey || g == nil
-	s.mu.Unlock()
-	if stale && ok {
-		// One caller opens the new generation; others keep using the old
-		// one meanwhile, unless there is none.
-		if g == nil {
-			s.swapMu.Lock()
-			s.swap(key)
-			s.swapMu.Unlock()
-		} else if s.swapMu.TryLock() {
-			s.swap(key)
-			s.swapMu.Unlock()
-		}
-	}
-	s.mu.Lock()
-	g = s.cur
-	openErr := s.openErr
-	if g == nil {
-		s.mu.Unlock()
-		if !ok || openErr != nil {
-			// No index, or one that cannot be opened: a build replaces
-			// it (Build rebuilds a damaged index in full).
-			s.fresh.kick(s)
-		}
-		return nil, nil, s.errNoIndex(openErr)
-	}
-	g.refs++
-	s.mu.Unlock()
-	// A few stats while nothing changed: a generation damaged under the
-	// server is dropped before anything reads it (Badger would panic on a
-	// goroutine of its own, or the process take a SIGBUS on its mmap).
-	if err := g.snap.Verify(); err != nil {
-		s.logf("the live generation %d is damaged: %v", g.snap.Generation, err)
-		s.mu.Lock()
-		mine := s.cur == g
-		if mine {
-			s.cur, s.openErr = nil, err
-		}
-		s.mu.Unlock()
-		s.release(g)
-		if mine {
-			s.retire(g)
-		}
-		s.fresh.kick(s)
-		return nil, nil, s.errNoIndex(err)
-	}
-	return g, func() { s.release(g) }, nil
-}
-
-// swap opens the generation CURRENT names now, if it is not the open one.
-func (s *Server) swap(key fileKey) {
-	s.mu.Lock()
-	if s.cur != nil && s.curKey == key {
-		s.mu.Unlock()
-		return
-	}
-	old := s.cur
-	s.mu.Unlock()
-	if old != nil {
-		if n, err := graph.CurrentGeneration(s.dir); err == nil && n == old.snap.Generation {
-			s.mu.Lock()
-			s.curKey = key
-			s.mu.Unlock()
-			return
-		}
-	}
-	fail := func(err error) {
-		s.mu.Lock()
-		if s.cur == nil {
-			s.openErr = err
-		}
-		s.mu.Unlock()
-	}
-	snap, err := graph.OpenSnapshot(s.dir)
-	if err != nil {
-		s.logf("open index: %v", err)
-		fail(err)
-		return
-	}
-	ix, err := engine.Load(snap)
-	if err != nil {
-		s.logf("generation %d has no readable ranking index: %v", snap.Generation, err)
-		snap.Close()
-		fail(fmt.Errorf("generation %d has no readable ranking index: %w", snap.Generation, err))
-		return
-	}
-	ng := &gen{snap: snap, ix: ix}
-	s.mu.Lock()
-	if s.closed.Load() {
-		s.mu.Unlock()
-		snap.Close()
-		return
-	}
-	s.cur, s.curKey, s.openErr = ng, key, nil
-	s.mu.Unlock()
-	if old != nil {
-		s.retire(old)
-	}
-	s.fresh.newGeneration()
-}
-
-func (s *Server) release(g *gen) {
-	s.mu.Lock()
-	g.refs--
-	closeNow := g.retired && g.refs == 0
-	s.mu.Unlock()
-	if closeNow {
-		g.snap.Close()
-	}
-}
-
-func (s *Server) retire(g *gen) {
-	s.mu.Lock()
-	g.retired = true
-	closeNow := g.refs == 0
-	s.mu.Unlock()
-	if closeNow {
-		g.snap.Close()
-	}
-}
-
-// root returns the repository root.
-func (s *Server) root(g *gen) string {
-	if s.opt.Root != "" {
-		return s.opt.Root
-	}
-	if g != nil && g.snap.Info().Root != "" {
-		return g.snap.Info().Root
-	}
-	return filepath.Dir(s.dir)
-}
-
-// rootNoIndex returns the root without needing a generation.
-func (s *Server) rootNoIndex() string {
-	if s.opt.Root != "" {
-		return s.opt.Root
-	}
-	s.mu.Lock()
-	g := s.cur
-	s.mu.Unlock()
-	return s.root(g)
 }
 
 func (s *Server) logf(format string, a ...any) {
@@ -426,7 +190,7 @@ func resultBytes(r *sdk.CallToolResult) int {
 // for tools that do not need one) and authored data.
 type call struct {
 	s *Server
-	g *gen
+	g *wiki.Gen
 }
 
 // toolFunc is a typed tool body: it returns the readable text and the
@@ -467,12 +231,12 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, needIndex bool, tune func(prop
 			return toolError(err), nil
 		}
 		c := &call{s: s}
-		s.fresh.touch(s)
+		s.live.Touch()
 		if needIndex {
 			if t.Name != "wiki_status" {
-				s.waitFirstBuild(ctx)
+				s.live.WaitFirstBuild(ctx)
 			}
-			g, release, err := s.acquire()
+			g, release, err := s.live.Acquire()
 			if err != nil {
 				return toolError(err), nil
 			}
@@ -518,13 +282,7 @@ func clipTokens(text string, max int) string {
 	return strings.ToValidUTF8(text[:lo], "") + note
 }
 
-func (s *Server) authoredData() (*graph.Authored, error) {
-	a, err := s.authored.Get()
-	if err != nil {
-		s.logf("read notes and memories: %v", err)
-	}
-	return a, err
-}
+func (s *Server) authoredData() (*graph.Annotations, error) { return s.live.Annotations() }
 
 func (s *Server) addTools() {
 	s.addQuery()

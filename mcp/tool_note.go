@@ -31,14 +31,14 @@ func (s *Server) addNote() {
 }
 
 func (s *Server) note(ctx context.Context, c *call, in noteIn) (string, noteOut, error) {
-	id, err := s.checkPageExists(strings.TrimSpace(in.PageID))
+	id, err := s.live.CheckPage(strings.TrimSpace(in.PageID))
 	if err != nil {
 		return "", noteOut{}, err
 	}
 	if !in.Confirm && strings.TrimSpace(in.Text) == "" {
 		return "", noteOut{}, errors.New("text is empty: write the note, or pass confirm=true to mark the page's notes still true")
 	}
-	w, release := s.authoring()
+	w, release := s.live.AnnotationWriter()
 	defer release()
 	out := noteOut{PageID: id}
 	var b strings.Builder
@@ -69,20 +69,4 @@ func (s *Server) note(ctx context.Context, c *call, in noteIn) (string, noteOut,
 		fmt.Fprintf(&b, "warning: %s\n", out.Warning)
 	}
 	return b.String(), out, nil
-}
-
-// authoring returns the writer for notes and memories, anchored to the live
-// generation when there is one, and the function that releases it.
-func (s *Server) authoring() (graph.Authoring, func()) {
-	w := graph.Authoring{Index: s.dir}
-	g, release, err := s.acquire()
-	if err != nil {
-		w.Shared = graph.SharedDir(s.rootNoIndex())
-		return w, func() {}
-	}
-	w.Shared = graph.SharedDir(s.root(g))
-	if gr, err := g.snap.Graph(); err == nil {
-		w.Graph, w.Built = gr, g.snap.Info().Started
-	}
-	return w, release
 }

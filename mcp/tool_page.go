@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 type pageIn struct {
@@ -21,13 +23,13 @@ func (s *Server) addPage() {
 		true, nil, s.page)
 }
 
-func (s *Server) page(ctx context.Context, c *call, in pageIn) (string, *Page, error) {
+func (s *Server) page(ctx context.Context, c *call, in pageIn) (string, *wiki.Page, error) {
 	a, _ := s.authoredData()
-	p, err := LoadPage(c.g.snap, a, strings.TrimSpace(in.PageID), PageOptions{MaxEdges: maxPageEdges, Clip: true})
+	p, err := wiki.LoadPage(c.g.Snap, a, strings.TrimSpace(in.PageID), wiki.PageOptions{MaxEdges: maxPageEdges, Clip: true})
 	if err != nil {
 		return "", nil, err
 	}
 	var b strings.Builder
-	p.Render(&b, FrontMCP)
+	p.Render(&b, wiki.FrontMCP)
 	return b.String(), p, nil
 }

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
-	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // minBudgetTokens is the smallest budget served: below it not even one stub fits.
@@ -36,24 +35,6 @@ func (s *Server) addQuery() {
 		true, nil, s.query)
 }
 
-// ParseKinds parses a comma-separated list of page kinds ("" is every kind).
-func ParseKinds(list string) ([]graph.Kind, error) {
-	var out []graph.Kind
-	for _, k := range strings.Split(list, ",") {
-		if k = strings.TrimSpace(strings.ToLower(k)); k == "" {
-			continue
-		}
-		kind, ok := graph.ParseKind(k)
-		if !ok {
-			return nil, fmt.Errorf("unknown page kind %q: give some of module, file, symbol, doc, memory, comma-separated", k)
-		}
-		if !slices.Contains(out, kind) {
-			out = append(out, kind)
-		}
-	}
-	return out, nil
-}
-
 func (s *Server) query(ctx context.Context, c *call, in queryIn) (string, queryOut, error) {
 	q := strings.TrimSpace(in.Question)
 	if q == "" {
@@ -68,7 +49,7 @@ func (s *Server) query(ctx context.Context, c *call, in queryIn) (string, queryO
 	if in.BudgetTokens == 0 {
 		opt.BudgetTokens = engine.DefaultBudgetTokens
 	}
-	kinds, err := ParseKinds(in.Kind)
+	kinds, err := wiki.ParseKinds(in.Kind)
 	if err != nil {
 		return "", queryOut{}, err
 	}
@@ -79,25 +60,11 @@ func (s *Server) query(ctx context.Context, c *call, in queryIn) (string, queryO
 		}
 	}
 	a, _ := s.authoredData()
-	r := Resolve(c.g.snap, a)
-	opt.Extra = QueryExtra(r)
-	res, err := c.g.ix.Query(ctx, q, opt)
+	res, err := wiki.Query(ctx, c.g.Snap, c.g.Index, a, q, opt)
 	if err != nil {
 		return "", queryOut{}, err
 	}
-	g, _ := c.g.snap.Graph()
-	AnnotateResult(&res, r, g)
-	out := queryOut{Result: res}
-	root := s.root(c.g)
-	seen := map[string]bool{}
-	for _, st := range res.Results {
-		if st.Path != "" && !seen[st.Path] {
-			seen[st.Path] = true
-			if c.g.fileChanged(root, st.Path) {
-				out.Stale = append(out.Stale, st.Path)
-			}
-		}
-	}
+	out := queryOut{Result: res, Stale: c.g.StalePaths(s.live.Root(c.g), res)}
 	text := res.Render()
 	if len(res.Results) == 0 {
 		text += "No page matched. Try other words or an identifier; wiki_search finds exact text.\n"

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 type readIn struct {
@@ -20,8 +22,8 @@ func (s *Server) addRead() {
 
 func ptr[T any](v T) *T { return &v }
 
-func (s *Server) read(ctx context.Context, c *call, in readIn) (string, *ReadResult, error) {
-	res, err := ReadFile(s.rootNoIndex(), strings.TrimSpace(in.Path), in.StartLine, in.EndLine)
+func (s *Server) read(ctx context.Context, c *call, in readIn) (string, *wiki.ReadResult, error) {
+	res, err := wiki.ReadFile(s.live.RootNoIndex(), strings.TrimSpace(in.Path), in.StartLine, in.EndLine)
 	if err != nil {
 		return "", nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 type relatedIn struct {
@@ -22,17 +24,17 @@ func (s *Server) addRelated() {
 		true, nil, s.related)
 }
 
-func (s *Server) related(ctx context.Context, c *call, in relatedIn) (string, RelatedView, error) {
-	dir, err := CheckRelArgs(in.Rel, in.Direction)
+func (s *Server) related(ctx context.Context, c *call, in relatedIn) (string, wiki.RelatedView, error) {
+	dir, err := wiki.CheckRelArgs(in.Rel, in.Direction)
 	if err != nil {
-		return "", RelatedView{}, err
+		return "", wiki.RelatedView{}, err
 	}
 	a, _ := s.authoredData()
-	p, err := LoadPage(c.g.snap, a, strings.TrimSpace(in.PageID), PageOptions{})
+	p, err := wiki.LoadPage(c.g.Snap, a, strings.TrimSpace(in.PageID), wiki.PageOptions{})
 	if err != nil {
-		return "", RelatedView{}, err
+		return "", wiki.RelatedView{}, err
 	}
-	r := Related(c.g.snap, a, p, in.Rel, dir, maxRelated)
+	r := wiki.Related(c.g.Snap, a, p, in.Rel, dir, maxRelated)
 	var b strings.Builder
 	r.Render(&b, in.Rel != "" || dir != "both")
 	return b.String(), r, nil

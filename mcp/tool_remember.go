@@ -34,11 +34,11 @@ func (s *Server) remember(ctx context.Context, c *call, in rememberIn) (string, 
 	link := strings.TrimSpace(in.LinkPageID)
 	if link != "" {
 		var err error
-		if link, err = s.checkPageExists(link); err != nil {
+		if link, err = s.live.CheckPage(link); err != nil {
 			return "", rememberOut{}, err
 		}
 	}
-	w, release := s.authoring()
+	w, release := s.live.AnnotationWriter()
 	id, err := w.Remember(graph.Memory{Text: in.Fact, Category: in.Category, Title: in.Title, Link: link, Rel: in.Rel})
 	release()
 	warn := ""
@@ -56,54 +56,4 @@ func (s *Server) remember(ctx context.Context, c *call, in rememberIn) (string, 
 		}
 	}
 	return fmt.Sprintf("saved %s\n%s", id, warn), out, nil
-}
-
-// checkPageExists returns the page ID ref names (ResolveID), or a tool
-// error when it is malformed or names no page of the live index or memory.
-func (s *Server) checkPageExists(ref string) (string, error) {
-	if kind, _, _, err := graph.ParseID(ref); err == nil && kind == graph.KindMemory {
-		a, _ := s.authoredData()
-		return CheckPage(nil, a, ref, "")
-	}
-	g, release, err := s.acquire()
-	if err != nil {
-		return "", err
-	}
-	defer release()
-	a, _ := s.authoredData()
-	return CheckPage(g.snap, a, ref, "")
-}
-
-// CheckPage returns the page ID ref names (ResolveID, relative paths taken
-// from base first), or an error that says what to do when it is malformed
-// or names no page of snap (nil: only IDs, and only memories are checked)
-// or memory of a.
-func CheckPage(snap *graph.Snapshot, a *graph.Authored, ref, base string) (string, error) {
-	id, err := ResolveID(snap, ref, base)
-	if err != nil {
-		return "", err
-	}
-	kind, _, frag, err := graph.ParseID(id)
-	if err != nil {
-		return "", err
-	}
-	if kind == graph.KindMemory {
-		if a != nil {
-			if _, ok := a.Memory(frag); ok {
-				return id, nil
-			}
-		}
-		return "", fmt.Errorf("no page %q; memory IDs come from wiki_query", id)
-	}
-	if snap == nil {
-		return id, nil
-	}
-	if _, err := snap.Page(id); err != nil {
-		if errors.Is(err, graph.ErrNotFound) {
-			_, err := LoadPage(snap, nil, id, PageOptions{})
-			return "", err // "no page …; did you mean …"
-		}
-		return "", err
-	}
-	return id, nil
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 type searchIn struct {
@@ -24,13 +26,13 @@ func (s *Server) addSearch() {
 		false, nil, s.search)
 }
 
-func (s *Server) search(ctx context.Context, c *call, in searchIn) (string, *SearchResult, error) {
+func (s *Server) search(ctx context.Context, c *call, in searchIn) (string, *wiki.SearchResult, error) {
 	if in.MaxResults < 0 {
 		return "", nil, errors.New("max_results must be positive (default 50, at most 500)")
 	}
-	res, err := Search(ctx, s.rootNoIndex(), SearchOptions{Pattern: in.Pattern, Regex: in.Regex, PathGlob: in.PathGlob,
+	res, err := wiki.Search(ctx, s.live.RootNoIndex(), wiki.SearchOptions{Pattern: in.Pattern, Regex: in.Regex, PathGlob: in.PathGlob,
 		IgnoreCase: in.IgnoreCase, Context: in.Context, FilesOnly: in.FilesOnly,
-		MaxResults: in.MaxResults, MaxTokens: maxTextTokens / 2, Walk: s.opt.Walk})
+		MaxResults: in.MaxResults, MaxTokens: maxTextTokens / 2, Walk: s.live.WalkOptions()})
 	if err != nil {
 		return "", nil, err
 	}

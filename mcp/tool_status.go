@@ -1,16 +1,12 @@
 package mcp
 
 import (
-	"cmp"
 	"context"
-	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 type statusIn struct{}
@@ -19,96 +15,22 @@ func (s *Server) addStatus() {
 	addTool(s, &sdk.Tool{Name: "wiki_status", Description: "Index health: counts, last build, stale files, notes."}, true, nil, s.status)
 }
 
-func (s *Server) status(ctx context.Context, c *call, _ statusIn) (string, *Status, error) {
+func (s *Server) status(ctx context.Context, c *call, _ statusIn) (string, *wiki.Status, error) {
 	a, _ := s.authoredData()
-	opt := StatusOptions{Walk: s.opt.Walk}
+	opt := wiki.StatusOptions{Walk: s.live.WalkOptions()}
 	if s.opt.CheckEvery >= 0 {
 		opt.Stale = func() ([]string, int, bool) {
-			paths, n, ok, _, _ := s.fresh.snapshot()
-			return paths, n, ok
+			f := s.live.Freshness()
+			return f.Stale, f.StaleCount, f.Checked
 		}
 	}
-	st, err := CollectStatus(c.g.snap, a, opt)
+	st, err := wiki.CollectStatus(c.g.Snap, a, opt)
 	if err != nil {
 		return "", nil, err
 	}
-	_, _, _, st.Building, st.BuildError = s.fresh.snapshot()
+	f := s.live.Freshness()
+	st.Building, st.BuildError = f.Building, f.BuildError
 	var b strings.Builder
-	RenderStatus(&b, st)
+	wiki.RenderStatus(&b, st)
 	return b.String(), st, nil
-}
-
-// RenderStatus writes the status as text.
-func RenderStatus(w *strings.Builder, st *Status) {
-	fmt.Fprintf(w, "index      %s (generation %d, %s on disk for %s of source)\n", st.Index, st.Generation, HumanBytes(st.IndexBytes), HumanBytes(st.SourceBytes))
-	if len(st.IndexParts) > 0 {
-		names := slices.Sorted(maps.Keys(st.IndexParts))
-		slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(st.IndexParts[b], st.IndexParts[a]) })
-		parts := make([]string, len(names))
-		for i, n := range names {
-			parts[i] = n + " " + HumanBytes(st.IndexParts[n])
-		}
-		fmt.Fprintf(w, "           %s\n", strings.Join(parts, ", "))
-	}
-	fmt.Fprintf(w, "root       %s\n", st.Root)
-	fmt.Fprintf(w, "last build %s, %s, %.2fs (%d parsed, %d unchanged, %d removed)\n", st.LastBuild.Time, st.LastBuild.Mode, st.LastBuild.Seconds,
-		st.LastBuild.FilesParsed, st.LastBuild.FilesUnchanged, st.LastBuild.FilesRemoved)
-	fmt.Fprintf(w, "pages      %s\n", CountsLine(st.Pages, []string{"module", "file", "symbol", "doc", "memory"}))
-	fmt.Fprintf(w, "edges      %s\n", CountsLine(st.Edges, []string{"contains", "references", "imports", "relates"}))
-	fmt.Fprintf(w, "files      %d: %s\n", st.Files, CountsLine(st.Languages, nil))
-	if len(st.NotIndexed) > 0 {
-		fmt.Fprintf(w, "not indexed %s\n", walk.NotIndexedLine(st.NotIndexed, 12))
-	}
-	if st.Diagnostics > 0 {
-		fmt.Fprintf(w, "syntax     %d diagnostics in parsed files (indexed anyway)\n", st.Diagnostics)
-		for i, d := range st.DiagnosticFiles {
-			if i == 10 {
-				fmt.Fprintf(w, "  … %d more files\n", len(st.DiagnosticFiles)-10)
-				break
-			}
-			fmt.Fprintf(w, "  %s:%d: %s\n", d.Path, d.Line, d.Message)
-		}
-	}
-	switch {
-	case st.StaleFiles > 0 && st.Building:
-		fmt.Fprintf(w, "stale      %d files changed since the build; refreshing now\n", st.StaleFiles)
-	case st.StaleFiles > 0:
-		fmt.Fprintf(w, "stale      %d files changed since the build; run 'wikitoolkit build'\n", st.StaleFiles)
-	default:
-		fmt.Fprintln(w, "stale      none")
-	}
-	if st.BuildError != "" {
-		fmt.Fprintf(w, "refresh    failed: %s\n", st.BuildError)
-	}
-	fmt.Fprintf(w, "notes      %d on %d pages", st.Notes, st.NotedPages)
-	if st.OrphanNotes > 0 {
-		fmt.Fprintf(w, " (%d on pages that no longer exist, kept: %s)", st.OrphanNotes, strings.Join(st.Orphans, ", "))
-	}
-	fmt.Fprintln(w)
-	if n := st.StaleNotes + st.StaleMemories; n > 0 {
-		fmt.Fprintf(w, "           %d notes and %d memories possibly stale (their code changed): check them, then confirm with 'wikitoolkit note --confirm ID'\n",
-			st.StaleNotes, st.StaleMemories)
-	}
-	if n := st.MovedNotes + st.MovedMemories; n > 0 {
-		fmt.Fprintf(w, "           %d notes and %d memories followed a renamed or moved symbol\n", st.MovedNotes, st.MovedMemories)
-	}
-	if st.OrphanMemories > 0 {
-		fmt.Fprintf(w, "           %d memories link to pages that no longer exist (kept)\n", st.OrphanMemories)
-	}
-	if st.Bypass.Events > 0 {
-		fmt.Fprintf(w, "bypass     %d searches with Grep/Glob/grep instead of the wiki (last %s)\n", st.Bypass.Events, st.Bypass.Last)
-	}
-	if len(st.Skipped) > 0 {
-		fmt.Fprintf(w, "skipped    %d\n", len(st.Skipped))
-		for i, s := range st.Skipped {
-			if i == 50 {
-				fmt.Fprintf(w, "  … %d more\n", len(st.Skipped)-50)
-				break
-			}
-			fmt.Fprintf(w, "  %s: %s\n", s.Path, s.Reason)
-		}
-	}
-	for _, s := range st.Failed {
-		fmt.Fprintf(w, "failed     %s: %s\n", s.Path, s.Reason)
-	}
 }

@@ -1,4 +1,4 @@
-package mcp
+package wiki
 
 import (
 	"fmt"
@@ -51,7 +51,7 @@ func CheckRelArgs(rel, dir string) (string, error) {
 
 // Related lists the neighbours of p, at most max (0 = all), described from
 // snap's graph and a's memories (either may be nil).
-func Related(snap *graph.Snapshot, a *graph.Authored, p *Page, rel, dir string, max int) RelatedView {
+func Related(snap *graph.Snapshot, a *graph.Annotations, p *Page, rel, dir string, max int) RelatedView {
 	out := related(p, rel, dir, max)
 	var g *graph.Graph
 	if snap != nil {
@@ -64,7 +64,7 @@ func Related(snap *graph.Snapshot, a *graph.Authored, p *Page, rel, dir string, 
 }
 
 // describeNeighbor fills in n's kind, title and place.
-func describeNeighbor(n *Neighbor, g *graph.Graph, a *graph.Authored) {
+func describeNeighbor(n *Neighbor, g *graph.Graph, a *graph.Annotations) {
 	kind, _, frag, err := graph.ParseID(n.ID)
 	if err != nil {
 		return

@@ -1,4 +1,4 @@
-package mcp
+package wiki
 
 import (
 	"bufio"
@@ -47,14 +47,14 @@ type Status struct {
 	// StaleNotes are possibly stale (their page's code changed since they
 	// were written or confirmed); MovedNotes followed a renamed or moved
 	// symbol. The Memories counts are the same for memories with a link.
-	StaleNotes     int    `json:"stale_notes"`
-	MovedNotes     int    `json:"moved_notes"`
-	StaleMemories  int    `json:"stale_memories"`
-	MovedMemories  int    `json:"moved_memories"`
-	OrphanMemories int    `json:"orphan_memories"`
-	Bypass         Bypass `json:"bypass"`
-	Building       bool   `json:"building,omitempty"`
-	BuildError     string `json:"build_error,omitempty"`
+	StaleNotes     int        `json:"stale_notes"`
+	MovedNotes     int        `json:"moved_notes"`
+	StaleMemories  int        `json:"stale_memories"`
+	MovedMemories  int        `json:"moved_memories"`
+	OrphanMemories int        `json:"orphan_memories"`
+	Hook           HookEvents `json:"bypass"` // the searches the hook saw bypass the wiki
+	Building       bool       `json:"building,omitempty"`
+	BuildError     string     `json:"build_error,omitempty"`
 }
 
 // LastBuild summarises the build that wrote the live generation.
@@ -67,9 +67,10 @@ type LastBuild struct {
 	FilesRemoved   int     `json:"files_removed"`
 }
 
-// Bypass counts the searches agents ran with their own tools (Grep, Glob,
-// grep/rg/find in Bash) that the Claude Code hook saw, instead of the wiki.
-type Bypass struct {
+// HookEvents counts the hook calls: the searches agents ran with their own
+// tools (Grep, Glob, grep/rg/find in Bash) instead of the wiki, as the
+// Claude Code hook recorded them.
+type HookEvents struct {
 	Events int    `json:"events"`
 	Last   string `json:"last,omitempty"`
 }
@@ -86,7 +87,7 @@ type StatusOptions struct {
 
 // CollectStatus reports on snap, the authored data a (may be nil) and the
 // hook's bypass log.
-func CollectStatus(snap *graph.Snapshot, a *graph.Authored, opt StatusOptions) (*Status, error) {
+func CollectStatus(snap *graph.Snapshot, a *graph.Annotations, opt StatusOptions) (*Status, error) {
 	info := snap.Info()
 	st := &Status{Index: snap.Dir, Root: info.Root, Generation: snap.Generation, Pages: maps.Clone(info.Pages), Edges: maps.Clone(info.Edges),
 		Files: info.Files, Languages: info.Languages, IndexBytes: snap.SizeBytes(), IndexParts: snap.PartSizes(), SourceBytes: info.SourceBytes,
@@ -142,7 +143,7 @@ func CollectStatus(snap *graph.Snapshot, a *graph.Authored, opt StatusOptions) (
 			st.Edges["relates"] += n
 		}
 	}
-	st.Bypass = ReadBypass(snap.Dir)
+	st.Hook = ReadHookEvents(snap.Dir)
 	return st, nil
 }
 
@@ -152,9 +153,9 @@ func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
 // each bypassing search, one JSON line per event.
 const HookLogName = "hook.log"
 
-// ReadBypass counts the hook's recorded events.
-func ReadBypass(indexDir string) Bypass {
-	var b Bypass
+// ReadHookEvents counts the hook's recorded events.
+func ReadHookEvents(indexDir string) HookEvents {
+	var b HookEvents
 	for _, name := range []string{HookLogName + ".1", HookLogName} {
 		f, err := os.Open(filepath.Join(indexDir, name))
 		if err != nil {

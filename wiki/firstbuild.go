@@ -1,4 +1,4 @@
-package mcp
+package wiki
 
 import (
 	"context"
@@ -37,16 +37,16 @@ func BuildProgress(ctx context.Context) graph.Progress {
 
 // buildContext is the context of a background build: it carries the
 // server's progress counter, reset.
-func (s *Server) buildContext(ctx context.Context) context.Context {
+func (s *Live) buildContext(ctx context.Context) context.Context {
 	s.progress.total.Store(0)
 	s.progress.done.Store(0)
 	return context.WithValue(ctx, progressKey{}, &s.progress)
 }
 
-// waitFirstBuild starts the build of a repository without an index and
-// waits for it, at most firstBuildWait (Server.firstWait in tests), until
+// WaitFirstBuild starts the build of a repository without an index and
+// waits for it, at most firstBuildWait (Live.FirstWait in tests), until
 // ctx ends or the server closes.
-func (s *Server) waitFirstBuild(ctx context.Context) {
+func (s *Live) WaitFirstBuild(ctx context.Context) {
 	if s.opt.Build == nil || s.closed.Load() {
 		return
 	}
@@ -59,8 +59,8 @@ func (s *Server) waitFirstBuild(ctx context.Context) {
 		return
 	}
 	wait := firstBuildWait
-	if s.firstWait > 0 {
-		wait = s.firstWait
+	if s.FirstWait > 0 {
+		wait = s.FirstWait
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
@@ -72,9 +72,9 @@ func (s *Server) waitFirstBuild(ctx context.Context) {
 	}
 }
 
-// buildingMessage is the answer of a call that found no index while the
+// BuildingMessage is the answer of a call that found no index while the
 // server builds one: how far the build is, or why the last one failed.
-func (s *Server) buildingMessage() string {
+func (s *Live) BuildingMessage() string {
 	done, started, buildErr := s.fresh.buildState()
 	switch {
 	case done != nil:

@@ -1,4 +1,4 @@
-package mcp
+package wiki
 
 import (
 	"strconv"
@@ -12,17 +12,17 @@ import (
 // memory is about.
 const maxLinkedSnippetBytes = 160
 
-// QueryExtra returns the authored pages to rank with the code
+// AnnotationPages returns the authored pages to rank with the code
 // (engine.Options.Extra): memories, and the notes of each page under that
 // page's ID. r may be nil.
-func QueryExtra(r *graph.Resolved) []graph.Page {
+func AnnotationPages(r *graph.Resolved) []graph.Page {
 	if r == nil {
 		return nil
 	}
 	return r.RankPages()
 }
 
-// AnnotateResult finishes an answer ranked with QueryExtra pages: it marks
+// AnnotateResult finishes an answer ranked with AnnotationPages pages: it marks
 // note stubs (Kind "note", Title with the note's date) and memory stubs that
 // are not fresh (their standing in the title), puts the page a memory is
 // about right after the memory (moving its stub up, or adding one from g

@@ -1,4 +1,4 @@
-package mcp
+package wiki
 
 import (
 	"context"
@@ -39,7 +39,7 @@ type freshness struct {
 const maxStaleListed = 50
 
 // touch notes a call: start a check when the last one is old enough.
-func (f *freshness) touch(s *Server) {
+func (f *freshness) touch(s *Live) {
 	if s.opt.CheckEvery < 0 {
 		return
 	}
@@ -63,7 +63,7 @@ func (f *freshness) touch(s *Server) {
 }
 
 // kick starts a build at once (no index yet).
-func (f *freshness) kick(s *Server) { f.startBuild(s, 1) }
+func (f *freshness) kick(s *Live) { f.startBuild(s, 1) }
 
 // newGeneration forgets the change set: it was measured against the old
 // generation.
@@ -92,7 +92,7 @@ func (f *freshness) buildState() (done <-chan struct{}, started time.Time, build
 	return done, f.started, f.buildErr
 }
 
-func (s *Server) goBackground(fn func(ctx context.Context)) {
+func (s *Live) goBackground(fn func(ctx context.Context)) {
 	if s.closed.Load() {
 		return
 	}
@@ -110,12 +110,12 @@ func (s *Server) goBackground(fn func(ctx context.Context)) {
 }
 
 // check walks the repository and compares it with the live generation.
-func (f *freshness) check(ctx context.Context, s *Server) {
-	g, release, err := s.acquire()
+func (f *freshness) check(ctx context.Context, s *Live) {
+	g, release, err := s.Acquire()
 	if err != nil {
 		return
 	}
-	changed, n, sig, err := changedFiles(ctx, s.root(g), g.snap, s.opt.Walk)
+	changed, n, sig, err := changedFiles(ctx, s.Root(g), g.Snap, s.WalkOptions())
 	release()
 	if err != nil {
 		s.logf("freshness check: %v", err)
@@ -131,7 +131,7 @@ func (f *freshness) check(ctx context.Context, s *Server) {
 
 // startBuild runs Options.Build in the background unless a build for the
 // same change set already ran (a file the build skips must not loop).
-func (f *freshness) startBuild(s *Server, fingerprint uint64) {
+func (f *freshness) startBuild(s *Live, fingerprint uint64) {
 	if s.opt.Build == nil {
 		return
 	}
@@ -191,9 +191,9 @@ func changedFiles(ctx context.Context, root string, snap *graph.Snapshot, wopt w
 }
 
 // fileStats returns the generation's file stats by path, decoded once.
-func (g *gen) fileStats() map[string]graph.FileStat {
+func (g *Gen) fileStats() map[string]graph.FileStat {
 	g.statsOnce.Do(func() {
-		stats, _ := g.snap.Stats()
+		stats, _ := g.Snap.Stats()
 		g.stats = make(map[string]graph.FileStat, len(stats))
 		for _, st := range stats {
 			g.stats[st.Path] = st
@@ -202,13 +202,34 @@ func (g *gen) fileStats() map[string]graph.FileStat {
 	return g.stats
 }
 
-// fileChanged reports whether the indexed file path changed since the
+// FileChanged reports whether the indexed file path changed since the
 // generation was built (one stat; for marking answers).
-func (g *gen) fileChanged(root, path string) bool {
+func (g *Gen) FileChanged(root, path string) bool {
 	st, ok := g.fileStats()[path]
 	if !ok {
 		return false
 	}
 	fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(path)))
 	return err != nil || fi.Size() != st.Size || fi.ModTime().UnixNano() != st.ModTime
+}
+
+// Touch notes a call: it starts a freshness check in the background when
+// the last one is old enough.
+func (s *Live) Touch() { s.fresh.touch(s) }
+
+// Freshness is what the last freshness check saw: the stale paths (sorted,
+// at most maxStaleListed), their count, whether a check ran for the live
+// generation, whether a background build runs, and the last one's error.
+type Freshness struct {
+	Stale      []string
+	StaleCount int
+	Checked    bool
+	Building   bool
+	BuildError string
+}
+
+// Freshness returns what the last freshness check saw.
+func (s *Live) Freshness() Freshness {
+	paths, n, checked, building, buildErr := s.fresh.snapshot()
+	return Freshness{Stale: paths, StaleCount: n, Checked: checked, Building: building, BuildError: buildErr}
 }

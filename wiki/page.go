@@ -1,4 +1,4 @@
-package mcp
+package wiki
 
 import (
 	"bufio"
@@ -75,7 +75,7 @@ type NoteView struct {
 
 // Resolve resolves a (nil: nil) against snap's graph (nil or unreadable:
 // no graph, everything fresh).
-func Resolve(snap *graph.Snapshot, a *graph.Authored) *graph.Resolved {
+func Resolve(snap *graph.Snapshot, a *graph.Annotations) *graph.Resolved {
 	if a == nil {
 		return nil
 	}
@@ -128,7 +128,7 @@ func ResolveID(snap *graph.Snapshot, ref, base string) (string, error) {
 // pages, from a) with its edges, the memories linked to it, its notes and a
 // bounded slice of its source. a may be nil. A missing page is an error
 // that suggests near IDs.
-func LoadPage(snap *graph.Snapshot, a *graph.Authored, ref string, opt PageOptions) (*Page, error) {
+func LoadPage(snap *graph.Snapshot, a *graph.Annotations, ref string, opt PageOptions) (*Page, error) {
 	id, err := ResolveID(snap, ref, opt.Base)
 	if err != nil {
 		return nil, err

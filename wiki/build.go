@@ -1,0 +1,136 @@
+package wiki
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+	"github.com/wikitoolkit/wikitoolkit/parser"
+)
+
+// BuildOptions are what a build may be given. The walk options
+// (MaxFileBytes, ExcludeDirs) left unset are those the index's last build
+// used (stored in the index folder, WalkSettingsName), or the defaults for
+// a new index; set ones replace the stored ones from this build on.
+type BuildOptions struct {
+	Root     string // repository root
+	IndexDir string // index directory; "" → Root/.wikitoolkit
+	Full     bool   // reparse every file
+	// MaxFileBytes skips larger files; 0 keeps the stored value.
+	MaxFileBytes int64
+	// ExcludeDirs are directory names skipped at any depth; nil keeps the
+	// stored list, an empty non-nil slice excludes nothing.
+	ExcludeDirs []string
+	Progress    graph.Progress
+	Waiting     func() // called once if another build holds the lock
+}
+
+// WalkSettings are the walk options a build was made with, stored in the
+// index folder so that every later build (the CLI's or a server's refresh)
+// and the freshness check walk the same files.
+type WalkSettings struct {
+	MaxFileBytes int64    `json:"max_file_bytes"`
+	ExcludeDirs  []string `json:"exclude_dirs"`
+}
+
+// WalkSettingsName is the file in the index folder holding the
+// WalkSettings of the last build.
+const WalkSettingsName = "build-options.json"
+
+// DefaultWalkSettings are a new index's walk options.
+func DefaultWalkSettings() WalkSettings {
+	return WalkSettings{MaxFileBytes: walk.DefaultMaxFileBytes, ExcludeDirs: slices.Clone(walk.DefaultExcludeDirs)}
+}
+
+// LoadWalkSettings returns the walk options stored in indexDir, or the
+// defaults when none are stored (or the file cannot be read).
+func LoadWalkSettings(indexDir string) WalkSettings {
+	ws := DefaultWalkSettings()
+	b, err := os.ReadFile(filepath.Join(indexDir, WalkSettingsName))
+	if err != nil {
+		return ws
+	}
+	var st WalkSettings
+	if json.Unmarshal(b, &st) != nil {
+		return ws
+	}
+	if st.MaxFileBytes > 0 {
+		ws.MaxFileBytes = st.MaxFileBytes
+	}
+	if st.ExcludeDirs != nil {
+		ws.ExcludeDirs = st.ExcludeDirs
+	}
+	return ws
+}
+
+// WalkOptions are the graph walk options of these settings.
+func (ws WalkSettings) WalkOptions() walk.Options {
+	dirs := ws.ExcludeDirs
+	if dirs == nil {
+		dirs = []string{}
+	}
+	return walk.Options{MaxFileBytes: ws.MaxFileBytes, ExcludeDirs: dirs, Detect: parser.Detect, Reason: parser.NotIndexedReason}
+}
+
+func saveWalkSettings(indexDir string, ws WalkSettings) error {
+	b, err := json.MarshalIndent(ws, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(indexDir, WalkSettingsName)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// Build indexes the repository: the graph (graph.Build, which also imports
+// the shared folder's notes and memories and stamps broken anchors) and
+// the ranking index stored beside it (engine.BuildBlobs). Both front ends
+// build through it: `wikitoolkit build` and the server's refresh. The walk
+// options it used are stored for the next build.
+func Build(ctx context.Context, opt BuildOptions) (*graph.BuildInfo, error) {
+	root, err := filepath.Abs(opt.Root)
+	if err != nil {
+		return nil, err
+	}
+	indexDir := opt.IndexDir
+	if indexDir == "" {
+		indexDir = filepath.Join(root, graph.IndexDirName)
+	}
+	ws := LoadWalkSettings(indexDir)
+	if opt.MaxFileBytes > 0 {
+		ws.MaxFileBytes = opt.MaxFileBytes
+	}
+	if opt.ExcludeDirs != nil {
+		ws.ExcludeDirs = opt.ExcludeDirs
+	}
+	info, err := graph.Build(ctx, graph.BuildOptions{
+		Root:        root,
+		IndexDir:    indexDir,
+		Full:        opt.Full,
+		Walk:        ws.WalkOptions(),
+		Progress:    opt.Progress,
+		Waiting:     opt.Waiting,
+		Blobs:       engine.BuildBlobs,
+		BlobsFormat: engine.Format,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := saveWalkSettings(indexDir, ws); err != nil {
+		info.Warnings = append(info.Warnings, fmt.Sprintf("the build options were not saved (%v); the next build uses the defaults unless given them again", err))
+	}
+	return info, nil
+}

@@ -1,0 +1,28 @@
+// Package wiki is the service layer: every operation the two front ends
+// (mcp, the server for agents; cli, the command line) offer, so that each
+// front end only parses its arguments, makes one call here and renders the
+// answer.
+//
+// Layering: parser → graph → engine → wiki → mcp → cli. wiki imports graph
+// (pages, edges, the store, authored notes and memories) and engine (the
+// ranking index); it imports neither front end. It is a top-level package
+// rather than engine/wiki because it sits above engine, not inside it.
+//
+// What it owns, by file:
+//
+//	build.go          Build: the one build pipeline (graph + ranking blobs +
+//	                  authored import and stamping), with the walk options
+//	                  stored with the index (WalkSettings) and reused
+//	query.go          Query (memories ranked beside code, notes marked),
+//	                  ParseKinds, Gen.StalePaths (freshness marks)
+//	page.go           LoadPage, ResolveID, CheckPage: page references and views
+//	related.go        Related: a page's neighbours
+//	status.go         CollectStatus, RenderStatus: index health
+//	files.go          Search, ReadFile: confined text search and file slices
+//	authored.go       AnnotationPages, AnnotateResult: notes and memories in answers
+//	live.go, fresh.go Live: the live view of an index for a long-running
+//	firstbuild.go     process (open, notice a new generation, swap, freshness
+//	                  checks, background and first builds); it owns its state
+//	                  and is given its logger
+//	format.go         CountsLine, HumanBytes: text both front ends print
+package wiki

@@ -1,0 +1,360 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+)
+
+// LiveOptions configure a Live view. Only IndexDir is required.
+type LiveOptions struct {
+	// IndexDir is the index directory (<root>/.wikitoolkit).
+	IndexDir string
+	// Root is the repository root; "" means the root recorded by the last
+	// build, or the parent of IndexDir.
+	Root string
+	// Build runs an incremental build of the index (usually Build with the
+	// index's stored options); the view calls it in the background when
+	// files changed or no index exists. nil disables automatic refresh.
+	Build func(ctx context.Context) error
+	// Walk are the build's walk options, used by the freshness check and
+	// search; when Detect, ExcludeDirs and MaxFileBytes are all unset, the
+	// options stored with the index by its last build (LoadWalkSettings),
+	// read again at each check.
+	Walk walk.Options
+	// CheckEvery is the least time between two freshness checks; 0 means
+	// 3 s, negative disables them.
+	CheckEvery time.Duration
+	// Logf receives the view's log lines (open failures, background
+	// builds, panics). nil discards.
+	Logf func(format string, a ...any)
+}
+
+// Live is the live view of one index for a long-running process: it holds
+// one read-only generation (graph.Snapshot plus its ranking index) and, on
+// each Acquire, stats the CURRENT file; when a build has made a new
+// generation live it opens that one, swaps it in atomically, and closes the
+// old one once the calls using it have returned. It also runs the
+// freshness checks and background builds (fresh.go, firstbuild.go). Safe
+// for concurrent use.
+type Live struct {
+	opt         LiveOptions
+	dir         string
+	annotations *graph.AnnotationCache
+
+	mu      sync.Mutex // guards cur, curKey, openErr and the refs of every gen
+	cur     *Gen
+	curKey  fileKey
+	openErr error      // why the generation CURRENT names could not be opened (nil: it was, or there is none)
+	swapMu  sync.Mutex // held while opening a new generation
+	fresh   freshness
+	closed  atomic.Bool
+	bgWG    sync.WaitGroup
+	bgCtx   context.Context
+	bgStop  context.CancelFunc
+	nowFunc func() time.Time
+
+	progress buildProgress // of the running background build
+	// FirstWait overrides firstBuildWait when positive (tests).
+	FirstWait time.Duration
+}
+
+// Gen is one open generation with its ranking index. refs counts the calls
+// using it; a retired Gen is closed when its last call returns.
+type Gen struct {
+	Snap  *graph.Snapshot
+	Index *engine.Index
+
+	refs    int
+	retired bool
+
+	statsOnce sync.Once
+	stats     map[string]graph.FileStat
+}
+
+// fileKey identifies a version of the CURRENT file: a build replaces it by
+// rename, which changes the inode.
+type fileKey struct {
+	ino   uint64
+	size  int64
+	mtime int64
+}
+
+func statKey(path string) (fileKey, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileKey{}, false
+	}
+	k := fileKey{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		k.ino = uint64(st.Ino)
+	}
+	return k, true
+}
+
+// NewLive returns the live view of the index in opt.IndexDir. The index
+// need not exist yet: Acquire then says so (and a build starts when
+// opt.Build is set).
+func NewLive(opt LiveOptions) (*Live, error) {
+	if opt.IndexDir == "" {
+		return nil, errors.New("wiki: no index directory")
+	}
+	dir, err := filepath.Abs(opt.IndexDir)
+	if err != nil {
+		return nil, err
+	}
+	if opt.CheckEvery == 0 {
+		opt.CheckEvery = 3 * time.Second
+	}
+	if opt.Logf == nil {
+		opt.Logf = func(string, ...any) {}
+	}
+	l := &Live{opt: opt, dir: dir, annotations: graph.NewAnnotationCache(dir), nowFunc: time.Now}
+	l.bgCtx, l.bgStop = context.WithCancel(context.Background())
+	return l, nil
+}
+
+// Dir returns the absolute index directory.
+func (s *Live) Dir() string { return s.dir }
+
+// Options returns the options the view was made with (CheckEvery
+// defaulted).
+func (s *Live) Options() LiveOptions { return s.opt }
+
+// Close stops background work and releases the open generation. Calls in
+// flight finish first.
+func (s *Live) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	s.bgStop()
+	s.bgWG.Wait()
+	s.mu.Lock()
+	g := s.cur
+	s.cur = nil
+	s.mu.Unlock()
+	if g != nil {
+		s.retire(g)
+	}
+	return nil
+}
+
+// Closed reports whether Close was called.
+func (s *Live) Closed() bool { return s.closed.Load() }
+
+func (s *Live) logf(format string, a ...any) { s.opt.Logf(format, a...) }
+
+// errNoIndex is what calls say before the first build finished, or while
+// the index cannot be opened (err, e.g. damaged) and is being rebuilt.
+func (s *Live) errNoIndex(err error) error {
+	var de *graph.DamagedError
+	if errors.As(err, &de) {
+		if s.opt.Build != nil {
+			return fmt.Errorf("the index is damaged (%s); it is being rebuilt in the background: retry in a few seconds (wiki_status shows progress; wiki_search and wiki_read work meanwhile)", de.Reason)
+		}
+		return fmt.Errorf("the index is damaged (%s); run `wikitoolkit build` in the repository, then retry", de.Reason)
+	}
+	if err != nil {
+		if s.opt.Build != nil {
+			return fmt.Errorf("the index cannot be opened (%v); it is being rebuilt in the background: retry in a few seconds", err)
+		}
+		return fmt.Errorf("the index cannot be opened (%v); run `wikitoolkit build` in the repository, then retry", err)
+	}
+	if s.opt.Build != nil {
+		return errors.New(s.BuildingMessage())
+	}
+	return fmt.Errorf("no index in %s; run `wikitoolkit build` in the repository, then retry", s.dir)
+}
+
+// Acquire returns the live generation, swapping to a newer one first when
+// CURRENT changed, and a release function the caller must call.
+func (s *Live) Acquire() (*Gen, func(), error) {
+	if s.closed.Load() {
+		return nil, nil, errors.New("the server is shutting down")
+	}
+	key, ok := statKey(filepath.Join(s.dir, "CURRENT"))
+	s.mu.Lock()
+	g := s.cur
+	stale := !ok || key != s.curKey || g == nil
+	s.mu.Unlock()
+	if stale && ok {
+		// One caller opens the new generation; others keep using the old
+		// one meanwhile, unless there is none.
+		if g == nil {
+			s.swapMu.Lock()
+			s.swap(key)
+			s.swapMu.Unlock()
+		} else if s.swapMu.TryLock() {
+			s.swap(key)
+			s.swapMu.Unlock()
+		}
+	}
+	s.mu.Lock()
+	g = s.cur
+	openErr := s.openErr
+	if g == nil {
+		s.mu.Unlock()
+		if !ok || openErr != nil {
+			// No index, or one that cannot be opened: a build replaces
+			// it (Build rebuilds a damaged index in full).
+			s.fresh.kick(s)
+		}
+		return nil, nil, s.errNoIndex(openErr)
+	}
+	g.refs++
+	s.mu.Unlock()
+	// A few stats while nothing changed: a generation damaged under the
+	// server is dropped before anything reads it (Badger would panic on a
+	// goroutine of its own, or the process take a SIGBUS on its mmap).
+	if err := g.Snap.Verify(); err != nil {
+		s.logf("the live generation %d is damaged: %v", g.Snap.Generation, err)
+		s.mu.Lock()
+		mine := s.cur == g
+		if mine {
+			s.cur, s.openErr = nil, err
+		}
+		s.mu.Unlock()
+		s.release(g)
+		if mine {
+			s.retire(g)
+		}
+		s.fresh.kick(s)
+		return nil, nil, s.errNoIndex(err)
+	}
+	return g, func() { s.release(g) }, nil
+}
+
+// swap opens the generation CURRENT names now, if it is not the open one.
+func (s *Live) swap(key fileKey) {
+	s.mu.Lock()
+	if s.cur != nil && s.curKey == key {
+		s.mu.Unlock()
+		return
+	}
+	old := s.cur
+	s.mu.Unlock()
+	if old != nil {
+		if n, err := graph.CurrentGeneration(s.dir); err == nil && n == old.Snap.Generation {
+			s.mu.Lock()
+			s.curKey = key
+			s.mu.Unlock()
+			return
+		}
+	}
+	fail := func(err error) {
+		s.mu.Lock()
+		if s.cur == nil {
+			s.openErr = err
+		}
+		s.mu.Unlock()
+	}
+	snap, err := graph.OpenSnapshot(s.dir)
+	if err != nil {
+		s.logf("open index: %v", err)
+		fail(err)
+		return
+	}
+	ix, err := engine.Load(snap)
+	if err != nil {
+		s.logf("generation %d has no readable ranking index: %v", snap.Generation, err)
+		snap.Close()
+		fail(fmt.Errorf("generation %d has no readable ranking index: %w", snap.Generation, err))
+		return
+	}
+	ng := &Gen{Snap: snap, Index: ix}
+	s.mu.Lock()
+	if s.closed.Load() {
+		s.mu.Unlock()
+		snap.Close()
+		return
+	}
+	s.cur, s.curKey, s.openErr = ng, key, nil
+	s.mu.Unlock()
+	if old != nil {
+		s.retire(old)
+	}
+	s.fresh.newGeneration()
+}
+
+func (s *Live) release(g *Gen) {
+	s.mu.Lock()
+	g.refs--
+	closeNow := g.retired && g.refs == 0
+	s.mu.Unlock()
+	if closeNow {
+		g.Snap.Close()
+	}
+}
+
+func (s *Live) retire(g *Gen) {
+	s.mu.Lock()
+	g.retired = true
+	closeNow := g.refs == 0
+	s.mu.Unlock()
+	if closeNow {
+		g.Snap.Close()
+	}
+}
+
+// Root returns the repository root.
+func (s *Live) Root(g *Gen) string {
+	if s.opt.Root != "" {
+		return s.opt.Root
+	}
+	if g != nil && g.Snap.Info().Root != "" {
+		return g.Snap.Info().Root
+	}
+	return filepath.Dir(s.dir)
+}
+
+// RootNoIndex returns the root without needing a generation.
+func (s *Live) RootNoIndex() string {
+	if s.opt.Root != "" {
+		return s.opt.Root
+	}
+	s.mu.Lock()
+	g := s.cur
+	s.mu.Unlock()
+	return s.Root(g)
+}
+
+// Annotations returns the notes and memories, re-read only when another
+// process changed them; a read error is logged and returned with what could
+// be read.
+func (s *Live) Annotations() (*graph.Annotations, error) {
+	a, err := s.annotations.Get()
+	if err != nil {
+		s.logf("read notes and memories: %v", err)
+	}
+	return a, err
+}
+
+// OpenGeneration returns the number of the open generation, 0 when none is
+// open (it does not look for a newer one: Acquire does).
+func (s *Live) OpenGeneration() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur == nil {
+		return 0
+	}
+	return s.cur.Snap.Generation
+}
+
+// WalkOptions returns the walk options of the freshness check: LiveOptions.Walk
+// when set, or those the index's last build stored.
+func (s *Live) WalkOptions() walk.Options {
+	if w := s.opt.Walk; w.Detect != nil || w.ExcludeDirs != nil || w.MaxFileBytes != 0 {
+		return w
+	}
+	return LoadWalkSettings(s.dir).WalkOptions()
+}

@@ -1,0 +1,74 @@
+package wiki
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// CheckPage returns the page ID ref names (ResolveID), or an
+// error when it is malformed or names no page of the live index or memory.
+func (s *Live) CheckPage(ref string) (string, error) {
+	if kind, _, _, err := graph.ParseID(ref); err == nil && kind == graph.KindMemory {
+		a, _ := s.Annotations()
+		return CheckPage(nil, a, ref, "")
+	}
+	g, release, err := s.Acquire()
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	a, _ := s.Annotations()
+	return CheckPage(g.Snap, a, ref, "")
+}
+
+// CheckPage returns the page ID ref names (ResolveID, relative paths taken
+// from base first), or an error that says what to do when it is malformed
+// or names no page of snap (nil: only IDs, and only memories are checked)
+// or memory of a.
+func CheckPage(snap *graph.Snapshot, a *graph.Annotations, ref, base string) (string, error) {
+	id, err := ResolveID(snap, ref, base)
+	if err != nil {
+		return "", err
+	}
+	kind, _, frag, err := graph.ParseID(id)
+	if err != nil {
+		return "", err
+	}
+	if kind == graph.KindMemory {
+		if a != nil {
+			if _, ok := a.Memory(frag); ok {
+				return id, nil
+			}
+		}
+		return "", fmt.Errorf("no page %q; memory IDs come from wiki_query", id)
+	}
+	if snap == nil {
+		return id, nil
+	}
+	if _, err := snap.Page(id); err != nil {
+		if errors.Is(err, graph.ErrNotFound) {
+			_, err := LoadPage(snap, nil, id, PageOptions{})
+			return "", err // "no page …; did you mean …"
+		}
+		return "", err
+	}
+	return id, nil
+}
+
+// AnnotationWriter returns the writer for notes and memories, anchored to the live
+// generation when there is one, and the function that releases it.
+func (s *Live) AnnotationWriter() (graph.AnnotationWriter, func()) {
+	w := graph.AnnotationWriter{Index: s.dir}
+	g, release, err := s.Acquire()
+	if err != nil {
+		w.Shared = graph.SharedDir(s.RootNoIndex())
+		return w, func() {}
+	}
+	w.Shared = graph.SharedDir(s.Root(g))
+	if gr, err := g.Snap.Graph(); err == nil {
+		w.Graph, w.Built = gr, g.Snap.Info().Started
+	}
+	return w, release
+}
