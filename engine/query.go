@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -89,46 +90,83 @@ func analyze(q string) analysis {
 		q = q[:maxQueryBytes]
 	}
 	q = strings.ToValidUTF8(q, " ")
-	var a analysis
-	acc := map[string]int{} // term → index in a.terms
-	add := func(term string, w float64, role termRole) {
-		if term == "" || w <= 0 {
-			return
-		}
-		if i, ok := acc[term]; ok {
-			t := &a.terms[i]
-			// A repeated term counts, with diminishing returns.
-			t.weight += w * repeatWeight
-			if w > t.weight {
-				t.weight = w
-			}
-			if role > t.role && role != roleWord {
-				t.role = role
-			}
-			return
-		}
-		acc[term] = len(a.terms)
-		a.terms = append(a.terms, queryTerm{term: term, weight: w, role: role})
-	}
-	var scratch []string
-	addWords := func(s string, w float64) {
-		scratch = splitIdent(scratch[:0], s)
-		for _, p := range scratch {
-			if isStop(p) || allDigits(p) {
-				continue
-			}
-			add(clip(stem(p)), w, roleWord)
-		}
-	}
+	z := getAnalyzer()
+	defer putAnalyzer(z)
+	rest := z.traceFrames(q)
+	rest = z.leadingComponent(rest)
+	z.pathRefs(rest)
+	z.codeAndWords(rest)
+	z.keepStrongest()
+	return z.a
+}
 
-	rest := q
-	// 1. Stack-trace frames.
+// analyzer is the state of one analyze call: the analysis being built, the
+// index of each term in it, and scratch space for splitting identifiers.
+// The map and the scratch are pooled: an analyzer on the stack would put
+// them on the heap (its methods store through it).
+type analyzer struct {
+	a       analysis
+	acc     map[string]int // term → index in a.terms
+	scratch []string
+}
+
+var analyzerPool = sync.Pool{New: func() any { return &analyzer{acc: map[string]int{}} }}
+
+func getAnalyzer() *analyzer { return analyzerPool.Get().(*analyzer) }
+
+// putAnalyzer returns z to the pool, keeping nothing of its question.
+func putAnalyzer(z *analyzer) {
+	z.a = analysis{}
+	clear(z.acc)
+	clear(z.scratch)
+	z.scratch = z.scratch[:0]
+	analyzerPool.Put(z)
+}
+
+// add adds a weighted term, or strengthens it when the question already
+// produced it.
+func (z *analyzer) add(term string, w float64, role termRole) {
+	if term == "" || w <= 0 {
+		return
+	}
+	if i, ok := z.acc[term]; ok {
+		t := &z.a.terms[i]
+		// A repeated term counts, with diminishing returns.
+		t.weight += w * repeatWeight
+		if w > t.weight {
+			t.weight = w
+		}
+		if role > t.role && role != roleWord {
+			t.role = role
+		}
+		return
+	}
+	z.acc[term] = len(z.a.terms)
+	z.a.terms = append(z.a.terms, queryTerm{term: term, weight: w, role: role})
+}
+
+// addWords adds the stemmed words of an identifier or phrase s.
+func (z *analyzer) addWords(s string, w float64) {
+	z.scratch = splitIdent(z.scratch[:0], s)
+	for _, p := range z.scratch {
+		if isStop(p) || allDigits(p) {
+			continue
+		}
+		z.add(clip(stem(p)), w, roleWord)
+	}
+}
+
+// traceFrames is step 1: the stack-trace frames of q (Python, JS/TS, Go),
+// as path references and function names. It returns q without the Python
+// and JS frames, which later steps would misread.
+func (z *analyzer) traceFrames(q string) (rest string) {
+	rest = q
 	for _, m := range rePyFrame.FindAllStringSubmatch(q, 64) {
 		ln, _ := strconv.Atoi(m[2])
-		a.paths = append(a.paths, pathRef{path: cleanRef(m[1]), line: ln, trace: true})
+		z.a.paths = append(z.a.paths, pathRef{path: cleanRef(m[1]), line: ln, trace: true})
 		if m[3] != "" && !strings.HasPrefix(m[3], "<") {
-			add(exactTerm(m[3]), weightTraceFunc, roleExact)
-			addWords(m[3], weightIdentPiece)
+			z.add(exactTerm(m[3]), weightTraceFunc, roleExact)
+			z.addWords(m[3], weightIdentPiece)
 		}
 		rest = strings.Replace(rest, m[0], " ", 1)
 	}
@@ -137,53 +175,63 @@ func analyze(q string) analysis {
 			continue
 		}
 		ln, _ := strconv.Atoi(m[3])
-		a.paths = append(a.paths, pathRef{path: cleanRef(m[2]), line: ln, trace: true})
+		z.a.paths = append(z.a.paths, pathRef{path: cleanRef(m[2]), line: ln, trace: true})
 		if f := m[1]; f != "" && f != "Object.<anonymous>" {
-			addQualified(add, addWords, f, weightTraceFunc)
+			z.addQualified(f, weightTraceFunc)
 		}
 		rest = strings.Replace(rest, m[0], " ", 1)
 	}
 	for _, m := range reGoFunc.FindAllStringSubmatch(q, 64) {
 		name := m[3]
 		if m[2] != "" {
-			add(exactTerm(m[2]+"."+name), weightTraceFunc, roleExact)
-			add(exactTerm(m[2]), weightTraceFunc*0.5, roleExact)
-			addWords(m[2], weightIdentPiece)
+			z.add(exactTerm(m[2]+"."+name), weightTraceFunc, roleExact)
+			z.add(exactTerm(m[2]), weightTraceFunc*0.5, roleExact)
+			z.addWords(m[2], weightIdentPiece)
 		}
-		add(exactTerm(name), weightTraceFunc, roleExact)
-		addWords(name, weightIdentPiece)
+		z.add(exactTerm(name), weightTraceFunc, roleExact)
+		z.addWords(name, weightIdentPiece)
 	}
+	return rest
+}
 
-	// 2. A leading component.
-	if m := reComponent.FindStringSubmatch(rest); m != nil {
-		comp, scope := strings.ToLower(m[1]), strings.ToLower(m[2])
-		if commitTypes[comp] {
-			comp = scope
-		}
-		if i := strings.IndexAny(comp, ", "); i >= 0 {
-			comp = comp[:i]
-		}
-		comp = strings.Trim(comp, "./-")
-		if comp != "" && !isStop(comp) && !commitTypes[comp] {
-			a.component = comp
-			base := comp
-			if i := strings.LastIndexAny(base, "./"); i >= 0 && sourceExts[base[i+1:]] {
-				base = base[:i] // "rewrite.py:" names the file
-			}
-			if i := strings.LastIndexByte(base, '/'); i >= 0 {
-				base = base[i+1:]
-			}
-			// Small text weights: the component is mostly a multiplicative
-			// boost (score.go); as text it would add the same points to every
-			// file of the directory and drown what tells them apart.
-			add(segTerm(base), weightComponent, roleComponent)
-			add(exactTerm(base), weightComponentExact, roleExact)
-			addWords(base, weightComponentWord)
-		}
-		rest = rest[len(m[0]):]
+// leadingComponent is step 2: a leading "component:" (or a commit type's
+// scope, "fix(tree):"), kept as a.component and added with small text
+// weights. It returns rest without it.
+func (z *analyzer) leadingComponent(rest string) string {
+	m := reComponent.FindStringSubmatch(rest)
+	if m == nil {
+		return rest
 	}
+	comp, scope := strings.ToLower(m[1]), strings.ToLower(m[2])
+	if commitTypes[comp] {
+		comp = scope
+	}
+	if i := strings.IndexAny(comp, ", "); i >= 0 {
+		comp = comp[:i]
+	}
+	comp = strings.Trim(comp, "./-")
+	if comp != "" && !isStop(comp) && !commitTypes[comp] {
+		z.a.component = comp
+		base := comp
+		if i := strings.LastIndexAny(base, "./"); i >= 0 && sourceExts[base[i+1:]] {
+			base = base[:i] // "rewrite.py:" names the file
+		}
+		if i := strings.LastIndexByte(base, '/'); i >= 0 {
+			base = base[i+1:]
+		}
+		// Small text weights: the component is mostly a multiplicative
+		// boost (score.go); as text it would add the same points to every
+		// file of the directory and drown what tells them apart.
+		z.add(segTerm(base), weightComponent, roleComponent)
+		z.add(exactTerm(base), weightComponentExact, roleExact)
+		z.addWords(base, weightComponentWord)
+	}
+	return rest[len(m[0]):]
+}
 
-	// 3. Paths and file names.
+// pathRefs is step 3: the paths and file names rest mentions, and the
+// terms of every path reference found so far (trace frames' too).
+func (z *analyzer) pathRefs(rest string) {
 	for _, m := range rePath.FindAllStringSubmatchIndex(rest, 64) {
 		p := rest[m[2]:m[3]]
 		ext := strings.ToLower(path.Ext(p))
@@ -194,81 +242,92 @@ func analyze(q string) analysis {
 		if m[4] >= 0 {
 			ln, _ = strconv.Atoi(rest[m[4]:m[5]])
 		}
-		a.paths = append(a.paths, pathRef{path: cleanRef(p), line: ln})
+		z.a.paths = append(z.a.paths, pathRef{path: cleanRef(p), line: ln})
 	}
-	for _, pr := range a.paths {
+	for _, pr := range z.a.paths {
 		base := path.Base(pr.path)
 		stemName := strings.TrimSuffix(base, path.Ext(base))
-		add(segTerm(base), weightPathSeg, roleSeg)
-		add(segTerm(stemName), weightPathSeg*0.5, roleSeg)
-		addWords(stemName, weightWord)
+		z.add(segTerm(base), weightPathSeg, roleSeg)
+		z.add(segTerm(stemName), weightPathSeg*0.5, roleSeg)
+		z.addWords(stemName, weightWord)
 	}
+}
 
-	// 4. Code-like tokens and prose words. Text between backticks is code.
-	inTick := false
+// codeAndWords is step 4: code-like tokens (exact names, and their words)
+// and prose words. Text between backticks is code.
+func (z *analyzer) codeAndWords(rest string) {
 	for i, part := range strings.Split(rest, "`") {
-		inTick = i%2 == 1
+		inTick := i%2 == 1
 		for _, tok := range reCodeToken.FindAllString(part, -1) {
-			call := strings.HasSuffix(tok, "()")
-			tok = strings.TrimSuffix(tok, "()")
-			ext := path.Ext(tok)
-			if len(ext) > 1 && sourceExts[strings.ToLower(ext[1:])] && !hasUpper(ext) {
-				continue // a file name, handled above
-			}
-			if isQualified(tok) {
-				addQualified(add, addWords, tok, weightExactCode)
-				if len(tok) >= 4 {
-					a.idents = append(a.idents, tok)
-				}
-				continue
-			}
-			lw := strings.ToLower(tok)
-			code := inTick || call || looksLikeIdent(tok)
-			switch {
-			case code:
-				if len(tok) >= 3 {
-					a.idents = append(a.idents, tok)
-				}
-				add(exactTerm(tok), weightExactCode, roleExact)
-				addWords(tok, weightIdentPiece)
-			case isStop(lw) || allDigits(lw):
-			default:
-				add(clip(stem(lw)), weightWord, roleWord)
-				// A plain word may still be a name: "approx", "tree", "Context".
-				add(exactTerm(lw), weightExactWord, roleExact)
-				add(segTerm(lw), weightSegWord, roleSeg)
-			}
+			z.codeToken(tok, inTick)
 		}
 	}
-	if len(a.terms) > maxQueryTerms {
-		// Keep the strongest terms; ties keep question order.
-		idx := make([]int, len(a.terms))
-		for i := range idx {
-			idx[i] = i
-		}
-		sortStable(idx, func(x, y int) bool { return a.terms[x].weight > a.terms[y].weight })
-		kept := make([]queryTerm, 0, maxQueryTerms)
-		for _, i := range idx[:maxQueryTerms] {
-			kept = append(kept, a.terms[i])
-		}
-		a.terms = kept
+}
+
+// codeToken adds one token of step 4.
+func (z *analyzer) codeToken(tok string, inTick bool) {
+	call := strings.HasSuffix(tok, "()")
+	tok = strings.TrimSuffix(tok, "()")
+	ext := path.Ext(tok)
+	if len(ext) > 1 && sourceExts[strings.ToLower(ext[1:])] && !hasUpper(ext) {
+		return // a file name, handled by pathRefs
 	}
-	return a
+	if isQualified(tok) {
+		z.addQualified(tok, weightExactCode)
+		if len(tok) >= 4 {
+			z.a.idents = append(z.a.idents, tok)
+		}
+		return
+	}
+	lw := strings.ToLower(tok)
+	code := inTick || call || looksLikeIdent(tok)
+	switch {
+	case code:
+		if len(tok) >= 3 {
+			z.a.idents = append(z.a.idents, tok)
+		}
+		z.add(exactTerm(tok), weightExactCode, roleExact)
+		z.addWords(tok, weightIdentPiece)
+	case isStop(lw) || allDigits(lw):
+	default:
+		z.add(clip(stem(lw)), weightWord, roleWord)
+		// A plain word may still be a name: "approx", "tree", "Context".
+		z.add(exactTerm(lw), weightExactWord, roleExact)
+		z.add(segTerm(lw), weightSegWord, roleSeg)
+	}
+}
+
+// keepStrongest keeps the maxQueryTerms strongest terms; ties keep
+// question order.
+func (z *analyzer) keepStrongest() {
+	if len(z.a.terms) <= maxQueryTerms {
+		return
+	}
+	idx := make([]int, len(z.a.terms))
+	for i := range idx {
+		idx[i] = i
+	}
+	sortStable(idx, func(x, y int) bool { return z.a.terms[x].weight > z.a.terms[y].weight })
+	kept := make([]queryTerm, 0, maxQueryTerms)
+	for _, i := range idx[:maxQueryTerms] {
+		kept = append(kept, z.a.terms[i])
+	}
+	z.a.terms = kept
 }
 
 // addQualified adds the terms of "pkg.Func", "Class.method", "a::b::c":
 // the last two parts as a qualified exact name, the last part, and every part's words.
-func addQualified(add func(string, float64, termRole), addWords func(string, float64), tok string, w float64) {
+func (z *analyzer) addQualified(tok string, w float64) {
 	tok = strings.NewReplacer("::", ".", "#", ".", "->", ".").Replace(tok)
 	parts := strings.Split(tok, ".")
 	last := parts[len(parts)-1]
 	if len(parts) >= 2 {
-		add(exactTerm(parts[len(parts)-2]+"."+last), w, roleExact)
-		add(exactTerm(parts[len(parts)-2]), w*qualifierShare, roleExact)
+		z.add(exactTerm(parts[len(parts)-2]+"."+last), w, roleExact)
+		z.add(exactTerm(parts[len(parts)-2]), w*qualifierShare, roleExact)
 	}
-	add(exactTerm(last), w*lastPartShare, roleExact)
+	z.add(exactTerm(last), w*lastPartShare, roleExact)
 	for _, p := range parts {
-		addWords(p, weightIdentPiece)
+		z.addWords(p, weightIdentPiece)
 	}
 }
 

@@ -148,27 +148,54 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		res.UsedTokens = CountTokens(res.Render())
 		return res, nil
 	}
-	a := analyze(q)
-	ix.exactSignal(&res, a.idents, opt.Extra)
-	s := ix.getScratch()
-	defer ix.putScratch(s)
+	r := queryRun{q: q, opt: opt, a: analyze(q)}
+	ix.exactSignal(&res, r.a.idents, opt.Extra)
+	r.s = ix.getScratch()
+	defer ix.putScratch(r.s)
 
-	// 1. Accumulate text scores per page. At monorepo scale a word found
-	// in a large share of all pages only scores the pages the question's
-	// rarer words found (and the members of their files), as Lucene's
-	// CommonTermsQuery does: it still orders those, but no longer makes a
-	// quarter of a 700k-page index into candidates. Smaller indexes, and
-	// questions made only of common words, score every posting.
-	var tps []termPostings
+	ix.scoreTerms(&r)
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	ix.foldGroups(r.s)
+	ix.addMemories(&r)
+	ix.scoreGroups(&r)
+	ix.boostNeighbours(&r)
+	order, sorted := ix.rankGroups(&r)
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	ix.packStubs(&r, &res, order, sorted)
+	return res, nil
+}
+
+// queryRun is the state one Query passes between its steps.
+type queryRun struct {
+	q       string
+	opt     Options
+	a       analysis
+	s       *scratch
+	tps     []termPostings // the question's terms with their idf (and postings for --explain)
+	factors [][]string     // --explain: multiplicative factors applied, per group
+}
+
+// scoreTerms is step 1: accumulate text scores per page. At monorepo scale
+// a word found in a large share of all pages only scores the pages the
+// question's rarer words found (and the members of their files), as
+// Lucene's CommonTermsQuery does: it still orders those, but no longer
+// makes a quarter of a 700k-page index into candidates. Smaller indexes,
+// and questions made only of common words, score every posting.
+func (ix *Index) scoreTerms(r *queryRun) {
+	s, opt := r.s, &r.opt
 	N := float64(ix.n + len(opt.Extra))
 	commonDF := max(commonTermFloor, int(commonTermShare*N))
 	for pass := range 2 {
 		restrict := pass == 1 && len(s.touched) > 0
-		for _, qt := range a.terms {
+		for _, qt := range r.a.terms {
 			id, ok := ix.lookupTerm(qt.term)
 			if !ok {
 				if pass == 0 && len(opt.Extra) > 0 {
-					tps = append(tps, termPostings{qt: qt, idf: idf(N, 0)})
+					r.tps = append(r.tps, termPostings{qt: qt, idf: idf(N, 0)})
 				}
 				continue
 			}
@@ -180,14 +207,14 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 			if !opt.Explain {
 				// Only --explain reads the decoded postings again: add them
 				// up while decoding instead.
-				tps = append(tps, termPostings{qt: qt, idf: w})
+				r.tps = append(r.tps, termPostings{qt: qt, idf: w})
 				ix.accumulate(id, w*(qt.weight/impactQuantMax), restrict, s)
 				continue
 			}
 			start := len(s.pages)
 			s.pages, s.imps = ix.postings(id, s.pages, s.imps)
 			pages, imps := s.pages[start:], s.imps[start:]
-			tps = append(tps, termPostings{qt: qt, idf: w, pages: pages, imps: imps})
+			r.tps = append(r.tps, termPostings{qt: qt, idf: w, pages: pages, imps: imps})
 			w *= qt.weight / impactQuantMax
 			for j, p := range pages {
 				if s.score[p] == 0 {
@@ -200,12 +227,12 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 			}
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return res, err
-	}
+}
 
-	// 2. Fold pages into groups.
-	allowed := kindMask(opt.Kinds)
+// foldGroups is step 2: fold the scored pages into groups (a file with its
+// matching members, or a standalone page), keeping each group's best three
+// members.
+func (ix *Index) foldGroups(s *scratch) {
 	groups, slot, score, next, group := s.groups, s.slot, s.score, s.next, ix.group
 	for _, p := range s.touched {
 		gp := group[p]
@@ -234,123 +261,158 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		}
 	}
 	s.groups = groups
-	// Memory pages given at query time.
-	for i := range opt.Extra {
-		sc := ix.scoreExtra(&opt.Extra[i], tps)
+}
+
+// addMemories adds the memory pages given at query time as groups of their own.
+func (ix *Index) addMemories(r *queryRun) {
+	for i := range r.opt.Extra {
+		sc := ix.scoreExtra(&r.opt.Extra[i], r.tps)
 		if sc > 0 {
-			s.groups = append(s.groups, groupAcc{own: sc, extra: int32(i + 1)})
+			r.s.groups = append(r.s.groups, groupAcc{own: sc, extra: int32(i + 1)})
 		}
 	}
+}
 
-	// 3. Group scores and factors.
-	phrase := ix.phraseFiles(q)
-	pathHits := ix.resolvePaths(a, s)
-	compHits := ix.componentHits(newComponentMatch(a.component), s)
-	focus := ix.focusBoosts(opt.Focus)
-	var factors [][]string // explain: multiplicative factors applied, per group
-	if opt.Explain {
-		factors = make([][]string, len(s.groups))
+// groupSignals are the per-query maps of multiplicative signals step 3
+// applies to groups, by group page.
+type groupSignals struct {
+	phrase map[uint32]bool
+	path   map[uint32]float64
+	comp   map[uint32][2]float64
+	focus  map[uint32]float64
+}
+
+// scoreGroups is step 3: each group's score from its own and its best
+// members' text scores, times the factors of its kind, flags and the
+// question's signals.
+func (ix *Index) scoreGroups(r *queryRun) {
+	sig := groupSignals{
+		phrase: ix.phraseFiles(r.q),
+		path:   ix.resolvePaths(r.a, r.s),
+		comp:   ix.componentHits(newComponentMatch(r.a.component), r.s),
+		focus:  ix.focusBoosts(r.opt.Focus),
 	}
-	for i := range s.groups {
-		g := &s.groups[i]
+	if r.opt.Explain {
+		r.factors = make([][]string, len(r.s.groups))
+	}
+	for i := range r.s.groups {
+		g := &r.s.groups[i]
 		g.score = groupFileShare*g.own + groupTop1Share*float64(g.top[0]) + groupTop2Share*float64(g.top[1]) + groupTop3Share*float64(g.top[2])
 		if g.extra > 0 {
 			g.score *= memoryFactor
 			continue
 		}
-		kind := graph.Kind(ix.kind[g.page])
-		mul := func(name string, f float64) {
-			if f != 1 {
-				g.score *= f
-				if opt.Explain {
-					factors[i] = append(factors[i], fmt.Sprintf("%s×%.2f", name, f))
-				}
+		var fs *[]string
+		if r.opt.Explain {
+			fs = &r.factors[i]
+		}
+		ix.applyFactors(g, &sig, fs)
+	}
+}
+
+// applyFactors multiplies g's score by the factors that apply to it,
+// naming each in *factors unless factors is nil.
+func (ix *Index) applyFactors(g *groupAcc, sig *groupSignals, factors *[]string) {
+	mul := func(name string, f float64) {
+		if f != 1 {
+			g.score *= f
+			if factors != nil {
+				*factors = append(*factors, fmt.Sprintf("%s×%.2f", name, f))
 			}
-		}
-		switch kind {
-		case graph.KindModule:
-			mul("module", moduleFactor)
-		case graph.KindDoc:
-			mul("doc", docFactor)
-		case graph.KindMemory:
-			mul("memory", memoryFactor)
-		case graph.KindFile:
-			if ix.flags[g.page]&flagDoc != 0 {
-				mul("doc", docFactor)
-			}
-			if phrase[g.page] {
-				mul("phrase", phraseFactor)
-			}
-		}
-		if ix.flags[g.page]&flagAux != 0 && ix.flags[g.page]&flagDoc == 0 {
-			mul("aux", auxFactor)
-		}
-		if ix.flags[g.page]&flagData != 0 {
-			mul("data", dataFactor)
-		}
-		if ix.flags[g.page]&flagTest != 0 {
-			mul("test", testFactor)
-		}
-		if f, ok := pathHits[g.page]; ok {
-			mul("path", f)
-		}
-		if f, ok := compHits[g.page]; ok {
-			mul("component", f[0])
-			mul("component-dir", f[1])
-		}
-		if f, ok := focus[g.page]; ok {
-			mul("focus", 1+f)
-		}
-		if priorWeight > 0 && int(g.page) < len(ix.prior) {
-			mul("prior", 1+priorWeight*float64(ix.prior[g.page]))
 		}
 	}
+	switch graph.Kind(ix.kind[g.page]) {
+	case graph.KindModule:
+		mul("module", moduleFactor)
+	case graph.KindDoc:
+		mul("doc", docFactor)
+	case graph.KindMemory:
+		mul("memory", memoryFactor)
+	case graph.KindFile:
+		if ix.flags[g.page]&flagDoc != 0 {
+			mul("doc", docFactor)
+		}
+		if sig.phrase[g.page] {
+			mul("phrase", phraseFactor)
+		}
+	}
+	if ix.flags[g.page]&flagAux != 0 && ix.flags[g.page]&flagDoc == 0 {
+		mul("aux", auxFactor)
+	}
+	if ix.flags[g.page]&flagData != 0 {
+		mul("data", dataFactor)
+	}
+	if ix.flags[g.page]&flagTest != 0 {
+		mul("test", testFactor)
+	}
+	if f, ok := sig.path[g.page]; ok {
+		mul("path", f)
+	}
+	if f, ok := sig.comp[g.page]; ok {
+		mul("component", f[0])
+		mul("component-dir", f[1])
+	}
+	if f, ok := sig.focus[g.page]; ok {
+		mul("focus", 1+f)
+	}
+	if priorWeight > 0 && int(g.page) < len(ix.prior) {
+		mul("prior", 1+priorWeight*float64(ix.prior[g.page]))
+	}
+}
 
-	// 3b. Graph neighbours of the best few groups share a little of their
-	// lead (a change's second file is often one its first file uses or is
-	// used by), never enough to pass the group they neighbour.
-	if neighbourBoost > 0 {
-		var top [neighbourTop]int
+// boostNeighbours is step 3b: graph neighbours of the best few groups share
+// a little of their lead (a change's second file is often one its first
+// file uses or is used by), never enough to pass the group they neighbour.
+func (ix *Index) boostNeighbours(r *queryRun) {
+	if neighbourBoost <= 0 {
+		return
+	}
+	s := r.s
+	var top [neighbourTop]int
+	for k := range top {
+		top[k] = -1
+	}
+	for i := range s.groups {
+		g := &s.groups[i]
+		if g.extra != 0 || g.score <= 0 {
+			continue
+		}
 		for k := range top {
-			top[k] = -1
-		}
-		for i := range s.groups {
-			g := &s.groups[i]
-			if g.extra != 0 || g.score <= 0 {
-				continue
-			}
-			for k := range top {
-				if top[k] < 0 || g.score > s.groups[top[k]].score {
-					copy(top[k+1:], top[k:len(top)-1])
-					top[k] = i
-					break
-				}
-			}
-		}
-		for k, bi := range top {
-			if bi < 0 {
+			if top[k] < 0 || g.score > s.groups[top[k]].score {
+				copy(top[k+1:], top[k:len(top)-1])
+				top[k] = i
 				break
 			}
-			bs := s.groups[bi].score
-			f := 1 + neighbourBoost/float64(k+1)
-			for _, q := range ix.neighbours(s.groups[bi].page) {
-				if gi := s.slot[q]; gi > 0 && int(gi-1) != bi {
-					g := &s.groups[gi-1]
-					if g.score >= bs {
-						continue
-					}
-					g.score = min(g.score*f, bs*0.999)
-					if opt.Explain {
-						factors[gi-1] = append(factors[gi-1], fmt.Sprintf("neighbour×%.2f", f))
-					}
+		}
+	}
+	for k, bi := range top {
+		if bi < 0 {
+			break
+		}
+		bs := s.groups[bi].score
+		f := 1 + neighbourBoost/float64(k+1)
+		for _, q := range ix.neighbours(s.groups[bi].page) {
+			if gi := s.slot[q]; gi > 0 && int(gi-1) != bi {
+				g := &s.groups[gi-1]
+				if g.score >= bs {
+					continue
+				}
+				g.score = min(g.score*f, bs*0.999)
+				if r.opt.Explain {
+					r.factors[gi-1] = append(r.factors[gi-1], fmt.Sprintf("neighbour×%.2f", f))
 				}
 			}
 		}
 	}
+}
 
-	// 4. Rank groups: score, then ID.
-	order := s.order[:0]
-	defer func() { s.order = order[:0] }()
+// rankGroups is step 4: the groups scoring at least minScoreShare of the
+// best, in rank order (score, then ID). Only the head that can fit in an
+// answer, order[:sorted], is sorted; the tail (all scoring below the head)
+// is left for packStubs to sort if it reaches it. order is scratch memory.
+func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int) {
+	s := r.s
+	order = s.order[:0]
 	best := 0.0
 	for i := range s.groups {
 		if s.groups[i].score > 0 {
@@ -360,19 +422,8 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	}
 	cut := best * minScoreShare
 	order = slices.DeleteFunc(order, func(i int) bool { return s.groups[i].score < cut })
-	byRank := func(x, y int) int {
-		a, b := &s.groups[x], &s.groups[y]
-		if a.score != b.score {
-			if a.score > b.score {
-				return -1
-			}
-			return 1
-		}
-		return compareParts(ix.groupID(a, opt.Extra), ix.groupID(b, opt.Extra))
-	}
-	// Only the head that can fit in an answer is sorted up front; the tail
-	// (all scoring below the head) is sorted only if packing reaches it.
-	sorted := len(order)
+	s.order = order
+	sorted = len(order)
 	if len(order) > rankHead {
 		th := kthLargest(s, order, rankHead)
 		k := 0
@@ -384,35 +435,51 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		}
 		sorted = k
 	}
-	slices.SortFunc(order[:sorted], byRank)
-	if err := ctx.Err(); err != nil {
-		return res, err
-	}
+	ix.sortGroups(r, order[:sorted])
+	return order, sorted
+}
 
-	// 5. Stubs, packed in rank order until the budget is spent.
-	p := newPacker(&res)
+// sortGroups sorts order by rank: score, then ID.
+func (ix *Index) sortGroups(r *queryRun, order []int) {
+	groups, extra := r.s.groups, r.opt.Extra
+	slices.SortFunc(order, func(x, y int) int {
+		a, b := &groups[x], &groups[y]
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return compareParts(ix.groupID(a, extra), ix.groupID(b, extra))
+	})
+}
+
+// packStubs is step 5: stubs, packed in rank order until the budget is
+// spent; order[sorted:] is sorted when packing reaches it.
+func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) {
+	allowed := kindMask(r.opt.Kinds)
+	p := newPacker(res)
 	for rank := range order {
 		if rank == sorted {
-			slices.SortFunc(order[sorted:], byRank)
+			ix.sortGroups(r, order[sorted:])
 		}
-		g := &s.groups[order[rank]]
+		g := &r.s.groups[order[rank]]
 		if p.full() || p.skipped >= maxSkippedStubs {
 			res.More += len(order) - rank
 			res.Truncated = true
 			break
 		}
 		var fs []string
-		if opt.Explain {
-			fs = factors[order[rank]]
+		if r.opt.Explain {
+			fs = r.factors[order[rank]]
 		}
-		st, ok := ix.stub(g, fs, s, allowed, opt, a, tps)
+		st, ok := ix.stub(g, fs, r.s, allowed, r.opt, r.a, r.tps)
 		if !ok {
 			continue
 		}
 		p.add(st)
 	}
 	p.finish()
-	return res, nil
 }
 
 // rankHead is how many groups are sorted before packing: more than a

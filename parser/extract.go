@@ -559,7 +559,33 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 	if len(defs) == 0 {
 		return
 	}
-	// Dedupe captures of one name node, keeping the most specific kind.
+	defs = dedupeDefs(defs)
+	if s.name == "csharp" || s.name == "php" || s.fileScoped {
+		extendFileScoped(defs, src)
+	}
+	if s.untilNext != KindUnknown {
+		extendUntilNext(defs, s.untilNext, uint32(len(src)))
+	}
+	out := p.nestDefs(defs)
+
+	f.Defs = make([]Def, 0, out)
+	docs := p.docs
+	slices.SortFunc(docs, func(a, b rawDoc) int { return int(a.owner) - int(b.owner) })
+	for i := range defs {
+		d := &defs[i]
+		parent := qualifyDef(s, src, defs, d)
+		if d.scope {
+			continue
+		}
+		f.Defs = append(f.Defs, p.makeDef(s, src, defs, d, parent, docs))
+	}
+	p.defNameOffsets(defs)
+	p.defs = defs
+}
+
+// dedupeDefs drops repeated captures of one name node, keeping the most
+// specific kind.
+func dedupeDefs(defs []rawDef) []rawDef {
 	slices.SortFunc(defs, func(a, b rawDef) int {
 		if a.nameStart != b.nameStart {
 			return int(a.nameStart) - int(b.nameStart)
@@ -574,14 +600,15 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 		defs[w] = defs[i]
 		w++
 	}
-	defs = defs[:w]
+	return defs[:w]
+}
 
-	// A namespace ending in ';' (C# file-scoped, PHP braceless) covers the
-	// rest of the file up to the next such namespace.
-	fileScoped := s.name == "csharp" || s.name == "php" || s.fileScoped
+// extendFileScoped makes a namespace ending in ';' (C# file-scoped, PHP
+// braceless) cover the rest of the file up to the next such namespace.
+func extendFileScoped(defs []rawDef, src []byte) {
 	for i := range defs {
 		d := &defs[i]
-		if fileScoped && d.kind == KindModule && d.end > d.start && src[d.end-1] == ';' {
+		if d.kind == KindModule && d.end > d.start && src[d.end-1] == ';' {
 			d.end = uint32(len(src))
 			for j := range defs {
 				o := &defs[j]
@@ -591,22 +618,27 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 			}
 		}
 	}
+}
 
-	// Definitions of kind untilNext (Dockerfile stages) run to the next one.
-	if k := s.untilNext; k != KindUnknown {
-		for i := range defs {
-			if d := &defs[i]; d.kind == k {
-				d.end = uint32(len(src))
-				for j := range defs {
-					if o := &defs[j]; o.kind == k && o.start > d.start && o.start < d.end {
-						d.end = o.start
-					}
+// extendUntilNext makes definitions of kind k (Dockerfile stages) run to
+// the next one, or to srcLen.
+func extendUntilNext(defs []rawDef, k DefKind, srcLen uint32) {
+	for i := range defs {
+		if d := &defs[i]; d.kind == k {
+			d.end = srcLen
+			for j := range defs {
+				if o := &defs[j]; o.kind == k && o.start > d.start && o.start < d.end {
+					d.end = o.start
 				}
 			}
 		}
 	}
+}
 
-	// Nest: sort by start, longer first, then sweep with a stack.
+// nestDefs sorts defs by start, longer first, and sweeps them with a
+// stack to set each one's parent and its index in Facts.Defs (out, -1 for
+// scopes). It returns how many are definitions.
+func (p *Parser) nestDefs(defs []rawDef) int32 {
 	slices.SortFunc(defs, func(a, b rawDef) int {
 		if a.start != b.start {
 			return int(a.start) - int(b.start)
@@ -646,88 +678,102 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 		}
 	}
 	p.stack = stack
+	return out
+}
 
-	f.Defs = make([]Def, 0, out)
-	docs := p.docs
-	slices.SortFunc(docs, func(a, b rawDoc) int { return int(a.owner) - int(b.owner) })
-	for i := range defs {
-		d := &defs[i]
-		rawName := validString(src[d.nameStart:d.nameEnd])
-		for _, c := range s.nameSeps {
-			rawName = strings.ReplaceAll(rawName, string(c), ".")
-		}
-		var prefix, name string
-		if s.nameHook != nil {
-			prefix, name = s.nameHook(d.kind, rawName)
-		} else {
-			prefix, name = splitName(rawName)
-		}
-		if d.scope {
-			name = lastIdent(name)
-			prefix = ""
-		}
-		if d.recvEnd > 0 {
-			prefix = joinDot(lastIdent(validString(src[d.recvStart:d.recvEnd])), prefix)
-		}
-		parentQual := ""
-		parentDef := int32(-1)
-		var parentKind DefKind
-		parentScope := false
-		if d.parent >= 0 {
-			pd := &defs[d.parent]
-			parentQual, parentKind, parentScope = pd.qualified, pd.kind, pd.scope
-			for a := d.parent; a >= 0; a = defs[a].parent {
-				if !defs[a].scope {
-					parentDef = defs[a].out
-					break
-				}
-			}
-		}
-		d.name = name
-		d.qualified = joinDot(joinDot(parentQual, prefix), name)
-		if d.scope {
-			continue
-		}
-		kind := d.kind
-		if kind == KindFunc && (parentScope || parentKind == KindClass || parentKind == KindStruct ||
-			parentKind == KindInterface || parentKind == KindTrait || parentKind == KindEnum) {
-			kind = KindMethod
-		}
-		if s.name == "python" && kind == KindVar && isUpper(name) {
-			kind = KindConst
-		}
-		sig := p.signature(s, src, d, kind)
-		if kind == KindVar && s.varKinds != nil {
-			if w, _, _ := strings.Cut(sig, " "); s.varKinds[w] != KindUnknown {
-				kind = s.varKinds[w]
-			}
-		}
-		startLine := p.lines.line(d.start)
-		def := Def{
-			Kind:      kind,
-			Name:      name,
-			Qualified: d.qualified,
-			Parent:    int(parentDef),
-			StartLine: startLine + 1,
-			EndLine:   p.lines.endLine(d.start, d.end),
-			Signature: sig,
-		}
-		if len(docs) > 0 {
-			if j, ok := slices.BinarySearchFunc(docs, d.start, func(x rawDoc, t uint32) int { return int(x.owner) - int(t) }); ok {
-				def.Doc = docText(s, src[docs[j].start:docs[j].end])
-			}
-		}
-		// A member declared on its parent's first line has no doc of its own.
-		if def.Doc == "" && (d.parent < 0 || p.lines.line(defs[d.parent].start) != startLine) {
-			def.Doc = docAbove(src, p.lines, startLine, s)
-		}
-		if def.Doc == "" && s.docHook != nil {
-			def.Doc = s.docHook(src[d.start:d.end])
-		}
-		f.Defs = append(f.Defs, def)
+// defParent is what a definition takes from the definition or scope that
+// encloses it.
+type defParent struct {
+	qualified string
+	kind      DefKind
+	scope     bool
+	def       int32 // index in Facts.Defs of the nearest enclosing definition (not scope), -1 if none
+}
+
+// qualifyDef sets d.name and d.qualified (the parent's qualified name, the
+// receiver and the name's own qualifier, joined by dots) and returns what
+// d takes from its parent. Parents come before children in defs.
+func qualifyDef(s *langSpec, src []byte, defs []rawDef, d *rawDef) defParent {
+	rawName := validString(src[d.nameStart:d.nameEnd])
+	for _, c := range s.nameSeps {
+		rawName = strings.ReplaceAll(rawName, string(c), ".")
 	}
-	// Offsets of the last segment of every definition name: references at
-	// these offsets are the definitions themselves.
+	var prefix, name string
+	if s.nameHook != nil {
+		prefix, name = s.nameHook(d.kind, rawName)
+	} else {
+		prefix, name = splitName(rawName)
+	}
+	if d.scope {
+		name = lastIdent(name)
+		prefix = ""
+	}
+	if d.recvEnd > 0 {
+		prefix = joinDot(lastIdent(validString(src[d.recvStart:d.recvEnd])), prefix)
+	}
+	parent := defParent{def: -1}
+	if d.parent >= 0 {
+		pd := &defs[d.parent]
+		parent.qualified, parent.kind, parent.scope = pd.qualified, pd.kind, pd.scope
+		for a := d.parent; a >= 0; a = defs[a].parent {
+			if !defs[a].scope {
+				parent.def = defs[a].out
+				break
+			}
+		}
+	}
+	d.name = name
+	d.qualified = joinDot(joinDot(parent.qualified, prefix), name)
+	return parent
+}
+
+// makeDef turns the qualified raw definition d into a Def: its kind as
+// refined by its parent and signature, its lines, signature and doc
+// (docs sorted by owner).
+func (p *Parser) makeDef(s *langSpec, src []byte, defs []rawDef, d *rawDef, parent defParent, docs []rawDoc) Def {
+	kind := d.kind
+	if kind == KindFunc && (parent.scope || parent.kind == KindClass || parent.kind == KindStruct ||
+		parent.kind == KindInterface || parent.kind == KindTrait || parent.kind == KindEnum) {
+		kind = KindMethod
+	}
+	if s.name == "python" && kind == KindVar && isUpper(d.name) {
+		kind = KindConst
+	}
+	sig := p.signature(s, src, d, kind)
+	if kind == KindVar && s.varKinds != nil {
+		if w, _, _ := strings.Cut(sig, " "); s.varKinds[w] != KindUnknown {
+			kind = s.varKinds[w]
+		}
+	}
+	startLine := p.lines.line(d.start)
+	def := Def{
+		Kind:      kind,
+		Name:      d.name,
+		Qualified: d.qualified,
+		Parent:    int(parent.def),
+		StartLine: startLine + 1,
+		EndLine:   p.lines.endLine(d.start, d.end),
+		Signature: sig,
+	}
+	if len(docs) > 0 {
+		if j, ok := slices.BinarySearchFunc(docs, d.start, func(x rawDoc, t uint32) int { return int(x.owner) - int(t) }); ok {
+			def.Doc = docText(s, src[docs[j].start:docs[j].end])
+		}
+	}
+	// A member declared on its parent's first line has no doc of its own.
+	if def.Doc == "" && (d.parent < 0 || p.lines.line(defs[d.parent].start) != startLine) {
+		def.Doc = docAbove(src, p.lines, startLine, s)
+	}
+	if def.Doc == "" && s.docHook != nil {
+		def.Doc = s.docHook(src[d.start:d.end])
+	}
+	return def
+}
+
+// defNameOffsets records in p.names the offsets of the last segment of
+// every definition name: references at these offsets are the definitions
+// themselves.
+func (p *Parser) defNameOffsets(defs []rawDef) {
 	names := p.names[:0]
 	for i := range defs {
 		d := &defs[i]
@@ -735,7 +781,6 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 	}
 	sortUint32(names)
 	p.names = names
-	p.defs = defs
 }
 
 // docText turns a captured doc into text: a block comment of the

@@ -358,151 +358,187 @@ func compileProgram(src string, lang *sitter.Language, q *sitter.Query) (*progra
 	if err != nil {
 		return nil, err
 	}
-	captureIdx := map[string]uint32{}
-	for i := uint32(0); i < q.CaptureCount(); i++ {
-		captureIdx[q.CaptureNameForId(i)] = i
-	}
-	nsym := lang.SymbolCount()
-	symbols := map[[2]string][]uint16{} // {name, "named"|"anon"} -> symbols
-	for i := uint32(0); i < nsym; i++ {
-		s := sitter.Symbol(i)
-		switch lang.SymbolType(s) {
-		case sitter.SymbolTypeRegular:
-			symbols[[2]string{lang.SymbolName(s), "named"}] = append(symbols[[2]string{lang.SymbolName(s), "named"}], uint16(i))
-		case sitter.SymbolTypeAnonymous:
-			symbols[[2]string{lang.SymbolName(s), "anon"}] = append(symbols[[2]string{lang.SymbolName(s), "anon"}], uint16(i))
-		}
-	}
-	fields := map[string]uint16{}
-	for i := 1; i < 1<<16; i++ {
-		name := lang.FieldName(i)
-		if name == "" {
-			break
-		}
-		fields[name] = uint16(i)
-	}
-
-	var (
-		steps    []C.wt_step
-		pool     []uint16 // symbol lists and negated field lists
-		roots    = make([][]uint16, nsym)
-		residual strings.Builder
-	)
-	var emit func(n *patNode, at int) error
-	emit = func(n *patNode, at int) error {
-		st := &steps[at]
-		st.capture = 0xffff
-		if n.capture != "" {
-			idx, ok := captureIdx[n.capture]
-			if !ok {
-				return fmt.Errorf("query: capture @%s unknown", n.capture)
-			}
-			st.capture = C.uint16_t(idx)
-		}
-		switch n.kind {
-		case nodeAny:
-			st.any = 2
-		case nodeAnyNamed:
-			st.any = 1
-		default:
-			kind := "named"
-			if n.kind == nodeAnon {
-				kind = "anon"
-			}
-			st.sym_off = C.uint32_t(len(pool))
-			for _, t := range n.types {
-				syms := symbols[[2]string{t, kind}]
-				if len(syms) == 0 {
-					return fmt.Errorf("query: invalid node type %q", t)
-				}
-				pool = append(pool, syms...)
-			}
-			st.sym_count = C.uint16_t(len(pool) - int(st.sym_off))
-		}
-		if n.field != "" {
-			f, ok := fields[n.field]
-			if !ok {
-				return fmt.Errorf("query: invalid field %q", n.field)
-			}
-			st.field = C.uint16_t(f)
-		}
-		if len(n.negated) > 0 {
-			st.neg_off = C.uint32_t(len(pool))
-			for _, name := range n.negated {
-				f, ok := fields[name]
-				if !ok {
-					return fmt.Errorf("query: invalid field %q", name)
-				}
-				pool = append(pool, f)
-			}
-			st.neg_count = C.uint16_t(len(n.negated))
-		}
-		if n.immediate {
-			st.flags |= C.WT_IMMEDIATE
-		}
-		if n.last {
-			st.flags |= C.WT_LAST
-		}
-		if len(n.children) > 0 {
-			first := len(steps)
-			st.child_off, st.child_count = C.uint32_t(first), C.uint16_t(len(n.children))
-			steps = append(steps, make([]C.wt_step, len(n.children))...)
-			for i, c := range n.children {
-				if err := emit(c, first+i); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
+	c := newProgCompiler(lang, q)
+	var residual strings.Builder
 	for _, pt := range pats {
 		if pt.err != nil {
 			residual.WriteString(pt.text)
 			residual.WriteByte('\n')
 			continue
 		}
-		at := len(steps)
-		steps = append(steps, C.wt_step{})
-		if err := emit(pt.root, at); err != nil {
+		if err := c.addRoot(pt.root); err != nil {
 			return nil, err
 		}
-		for _, s := range pool[steps[at].sym_off : steps[at].sym_off+C.uint32_t(steps[at].sym_count)] {
-			roots[s] = append(roots[s], uint16(at))
-		}
 	}
-	if len(steps) > 1<<16 || len(pool) > 1<<31 {
+	if len(c.steps) > 1<<16 || len(c.pool) > 1<<31 {
 		return nil, fmt.Errorf("query: too large for the tree walker")
 	}
-
 	prog := &program{}
 	if residual.Len() > 0 {
-		rq, err := sitter.NewQuery([]byte(residual.String()), lang)
-		if err != nil {
+		if prog.residual, prog.remap, err = c.residualQuery(residual.String()); err != nil {
 			return nil, err
 		}
-		prog.residual = rq
-		prog.remap = make([]uint32, rq.CaptureCount())
-		for i := range prog.remap {
-			prog.remap[i] = captureIdx[rq.CaptureNameForId(uint32(i))]
+	}
+	prog.p = c.toC()
+	return prog, nil
+}
+
+// progCompiler holds the tables compileProgram looks names up in and the
+// program it lays out.
+type progCompiler struct {
+	lang       *sitter.Language
+	nsym       uint32
+	captureIdx map[string]uint32      // capture name → index in the full query
+	symbols    map[[2]string][]uint16 // {name, "named"|"anon"} → symbols
+	fields     map[string]uint16      // field name → field id
+
+	steps []C.wt_step
+	pool  []uint16   // symbol lists and negated field lists
+	roots [][]uint16 // per symbol: the root steps of the patterns it can start
+}
+
+func newProgCompiler(lang *sitter.Language, q *sitter.Query) *progCompiler {
+	c := &progCompiler{lang: lang, nsym: lang.SymbolCount(), captureIdx: map[string]uint32{},
+		symbols: map[[2]string][]uint16{}, fields: map[string]uint16{}}
+	for i := uint32(0); i < q.CaptureCount(); i++ {
+		c.captureIdx[q.CaptureNameForId(i)] = i
+	}
+	for i := uint32(0); i < c.nsym; i++ {
+		s := sitter.Symbol(i)
+		switch lang.SymbolType(s) {
+		case sitter.SymbolTypeRegular:
+			c.symbols[[2]string{lang.SymbolName(s), "named"}] = append(c.symbols[[2]string{lang.SymbolName(s), "named"}], uint16(i))
+		case sitter.SymbolTypeAnonymous:
+			c.symbols[[2]string{lang.SymbolName(s), "anon"}] = append(c.symbols[[2]string{lang.SymbolName(s), "anon"}], uint16(i))
 		}
 	}
-
-	// Copy everything into C memory, which lives as long as the language.
-	rootOff := make([]uint32, nsym+1)
-	var rootList []uint16
-	for s := range roots {
-		rootOff[s] = uint32(len(rootList))
-		rootList = append(rootList, roots[s]...)
+	for i := 1; i < 1<<16; i++ {
+		name := lang.FieldName(i)
+		if name == "" {
+			break
+		}
+		c.fields[name] = uint16(i)
 	}
-	rootOff[nsym] = uint32(len(rootList))
+	c.roots = make([][]uint16, c.nsym)
+	return c
+}
+
+// addRoot lays out the pattern rooted at n and lists it under each symbol
+// its root matches.
+func (c *progCompiler) addRoot(n *patNode) error {
+	at := len(c.steps)
+	c.steps = append(c.steps, C.wt_step{})
+	if err := c.emit(n, at); err != nil {
+		return err
+	}
+	st := &c.steps[at]
+	for _, s := range c.pool[st.sym_off : st.sym_off+C.uint32_t(st.sym_count)] {
+		c.roots[s] = append(c.roots[s], uint16(at))
+	}
+	return nil
+}
+
+// emit fills steps[at] for n and lays out its children after the steps
+// so far.
+func (c *progCompiler) emit(n *patNode, at int) error {
+	st := &c.steps[at]
+	st.capture = 0xffff
+	if n.capture != "" {
+		idx, ok := c.captureIdx[n.capture]
+		if !ok {
+			return fmt.Errorf("query: capture @%s unknown", n.capture)
+		}
+		st.capture = C.uint16_t(idx)
+	}
+	switch n.kind {
+	case nodeAny:
+		st.any = 2
+	case nodeAnyNamed:
+		st.any = 1
+	default:
+		kind := "named"
+		if n.kind == nodeAnon {
+			kind = "anon"
+		}
+		st.sym_off = C.uint32_t(len(c.pool))
+		for _, t := range n.types {
+			syms := c.symbols[[2]string{t, kind}]
+			if len(syms) == 0 {
+				return fmt.Errorf("query: invalid node type %q", t)
+			}
+			c.pool = append(c.pool, syms...)
+		}
+		st.sym_count = C.uint16_t(len(c.pool) - int(st.sym_off))
+	}
+	if n.field != "" {
+		f, ok := c.fields[n.field]
+		if !ok {
+			return fmt.Errorf("query: invalid field %q", n.field)
+		}
+		st.field = C.uint16_t(f)
+	}
+	if len(n.negated) > 0 {
+		st.neg_off = C.uint32_t(len(c.pool))
+		for _, name := range n.negated {
+			f, ok := c.fields[name]
+			if !ok {
+				return fmt.Errorf("query: invalid field %q", name)
+			}
+			c.pool = append(c.pool, f)
+		}
+		st.neg_count = C.uint16_t(len(n.negated))
+	}
+	if n.immediate {
+		st.flags |= C.WT_IMMEDIATE
+	}
+	if n.last {
+		st.flags |= C.WT_LAST
+	}
+	if len(n.children) > 0 {
+		first := len(c.steps)
+		st.child_off, st.child_count = C.uint32_t(first), C.uint16_t(len(n.children))
+		// st points into c.steps, which this append may move: it is not
+		// used after.
+		c.steps = append(c.steps, make([]C.wt_step, len(n.children))...)
+		for i, child := range n.children {
+			if err := c.emit(child, first+i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// residualQuery compiles the patterns the walker does not run with
+// tree-sitter, and maps its capture indexes to the full query's.
+func (c *progCompiler) residualQuery(src string) (*sitter.Query, []uint32, error) {
+	rq, err := sitter.NewQuery([]byte(src), c.lang)
+	if err != nil {
+		return nil, nil, err
+	}
+	remap := make([]uint32, rq.CaptureCount())
+	for i := range remap {
+		remap[i] = c.captureIdx[rq.CaptureNameForId(uint32(i))]
+	}
+	return rq, remap, nil
+}
+
+// toC copies the program into C memory, which lives as long as the language.
+func (c *progCompiler) toC() *C.wt_program {
+	rootOff := make([]uint32, c.nsym+1)
+	var rootList []uint16
+	for s := range c.roots {
+		rootOff[s] = uint32(len(rootList))
+		rootList = append(rootList, c.roots[s]...)
+	}
+	rootOff[c.nsym] = uint32(len(rootList))
 	p := (*C.wt_program)(C.calloc(1, C.size_t(unsafe.Sizeof(C.wt_program{}))))
-	p.steps = (*C.wt_step)(cCopy(steps))
-	p.pool = (*C.uint16_t)(cCopy(pool))
+	p.steps = (*C.wt_step)(cCopy(c.steps))
+	p.pool = (*C.uint16_t)(cCopy(c.pool))
 	p.root_off = (*C.uint32_t)(cCopy(rootOff))
 	p.roots = (*C.uint16_t)(cCopy(rootList))
-	p.symbol_count = C.uint32_t(nsym)
-	prog.p = p
-	return prog, nil
+	p.symbol_count = C.uint32_t(c.nsym)
+	return p
 }
 
 // cCopy copies s into C memory (never freed: programs live as long as the
