@@ -717,8 +717,11 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 				def.Doc = docText(s, src[docs[j].start:docs[j].end])
 			}
 		}
-		// A member declared on its parent's first line has no doc of its own.
-		if def.Doc == "" && (d.parent < 0 || p.lines.line(defs[d.parent].start) != startLine) {
+		// A member declared on its parent's first line, or on the line of
+		// its parent's name (below the parent's annotations: a Kotlin
+		// class parameter), has no doc of its own.
+		if def.Doc == "" && (d.parent < 0 || p.lines.line(defs[d.parent].start) != startLine &&
+			p.lines.line(defs[d.parent].nameStart) != startLine) {
 			def.Doc = docAbove(src, p.lines, startLine, s)
 		}
 		if def.Doc == "" && s.docHook != nil {
