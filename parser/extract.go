@@ -703,13 +703,17 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 			}
 		}
 		startLine := p.lines.line(d.start)
+		end := d.end
+		if s.trimEnd {
+			end = defEnd(s, src, d.start, d.end)
+		}
 		def := Def{
 			Kind:      kind,
 			Name:      name,
 			Qualified: d.qualified,
 			Parent:    int(parentDef),
 			StartLine: startLine + 1,
-			EndLine:   p.lines.endLine(d.start, d.end),
+			EndLine:   p.lines.endLine(d.start, end),
 			Signature: sig,
 		}
 		if len(docs) > 0 {
@@ -739,6 +743,44 @@ func (p *Parser) buildDefs(s *langSpec, src []byte, f *Facts) {
 	sortUint32(names)
 	p.names = names
 	p.defs = defs
+}
+
+// defEnd backs a definition's end over trailing blanks and whole-line
+// comments (langSpec.trimEnd).
+func defEnd(s *langSpec, src []byte, start, end uint32) uint32 {
+	open, close := s.comments.block()
+	for end > start {
+		e := end
+		for e > start && (src[e-1] == ' ' || src[e-1] == '\t' || src[e-1] == '\n' || src[e-1] == '\r') {
+			e--
+		}
+		ls := e
+		for ls > start && src[ls-1] != '\n' {
+			ls--
+		}
+		if ls == start {
+			return e
+		}
+		if _, ok := commentLine(trimLine(src[ls:e]), s.comments); ok {
+			end = ls
+			continue
+		}
+		if close != "" && bytes.HasSuffix(src[ls:e], []byte(close)) {
+			if i := bytes.LastIndex(src[start:e-uint32(len(close))], []byte(open)); i > 0 {
+				o := start + uint32(i)
+				bol := o
+				for bol > start && (src[bol-1] == ' ' || src[bol-1] == '\t') {
+					bol--
+				}
+				if bol > start && src[bol-1] == '\n' {
+					end = bol
+					continue
+				}
+			}
+		}
+		return e
+	}
+	return end
 }
 
 // docText turns a captured doc into text: a block comment of the
