@@ -76,6 +76,24 @@ def topFn(int a) { return a }
 		refs: []string{"stages - call @-", "sh - call @-"},
 	},
 	{
+		// The grammar has no implements clause: "implements Comparable<V>"
+		// makes error recovery name the class Comparable; groovyDef puts
+		// the class's own name back.
+		name: "groovy implements generic",
+		path: "src/main/groovy/org/acme/Version.groovy",
+		src: `class Version implements Comparable<Version> {
+    int major
+    int compareTo(Version o) { major <=> o.major }
+}
+interface Named extends Serializable {}
+class Tag extends Base implements Named, Cloneable {
+    String label
+}
+`,
+		defs:  []string{"class Version 1-4", "field Version.major 2-2", "method Version.compareTo 3-3", "interface Named 5-5", "class Tag 6-8", "field Tag.label 7-7"},
+		diags: true,
+	},
+	{
 		name:  "groovy broken",
 		path:  "Broken.groovy",
 		src:   "class Good {\n    def ok() { 1 }\n}\n\nclass Bad {\n    def broken( {\n}\n",
