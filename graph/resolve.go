@@ -510,6 +510,21 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 				return i, true
 			}
 		}
+	case "swift":
+		// import Inventory (or Inventory.Sub) names a module of the
+		// package: its target folder, Sources/Inventory (SwiftPM), else a
+		// top-level folder of that name (an Xcode project). Frameworks
+		// (Foundation, UIKit) have neither.
+		name, _, _ := strings.Cut(imp, ".")
+		if name == "" || strings.ContainsAny(name, "/\\ ") {
+			return 0, false
+		}
+		if c := r.dirSfx["Sources/"+name]; len(c) > 0 {
+			return r.modIdx[shortest(c)], true
+		}
+		if i, ok := r.modIdx[name]; ok {
+			return i, true
+		}
 	case "ruby":
 		if i, ok := lookFile(path.Join(dir, imp) + ".rb"); ok {
 			return i, true

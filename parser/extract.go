@@ -746,13 +746,17 @@ func (p *Parser) makeDef(s *langSpec, src []byte, defs []rawDef, d *rawDef, pare
 		}
 	}
 	startLine := p.lines.line(d.start)
+	end := d.end
+	if s.trimEnd {
+		end = defEnd(s, src, d.start, d.end)
+	}
 	def := Def{
 		Kind:      kind,
 		Name:      d.name,
 		Qualified: d.qualified,
 		Parent:    int(parent.def),
 		StartLine: startLine + 1,
-		EndLine:   p.lines.endLine(d.start, d.end),
+		EndLine:   p.lines.endLine(d.start, end),
 		Signature: sig,
 	}
 	if len(docs) > 0 {
@@ -760,8 +764,11 @@ func (p *Parser) makeDef(s *langSpec, src []byte, defs []rawDef, d *rawDef, pare
 			def.Doc = docText(s, src[docs[j].start:docs[j].end])
 		}
 	}
-	// A member declared on its parent's first line has no doc of its own.
-	if def.Doc == "" && (d.parent < 0 || p.lines.line(defs[d.parent].start) != startLine) {
+	// A member declared on its parent's first line, or on the line of its
+	// parent's name (below the parent's annotations: a Kotlin class
+	// parameter), has no doc of its own.
+	if def.Doc == "" && (d.parent < 0 || p.lines.line(defs[d.parent].start) != startLine &&
+		p.lines.line(defs[d.parent].nameStart) != startLine) {
 		def.Doc = docAbove(src, p.lines, startLine, s)
 	}
 	if def.Doc == "" && s.docHook != nil {
@@ -781,6 +788,44 @@ func (p *Parser) defNameOffsets(defs []rawDef) {
 	}
 	sortUint32(names)
 	p.names = names
+}
+
+// defEnd backs a definition's end over trailing blanks and whole-line
+// comments (langSpec.trimEnd).
+func defEnd(s *langSpec, src []byte, start, end uint32) uint32 {
+	open, close := s.comments.block()
+	for end > start {
+		e := end
+		for e > start && (src[e-1] == ' ' || src[e-1] == '\t' || src[e-1] == '\n' || src[e-1] == '\r') {
+			e--
+		}
+		ls := e
+		for ls > start && src[ls-1] != '\n' {
+			ls--
+		}
+		if ls == start {
+			return e
+		}
+		if _, ok := commentLine(trimLine(src[ls:e]), s.comments); ok {
+			end = ls
+			continue
+		}
+		if close != "" && bytes.HasSuffix(src[ls:e], []byte(close)) {
+			if i := bytes.LastIndex(src[start:e-uint32(len(close))], []byte(open)); i > 0 {
+				o := start + uint32(i)
+				bol := o
+				for bol > start && (src[bol-1] == ' ' || src[bol-1] == '\t') {
+					bol--
+				}
+				if bol > start && src[bol-1] == '\n' {
+					end = bol
+					continue
+				}
+			}
+		}
+		return e
+	}
+	return end
 }
 
 // docText turns a captured doc into text: a block comment of the

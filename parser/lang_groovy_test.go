@@ -76,6 +76,63 @@ def topFn(int a) { return a }
 		refs: []string{"stages - call @-", "sh - call @-"},
 	},
 	{
+		// The grammar has no implements clause: "implements Comparable<V>"
+		// makes error recovery name the class Comparable; groovyDef puts
+		// the class's own name back.
+		name: "groovy implements generic",
+		path: "src/main/groovy/org/acme/Version.groovy",
+		src: `class Version implements Comparable<Version> {
+    int major
+    int compareTo(Version o) { major <=> o.major }
+}
+interface Named extends Serializable {}
+class Tag extends Base implements Named, Cloneable {
+    String label
+}
+`,
+		defs:  []string{"class Version 1-4", "field Version.major 2-2", "method Version.compareTo 3-3", "interface Named 5-5", "class Tag 6-8", "field Tag.label 7-7"},
+		diags: true,
+	},
+	{
+		// The grammar takes one annotation before a declaration; the ones
+		// stacked above it are masked as comments, and the doc comment
+		// above them still belongs to the declaration.
+		name: "groovy stacked annotations",
+		path: "src/main/groovy/org/acme/Provider.groovy",
+		src: `/** Passes the config file to the test JVM. */
+@CompileStatic
+@TupleConstructor(includeFields = true)
+class Provider {
+    /** The config file. */
+    @InputFile
+    @PathSensitive(PathSensitivity.RELATIVE)
+    File config
+
+    @Override
+    @Internal
+    String getName() { "provider" }
+}
+
+@CacheableTask
+abstract class Task {
+    int n
+}
+
+@Requires(
+  reason = "Global Mocks"
+)
+@SuppressWarnings('unused')
+class GlobalSpec {
+    int m
+}
+`,
+		defs: []string{"class Provider 3-13 | @TupleConstructor(includeFields = true) class Provider", "field Provider.config 7-8",
+			"method Provider.getName 11-12 | @Internal String getName()", "class Task 16-18", "field Task.n 17-17",
+			"class GlobalSpec 20-26", "field GlobalSpec.m 25-25"},
+		docs:  map[string]string{"Provider": "Passes the config file to the test JVM.", "Provider.config": "The config file."},
+		diags: true, // nor does it know named annotation arguments (includeFields = true)
+	},
+	{
 		name:  "groovy broken",
 		path:  "Broken.groovy",
 		src:   "class Good {\n    def ok() { 1 }\n}\n\nclass Bad {\n    def broken( {\n}\n",

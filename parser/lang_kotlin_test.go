@@ -76,7 +76,7 @@ fun top() = Registry.carts.get("a")
 			"var counter 44-44 | var counter",
 			"func top 45-45 | fun top()",
 		},
-		docs: map[string]string{"Cart": "A cart holds items.", "Cart.total": "Total price.", "String.shout": "Shouts.", "Cart.add": ""},
+		docs: map[string]string{"Cart": "A cart holds items.", "Cart.id": "", "Cart.total": "Total price.", "String.shout": "Shouts.", "Cart.add": ""},
 		refs: []string{
 			"Item - type @Cart.add",
 			"add items call @Cart.add",

@@ -14,6 +14,7 @@ func init() {
 	register(&langSpec{
 		name: "scala", grammar: scala.GetLanguage, queries: []string{"scala.scm"},
 		sig: sigEquals, parseLimit: time.Second, attrPrefixes: []string{"@"}, splitImport: jvmImport,
+		trimEnd: true, // an indented block (Scala 3) ends at the next dedent
 		builtins: set(
 			"Any AnyRef AnyVal Nothing Null Unit Int Long Short Byte Double Float Char Boolean String",
 			"Option Some None List Seq Vector Map Set Array Either Left Right Try Success Failure Future",

@@ -74,6 +74,30 @@ object Main extends App { println(Decoder.instance(_ => ???)) }
 		defs: []string{"module outer 1-5", "class outer.Inner 2-4", "method outer.Inner.f 3-3"},
 	},
 	{
+		// A case class's first parameter list is fields (the second is
+		// not); an indented body (Scala 3) ends before the doc comment of
+		// the next definition, which the grammar's block takes in.
+		name: "scala case class and indented body",
+		path: "src/main/scala/shop/Line.scala",
+		src: `case class Line[A](sku: String, qty: Int)(implicit ord: Ordering[A])
+
+object Totals {
+  def sum(ls: Seq[Line[Int]]): Int =
+    ls.map(_.qty)
+      .sum
+
+  // a note on the next one
+  /** Counts the lines. */
+  def count(ls: Seq[Line[Int]]): Int = ls.size
+}
+`,
+		defs: []string{
+			"class Line 1-1", "field Line.sku 1-1 | sku: String", "field Line.qty 1-1 | qty: Int",
+			"class Totals 3-11", "method Totals.sum 4-6", "method Totals.count 10-10",
+		},
+		docs: map[string]string{"Totals.count": "Counts the lines.", "Totals.sum": ""},
+	},
+	{
 		name:  "scala broken",
 		path:  "Broken.scala",
 		src:   "object Good {\n  def ok = 1\n}\n\nobject Bad {\n  def broken( = {\n}\n",

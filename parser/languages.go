@@ -218,6 +218,11 @@ type langSpec struct {
 	// byte): a grammar whose error recovery can run for minutes on broken
 	// input (Swift) gives up, and the file gets a diagnostic instead.
 	parseLimit time.Duration
+	// trimEnd says that a definition ends at its last line that is not
+	// blank or a whole-line comment: a grammar whose indentation-based
+	// block ends at the next line's dedent (Scala 3) takes in the doc
+	// comment of the definition below.
+	trimEnd bool
 
 	once  sync.Once
 	lang  *sitter.Language

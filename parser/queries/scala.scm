@@ -20,6 +20,9 @@
 (given_definition name: (identifier) @name) @def.var
 (class_parameter "val" name: (identifier) @name) @def.field
 (class_parameter "var" name: (identifier) @name) @def.field
+; A case class's first parameter list is its public fields, val or not.
+(class_definition "case" name: (identifier) . (class_parameters (class_parameter name: (identifier) @name) @def.field))
+(class_definition "case" name: (identifier) . (type_parameters) . (class_parameters (class_parameter name: (identifier) @name) @def.field))
 (simple_enum_case name: (identifier) @name) @def.const
 (full_enum_case name: (identifier) @name) @def.class
 (extension_definition parameters: (parameters (parameter type: (_) @name))) @scope
