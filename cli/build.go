@@ -11,9 +11,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
-	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // buildJSON is the `build --json` document (DESIGN.md).

@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/mcp"
-	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // mcpConfig is the optional --config file (JSON): which tools to serve.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
-	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // noteEntry is one line of `notes --json`: a note, or a memory (Page is

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
-	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 func runQuery(e *env, args []string) error {

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"github.com/wikitoolkit/wikitoolkit/wiki"
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 )
 
 func runRelated(e *env, args []string) error {

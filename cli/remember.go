@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
-	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 func runRemember(e *env, args []string) error {

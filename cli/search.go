@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wikitoolkit/wikitoolkit/wiki"
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 )
 
 func runSearch(e *env, args []string) error {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/wikitoolkit/wikitoolkit/wiki"
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 )
 
 func runStatus(e *env, args []string) error {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
-	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // TestStatusAgreesWithFreshness adds, modifies and removes a file after the

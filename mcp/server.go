@@ -17,9 +17,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
-	"github.com/wikitoolkit/wikitoolkit/wiki"
 )
 
 // MaxAnswerTokens bounds every tool answer (text plus structured content).

@@ -9,7 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
-	"github.com/wikitoolkit/wikitoolkit/wiki"
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 )
 
 // minBudgetTokens is the smallest budget served: below it not even one stub fits.

@@ -6,7 +6,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wikitoolkit/wikitoolkit/wiki"
+	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 )
 
 type statusIn struct{}

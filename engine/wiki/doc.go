@@ -5,8 +5,10 @@
 //
 // Layering: parser → graph → engine → wiki → mcp → cli. wiki imports graph
 // (pages, edges, the store, authored notes and memories) and engine (the
-// ranking index); it imports neither front end. It is a top-level package
-// rather than engine/wiki because it sits above engine, not inside it.
+// ranking index); it imports neither front end. It lives in engine/wiki,
+// a sub-package that the engine package itself never imports: the
+// repository's top level is the pipeline's stages (parser, graph, engine)
+// and the two front ends, and the service is the engine's public face.
 //
 // What it owns, by file:
 //
