@@ -199,14 +199,6 @@ func putBytes(b, v []byte) []byte {
 	return append(b, v...)
 }
 
-func putU32s(b []byte, v []uint32) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, x)
-	}
-	return b
-}
-
 // putOffsets writes an offset table as its length and the uvarint
 // difference of each entry from the one before (the first from zero).
 func putOffsets(b []byte, off []uint32) []byte {

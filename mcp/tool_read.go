@@ -18,8 +18,6 @@ func (s *Server) addRead() {
 		false, nil, s.read)
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func (s *Server) read(ctx context.Context, c *call, in readIn) (string, *ReadResult, error) {
 	res, err := ReadFile(s.rootNoIndex(), strings.TrimSpace(in.Path), in.StartLine, in.EndLine)
 	if err != nil {
