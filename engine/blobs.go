@@ -8,13 +8,9 @@ import (
 )
 
 // BuildBlobs is graph.BuildOptions.Extra for the ranking index: it builds
-// the index of a finished graph, warm-started from the previous
-// generation's index when there is one, and returns it as the "engine" blob.
-func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error) {
-	var prevIx *Index
-	if prev != nil {
-		prevIx, _ = Load(prev) // an unreadable old index only costs a cold start
-	}
+// the index of a finished graph and returns it as the "engine" blob, with
+// the name index beside it. It does not read the previous generation.
+func BuildBlobs(g *graph.Graph, _ *graph.Snapshot) (map[string][]byte, error) {
 	// The name table builds on another core meanwhile.
 	type named struct {
 		dir    []byte
@@ -25,7 +21,7 @@ func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error)
 		dir, chunks := chunkNames(buildNames(g), namesChunkBytes)
 		names <- named{dir, chunks}
 	}()
-	b, err := newIndex(g, prevIx, false).marshal(false)
+	b, err := newIndex(g, false).marshal(false)
 	nm := <-names
 	if err != nil {
 		return nil, fmt.Errorf("encode ranking index: %w", err)

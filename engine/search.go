@@ -298,9 +298,6 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		if f, ok := focus[g.page]; ok {
 			mul("focus", 1+f)
 		}
-		if priorWeight > 0 && int(g.page) < len(ix.prior) {
-			mul("prior", 1+priorWeight*float64(ix.prior[g.page]))
-		}
 	}
 
 	// 3b. Graph neighbours of the best few groups share a little of their
