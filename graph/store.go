@@ -48,8 +48,8 @@ package graph
 // file system) are a *NotWritableError that says reading still works and
 // names --index DIR and WIKITOOLKIT_INDEX.
 //
-// Keys of a generation (values are the binary encoding of codec.go, which
-// Badger compresses with Snappy per block):
+// Keys of a generation (values are the binary encoding of codec.go; Badger's
+// block compression is off, the large values are zstd-compressed by blob.go):
 //
 //	m/info              BuildInfo as JSON (small, read by status)
 //	m/stats             every indexed file's path, size, mtime and hash (one zstd-compressed value; the no-change rebuild reads only this; m/stat, uncompressed, before format 5)
