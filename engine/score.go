@@ -1,9 +1,10 @@
 package engine
 
 // Every ranking constant lives in this block, with the reason for its value.
-// Values were set by measuring the evaluation in ../shared/eval (Acc@1/@5
-// over 120 commit-subject questions on gin, caddy and pytest) and kept only
-// where a change moved the table; see the package doc for what did not help.
+// Values were set by measuring the project's evaluation (Acc@1/@5 over 120
+// commit-subject questions on gin, caddy and pytest) and kept only where a
+// change moved the table; TUNING.md logs what was measured, and what did
+// not help.
 const (
 	// --- BM25F (one k1, per-field weight and length normalisation b) ---
 
