@@ -27,7 +27,7 @@ func BuildBlobs(g *graph.Graph, _ *graph.Snapshot) (map[string][]byte, error) {
 		return nil, fmt.Errorf("encode ranking index: %w", err)
 	}
 	dir, chunks := nm.dir, nm.chunks
-	blobs := map[string][]byte{indexBlob: b, namesBlob + ".dir": dir}
+	blobs := map[string][]byte{indexBlob: b, namesDirBlob: dir}
 	for i, c := range chunks {
 		blobs[namesChunk(i)] = c
 	}
@@ -40,9 +40,9 @@ var Format = fmt.Sprintf("engine%d+names3", indexVersion)
 
 // Blob names under which BuildBlobs stores the ranking and name indexes.
 const (
-	indexBlob = "engine"
-	namesBlob = "names"
-	textBlob  = "text" // the page records, written by graph.Build
+	indexBlob    = "engine"
+	namesBlob    = "names"
+	namesDirBlob = namesBlob + ".dir" // the first name of each chunk (namesChunk)
 )
 
 // Load reads the ranking index of a generation. The error says what to do
@@ -55,7 +55,7 @@ func Load(snap *graph.Snapshot) (*Index, error) {
 	ix, err := UnmarshalIndex(b)
 	if err == nil && len(ix.recOff) == 0 {
 		var text []byte
-		if text, err = snap.Blob(textBlob); err == nil {
+		if text, err = snap.Blob(graph.TextBlob); err == nil {
 			err = ix.attachRecords(text)
 		}
 	}
@@ -68,7 +68,7 @@ func Load(snap *graph.Snapshot) (*Index, error) {
 // LoadNames opens the name index of a generation: its directory only;
 // NameIndex.Lookup reads the chunks it needs.
 func LoadNames(snap *graph.Snapshot) (*NameIndex, error) {
-	dir, err := snap.Blob(namesBlob + ".dir")
+	dir, err := snap.Blob(namesDirBlob)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,9 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
+// maxSkippedShown caps the skipped files the status text lists.
+const maxSkippedShown = 50
+
 type statusIn struct{}
 
 func (s *Server) addStatus() {
@@ -101,8 +104,8 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	if len(st.Skipped) > 0 {
 		fmt.Fprintf(w, "skipped    %d\n", len(st.Skipped))
 		for i, s := range st.Skipped {
-			if i == 50 {
-				fmt.Fprintf(w, "  … %d more\n", len(st.Skipped)-50)
+			if i == maxSkippedShown {
+				fmt.Fprintf(w, "  … %d more\n", len(st.Skipped)-maxSkippedShown)
 				break
 			}
 			fmt.Fprintf(w, "  %s: %s\n", s.Path, s.Reason)
