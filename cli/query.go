@@ -11,7 +11,7 @@ import (
 
 func runQuery(e *env, args []string) error {
 	fs := newFlags(e, "query")
-	budget := fs.Int("budget", 2000, "token budget of the answer (max 20000)")
+	budget := fs.Int("budget", engine.DefaultBudgetTokens, fmt.Sprintf("token budget of the answer (max %d)", engine.MaxBudgetTokens))
 	kinds := fs.String("kind", "", "only these page kinds, comma-separated: module,file,symbol,doc,memory")
 	focus := fs.String("focus", "", "paths you are working on, comma-separated; pages near them rank higher")
 	explain := fs.Bool("explain", false, "show each result's score components")
@@ -24,8 +24,8 @@ func runQuery(e *env, args []string) error {
 	if q == "" {
 		return usagef("query needs a QUESTION, e.g. wikitoolkit query \"where are retries configured\"")
 	}
-	if *budget < 1 || *budget > 20000 {
-		return usagef("--budget must be between 1 and 20000 tokens, got %d", *budget)
+	if *budget < 1 || *budget > engine.MaxBudgetTokens {
+		return usagef("--budget must be between 1 and %d tokens, got %d", engine.MaxBudgetTokens, *budget)
 	}
 	opt := engine.Options{BudgetTokens: *budget, Explain: *explain}
 	if opt.Kinds, err = wiki.ParseKinds(*kinds); err != nil {

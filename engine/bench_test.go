@@ -141,7 +141,7 @@ var benchOnce struct {
 func benchIndex(b *testing.B) (*graph.Graph, *Index, []byte) {
 	benchOnce.Do(func() {
 		benchOnce.g = synthGraph(benchPages())
-		benchOnce.ix = NewIndex(benchOnce.g, nil)
+		benchOnce.ix = NewIndex(benchOnce.g)
 		benchOnce.bin, _ = benchOnce.ix.MarshalBinary()
 	})
 	return benchOnce.g, benchOnce.ix, benchOnce.bin
@@ -207,17 +207,10 @@ func BenchmarkUnmarshalIndex(b *testing.B) {
 	}
 }
 
-// BenchmarkNewIndex measures a cold build and a warm-started rebuild.
+// BenchmarkNewIndex measures building the index.
 func BenchmarkNewIndex(b *testing.B) {
-	g, ix, _ := benchIndex(b)
-	b.Run("cold", func(b *testing.B) {
-		for b.Loop() {
-			NewIndex(g, nil)
-		}
-	})
-	b.Run("warm", func(b *testing.B) {
-		for b.Loop() {
-			NewIndex(g, ix)
-		}
-	})
+	g, _, _ := benchIndex(b)
+	for b.Loop() {
+		NewIndex(g)
+	}
 }

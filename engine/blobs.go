@@ -8,13 +8,9 @@ import (
 )
 
 // BuildBlobs is graph.BuildOptions.Blobs for the ranking index: it builds
-// the index of a finished graph, warm-started from the previous
-// generation's index when there is one, and returns it as the "engine" blob.
-func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error) {
-	var prevIx *Index
-	if prev != nil {
-		prevIx, _ = Load(prev) // an unreadable old index only costs a cold start
-	}
+// the index of a finished graph and returns it as the "engine" blob, with
+// the name index beside it. It does not read the previous generation.
+func BuildBlobs(g *graph.Graph, _ *graph.Snapshot) (map[string][]byte, error) {
 	// The name table builds on another core meanwhile.
 	type named struct {
 		dir    []byte
@@ -25,13 +21,13 @@ func BuildBlobs(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error)
 		dir, chunks := chunkNames(buildNames(g), namesChunkBytes)
 		names <- named{dir, chunks}
 	}()
-	b, err := newIndex(g, prevIx, false).marshal(false)
+	b, err := newIndex(g, false).marshal(false)
 	nm := <-names
 	if err != nil {
 		return nil, fmt.Errorf("encode ranking index: %w", err)
 	}
 	dir, chunks := nm.dir, nm.chunks
-	blobs := map[string][]byte{indexBlob: b, namesBlob + ".dir": dir}
+	blobs := map[string][]byte{indexBlob: b, namesDirBlob: dir}
 	for i, c := range chunks {
 		blobs[namesChunk(i)] = c
 	}
@@ -44,9 +40,9 @@ var Format = fmt.Sprintf("engine%d+names3", indexVersion)
 
 // Blob names under which BuildBlobs stores the ranking and name indexes.
 const (
-	indexBlob = "engine"
-	namesBlob = "names"
-	textBlob  = "text" // the page records, written by graph.Build
+	indexBlob    = "engine"
+	namesBlob    = "names"
+	namesDirBlob = namesBlob + ".dir" // the first name of each chunk (namesChunk)
 )
 
 // Load reads the ranking index of a generation. The error says what to do
@@ -59,7 +55,7 @@ func Load(snap *graph.Snapshot) (*Index, error) {
 	ix, err := UnmarshalIndex(b)
 	if err == nil && len(ix.recOff) == 0 {
 		var text []byte
-		if text, err = snap.Blob(textBlob); err == nil {
+		if text, err = snap.Blob(graph.TextBlob); err == nil {
 			err = ix.attachRecords(text)
 		}
 	}
@@ -72,7 +68,7 @@ func Load(snap *graph.Snapshot) (*Index, error) {
 // LoadNames opens the name index of a generation: its directory only;
 // NameIndex.Lookup reads the chunks it needs.
 func LoadNames(snap *graph.Snapshot) (*NameIndex, error) {
-	dir, err := snap.Blob(namesBlob + ".dir")
+	dir, err := snap.Blob(namesDirBlob)
 	if err != nil {
 		return nil, err
 	}

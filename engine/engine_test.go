@@ -97,7 +97,7 @@ func topPath(r Result) string {
 }
 
 func TestQueryRanking(t *testing.T) {
-	ix := NewIndex(testGraph(t), nil)
+	ix := NewIndex(testGraph(t))
 	for q, want := range map[string]string{
 		"how are tokens counted":                    "engine/pack.go",
 		"parseConfig returns an error":              "parser/config.go",
@@ -115,7 +115,7 @@ func TestQueryRanking(t *testing.T) {
 }
 
 func TestQueryTestFilesDownWeighted(t *testing.T) {
-	ix := NewIndex(testGraph(t), nil)
+	ix := NewIndex(testGraph(t))
 	r := query(t, ix, "Ranker Query", Options{})
 	if got := topPath(r); got != "engine/rank.go" {
 		t.Fatalf("top %q, want engine/rank.go\n%s", got, r.Render())
@@ -130,7 +130,7 @@ func TestQueryTestFilesDownWeighted(t *testing.T) {
 }
 
 func TestQueryGroupsSymbols(t *testing.T) {
-	ix := NewIndex(testGraph(t), nil)
+	ix := NewIndex(testGraph(t))
 	r := query(t, ix, "Ranker score Query", Options{})
 	if len(r.Results) == 0 || r.Results[0].ID != "file:engine/rank.go" || len(r.Results[0].Symbols) < 2 {
 		t.Fatalf("want file:engine/rank.go listing its symbols first:\n%s", r.Render())
@@ -143,7 +143,7 @@ func TestQueryGroupsSymbols(t *testing.T) {
 }
 
 func TestQueryKindsFocusExtra(t *testing.T) {
-	ix := NewIndex(testGraph(t), nil)
+	ix := NewIndex(testGraph(t))
 	r := query(t, ix, "token budget", Options{Kinds: []graph.Kind{graph.KindDoc}})
 	if len(r.Results) == 0 {
 		t.Fatal("no doc results")
@@ -177,7 +177,7 @@ func TestQueryKindsFocusExtra(t *testing.T) {
 }
 
 func TestQueryBudgetAndDeterminism(t *testing.T) {
-	ix := NewIndex(testGraph(t), nil)
+	ix := NewIndex(testGraph(t))
 	for _, budget := range []int{1, 5, 10, 20, 40, 80, 2000, 50000} {
 		r := query(t, ix, "tokens budget Ranker parse config stub", Options{BudgetTokens: budget, Explain: true})
 		text := r.Render()
@@ -201,7 +201,7 @@ func TestQueryBudgetAndDeterminism(t *testing.T) {
 }
 
 func TestQueryEmptyAndCanceled(t *testing.T) {
-	ix := NewIndex(testGraph(t), nil)
+	ix := NewIndex(testGraph(t))
 	r := query(t, ix, "", Options{})
 	if len(r.Results) != 0 || r.Results == nil {
 		t.Errorf("empty question: %+v", r)
@@ -211,7 +211,7 @@ func TestQueryEmptyAndCanceled(t *testing.T) {
 	if _, err := ix.Query(ctx, "tokens", Options{}); err == nil {
 		t.Error("canceled context: no error")
 	}
-	empty := NewIndex(graph.NewGraph(nil, nil), nil)
+	empty := NewIndex(graph.NewGraph(nil, nil))
 	if r := query(t, empty, "anything", Options{}); len(r.Results) != 0 {
 		t.Errorf("empty index answered %v", r.Results)
 	}
@@ -219,7 +219,7 @@ func TestQueryEmptyAndCanceled(t *testing.T) {
 
 func TestMarshalRoundTrip(t *testing.T) {
 	g := testGraph(t)
-	ix := NewIndex(g, nil)
+	ix := NewIndex(g)
 	b, err := ix.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -253,19 +253,8 @@ func TestMarshalRoundTrip(t *testing.T) {
 	}
 }
 
-func TestWarmStart(t *testing.T) {
-	g := testGraph(t)
-	cold := NewIndex(g, nil)
-	warm := NewIndex(g, cold)
-	for i := range cold.pr {
-		if d := cold.pr[i] - warm.pr[i]; d > 1e-4 || d < -1e-4 {
-			t.Fatalf("page %d: cold %g warm %g", i, cold.pr[i], warm.pr[i])
-		}
-	}
-}
-
 func TestQueryConcurrent(t *testing.T) {
-	ix := NewIndex(testGraph(t), nil)
+	ix := NewIndex(testGraph(t))
 	want := query(t, ix, "tokens budget", Options{})
 	var wg sync.WaitGroup
 	for range 8 {
@@ -287,7 +276,7 @@ func TestQueryConcurrent(t *testing.T) {
 // make every page a candidate; a question of common words only is unchanged.
 func TestCommonTerms(t *testing.T) {
 	g := synthGraph(6000)
-	ix := NewIndex(g, nil)
+	ix := NewIndex(g)
 	// Words held by more than a tenth of the pages, and a rare exact name.
 	var common []string
 	for t := range uint32(ix.numTerms) {
@@ -352,7 +341,7 @@ func TestQueryDataFilesDownWeighted(t *testing.T) {
 	}
 	addData(".github/workflows/tokens.yml", "yaml", "Count the tokens of a stub: count tokens of each stub, count the tokens of stubs.", "tokens", "count", "stub", "count", "tokens", "CountTokens")
 	addData("Makefile", "make", "count tokens of the stubs", "tokens", "count", "stub")
-	ix := NewIndex(graph.NewGraph(pages, edges), nil)
+	ix := NewIndex(graph.NewGraph(pages, edges))
 	r := query(t, ix, "count tokens of a stub", Options{Explain: true})
 	if got := topPath(r); got != "engine/pack.go" {
 		t.Errorf("top %q, want engine/pack.go\n%s", got, r.Render())

@@ -78,7 +78,7 @@ func FuzzQuery(f *testing.F) {
 				edges = append(edges, graph.Edge{From: uint32(2*i + 1), To: uint32(2*i - 1), Type: graph.References})
 			}
 		}
-		ix := NewIndex(graph.NewGraph(pages, edges), nil)
+		ix := NewIndex(graph.NewGraph(pages, edges))
 		b, err := ix.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)

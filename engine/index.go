@@ -16,7 +16,7 @@ import (
 
 // Index is the ranking index of one graph generation: a BM25F text index
 // over page fields with impact-ordered postings, per-page metadata for
-// grouping and priors, a file-level neighbour graph for focus, and lazily
+// grouping, a file-level neighbour graph for focus, and lazily
 // decoded page records for rendering. An Index is immutable once built and
 // safe for concurrent use; the zero value is not usable (use NewIndex or
 // UnmarshalIndex).
@@ -27,13 +27,11 @@ import (
 // one impact byte) pairs; records are decoded only for the pages shown.
 type Index struct {
 	n      int
-	kind   []uint8   // graph.Kind per page
-	flags  []uint8   // flagTest, ...
-	group  []uint32  // the page that groups this one in answers (its file, or itself)
-	prior  []float32 // centrality prior p̂ in [0,1], per group page
-	pr     []float32 // raw PageRank per page, kept to warm-start the next build
-	recOff []uint32  // n+1 offsets into rec
-	rec    []byte    // page records (see record.go)
+	kind   []uint8  // graph.Kind per page
+	flags  []uint8  // flagTest, ...
+	group  []uint32 // the page that groups this one in answers (its file, or itself)
+	recOff []uint32 // n+1 offsets into rec
+	rec    []byte   // page records (see record.go)
 
 	numTerms int      // T
 	termBlk  []uint32 // offsets into termBlob of each block of termBlock terms, then its end
@@ -65,14 +63,12 @@ const (
 // project rather than implement it.
 var dataLangs = map[string]bool{"yaml": true, "json": true, "toml": true, "make": true, "dockerfile": true, "text": true}
 
-// NewIndex builds the ranking index of g. prev (may be nil) is the index of
-// the previous build: its PageRank warm-starts this one, so a small rebuild
-// converges in a few iterations instead of pageRankIters. g is only read.
-func NewIndex(g *graph.Graph, prev *Index) *Index { return newIndex(g, prev, true) }
+// NewIndex builds the ranking index of g. g is only read.
+func NewIndex(g *graph.Graph) *Index { return newIndex(g, true) }
 
 // newIndex is NewIndex, with page records only if records: a build stores
 // the graph's (graph.EncodeText) and the index reads those once loaded.
-func newIndex(g *graph.Graph, prev *Index, records bool) *Index {
+func newIndex(g *graph.Graph, records bool) *Index {
 	n := len(g.Pages)
 	ix := &Index{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: graph.Groups(g)}
 	for i := range g.Pages {
@@ -91,7 +87,7 @@ func newIndex(g *graph.Graph, prev *Index, records bool) *Index {
 		if records {
 			ix.buildRecords(g)
 		}
-		ix.buildGraph(g, prev)
+		ix.buildNeighbours(g)
 		close(done)
 	}()
 	ix.buildText(g)

@@ -10,11 +10,11 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
-// The binary form of an Index, version 4, little-endian:
+// The binary form of an Index, version indexVersion, little-endian:
 //
-//	magic "WTIX" | u32 version | u32 n | u32 numTerms | avgLen [5][12]f32
+//	magic "WTIX" | u32 version | u32 n | u32 numTerms | avgLen [numKinds][numFields]f32
 //	then sections, each u32 element count followed by its elements:
-//	kind [n]u8 | flags [n]u8 | group | pr [n]f32 |
+//	kind [n]u8 | flags [n]u8 | group |
 //	recOff | rec bytes | termBlk | termBlob bytes (terms.go) |
 //	postOff | post bytes | adjOff | adj | phraseHash | phrasePage
 //
@@ -26,8 +26,7 @@ import (
 //
 // An offset table (xOff) is stored as its element count and the uvarint
 // length of each entry: monotone u32 offsets do not compress (moby: 0.43 MB
-// of 3.1 MB), their lengths mostly fit a byte. The centrality prior is not
-// stored: Load derives it from pr and group (priors).
+// of 3.1 MB), their lengths mostly fit a byte.
 //
 // The records (recOff, rec) may be empty: a build stores the index without
 // them, as they are the generation's page text (graph.EncodeText, x/text),
@@ -39,7 +38,7 @@ import (
 // within a few ms on a 150k-page index.
 const (
 	indexMagic   = "WTIX"
-	indexVersion = 7
+	indexVersion = 8 // 7: data-file flags; 8: no PageRank section
 )
 
 // ErrBadIndex is returned by UnmarshalIndex for data it cannot read.
@@ -54,7 +53,7 @@ func (ix *Index) marshal(records bool) ([]byte, error) {
 	if ix == nil {
 		return nil, fmt.Errorf("%w: nil index", ErrBadIndex)
 	}
-	size := 64 + numKinds*int(numFields)*4 + ix.n*14 + len(ix.rec) + len(ix.termBlob) + len(ix.post) +
+	size := 64 + numKinds*int(numFields)*4 + ix.n*10 + len(ix.rec) + len(ix.termBlob) + len(ix.post) +
 		4*(len(ix.recOff)+len(ix.termBlk)+len(ix.postOff)+len(ix.adjOff)+len(ix.adj))
 	b := make([]byte, 0, size)
 	b = append(b, indexMagic...)
@@ -69,7 +68,6 @@ func (ix *Index) marshal(records bool) ([]byte, error) {
 	b = putBytes(b, ix.kind)
 	b = putBytes(b, ix.flags)
 	b = putGroups(b, ix.group)
-	b = putF32s(b, ix.pr)
 	if records {
 		b = putOffsets(b, ix.recOff)
 		b = putBytes(b, ix.rec)
@@ -113,7 +111,6 @@ func UnmarshalIndex(b []byte) (*Index, error) {
 	ix.kind = r.bytes()
 	ix.flags = r.bytes()
 	ix.group = r.groups()
-	ix.pr = r.f32s()
 	ix.recOff = r.offsets()
 	ix.rec = r.bytes()
 	ix.numTerms = nt
@@ -134,14 +131,13 @@ func UnmarshalIndex(b []byte) (*Index, error) {
 	if err := ix.validate(nt); err != nil {
 		return nil, err
 	}
-	ix.prior = priors(ix.pr, ix.group)
 	return ix, nil
 }
 
 func (ix *Index) validate(nt int) error {
 	n := ix.n
 	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrBadIndex, what) }
-	if n < 0 || len(ix.kind) != n || len(ix.flags) != n || len(ix.group) != n || len(ix.pr) != n {
+	if n < 0 || len(ix.kind) != n || len(ix.flags) != n || len(ix.group) != n {
 		return bad("page arrays disagree")
 	}
 	for _, g := range ix.group {
@@ -199,14 +195,6 @@ func putBytes(b, v []byte) []byte {
 	return append(b, v...)
 }
 
-func putU32s(b []byte, v []uint32) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, x)
-	}
-	return b
-}
-
 // putOffsets writes an offset table as its length and the uvarint
 // difference of each entry from the one before (the first from zero).
 func putOffsets(b []byte, off []uint32) []byte {
@@ -215,14 +203,6 @@ func putOffsets(b []byte, off []uint32) []byte {
 	for _, x := range off {
 		b = binary.AppendUvarint(b, uint64(x-last))
 		last = x
-	}
-	return b
-}
-
-func putF32s(b []byte, v []float32) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
 	return b
 }
@@ -259,20 +239,6 @@ func (r *reader) bytes() []byte {
 	return r.take(int(n))
 }
 
-func (r *reader) u32s() []uint32 {
-	n := int(r.u32())
-	if n > (len(r.b)-r.off)/4 {
-		r.take(-1)
-		return nil
-	}
-	s := r.take(4 * n)
-	out := make([]uint32, n)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(s[4*i:])
-	}
-	return out
-}
-
 // offsets reads a table written by putOffsets. A difference that would
 // overflow makes the table non-monotone, which validate rejects.
 func (r *reader) offsets() []uint32 {
@@ -292,15 +258,6 @@ func (r *reader) offsets() []uint32 {
 		r.off += k
 		last += uint32(d)
 		out[i] = last
-	}
-	return out
-}
-
-func (r *reader) f32s() []float32 {
-	u := r.u32s()
-	out := make([]float32, len(u))
-	for i, x := range u {
-		out[i] = math.Float32frombits(x)
 	}
 	return out
 }

@@ -150,7 +150,7 @@ func TestPhraseFiles(t *testing.T) {
 	for _, p := range []string{"scripts/update-plugin-list.py", "src/_pytest/config/__init__.py", "src/plugin.py", "pkg/rateLimiter.go", "list/plugin.go"} {
 		pages = append(pages, graph.Page{ID: graph.FileID(p), Kind: graph.KindFile, Title: p, Name: path.Base(p), Path: p})
 	}
-	ix := NewIndex(graph.NewGraph(pages, nil), nil)
+	ix := NewIndex(graph.NewGraph(pages, nil))
 	b, err := ix.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)

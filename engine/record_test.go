@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cespare/xxhash/v2"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
@@ -25,7 +24,7 @@ func TestRecordsDerive(t *testing.T) {
 		{ID: "doc:a.go#weird", Kind: graph.KindDoc, Title: "Weird", Name: "Weird", Qualified: "other", Path: "a.go"},
 	}, nil)
 	for _, g := range []*graph.Graph{testGraph(t), poly, odd} {
-		ix := NewIndex(g, nil)
+		ix := NewIndex(g)
 		for i := range g.Pages {
 			p := &g.Pages[i]
 			r := ix.record(uint32(i))
@@ -33,9 +32,6 @@ func TestRecordsDerive(t *testing.T) {
 			want := record{id: p.ID, title: p.Title, path: p.Path, name: p.Name, qual: p.Qualified, snippet: firstLine(p.Doc, snippetMaxBytes), line: max(0, p.Line)}
 			if r != want {
 				t.Errorf("page %d:\n got %+v\nwant %+v", i, r, want)
-			}
-			if ix.idHash(uint32(i)) != xxhash.Sum64String(p.ID) {
-				t.Errorf("idHash(%d) is not the hash of %s", i, p.ID)
 			}
 			if got := ix.path(uint32(i)); got != p.Path {
 				t.Errorf("path(%d) = %q, want %q", i, got, p.Path)

@@ -1,9 +1,10 @@
 package engine
 
 // Every ranking constant lives in this block, with the reason for its value.
-// Values were set by measuring the evaluation in ../shared/eval (Acc@1/@5
-// over 120 commit-subject questions on gin, caddy and pytest) and kept only
-// where a change moved the table; see the package doc for what did not help.
+// Values were set by measuring the project's evaluation (Acc@1/@5 over 120
+// commit-subject questions on gin, caddy and pytest) and kept only where a
+// change moved the table; TUNING.md logs what was measured, and what did
+// not help.
 const (
 	// --- BM25F (one k1, per-field weight and length normalisation b) ---
 
@@ -100,13 +101,9 @@ const (
 	// top 2-3 groups instead of 1 gained nothing more.
 	neighbourBoost = 0.2
 	neighbourTop   = 1
-	priorWeight    = 0.0 // centrality prior (1 + w·p̂): measured, see package doc
-	focusBoost0    = 1.0 // (1 + x) for a focus file itself
-	focusBoost1    = 0.5 // ... its graph neighbours
-	focusBoost2    = 0.2 // ... two steps away
-	pageRankDamp   = 0.85
-	pageRankIters  = 40   // cold start; a warm start stops when the change is below pageRankTol
-	pageRankTol    = 1e-7 // L1 change per page, averaged
+	focusBoost0    = 1.0  // (1 + x) for a focus file itself
+	focusBoost1    = 0.5  // ... its graph neighbours
+	focusBoost2    = 0.2  // ... two steps away
 	minScoreShare  = 0.02 // results below this share of the best score are noise, not "more"
 
 	// A query word held by more than commonTermShare of the pages, and by

@@ -355,9 +355,6 @@ func (ix *Index) applyFactors(g *groupAcc, sig *groupSignals, factors *[]string)
 	if f, ok := sig.focus[g.page]; ok {
 		mul("focus", 1+f)
 	}
-	if priorWeight > 0 && int(g.page) < len(ix.prior) {
-		mul("prior", 1+priorWeight*float64(ix.prior[g.page]))
-	}
 }
 
 // boostNeighbours is step 3b: graph neighbours of the best few groups share

@@ -30,7 +30,7 @@ func TestTokenizeShardsIdentical(t *testing.T) {
 	var want []byte
 	for _, w := range []int{1, 2, 3, 7} {
 		tokenizeWorkers = w
-		b, err := NewIndex(graph.NewGraph(append([]graph.Page(nil), pages...), append([]graph.Edge(nil), edges...)), nil).MarshalBinary()
+		b, err := NewIndex(graph.NewGraph(append([]graph.Page(nil), pages...), append([]graph.Edge(nil), edges...))).MarshalBinary()
 		tokenizeWorkers = 0
 		if err != nil {
 			t.Fatal(err)

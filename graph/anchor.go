@@ -225,7 +225,7 @@ func resolve(a *Annotations, g *Graph, built time.Time) *Resolved {
 }
 
 // Notes returns the notes shown on pageID (written there, or moved there),
-// oldest first; orphans show nowhere (see Orphans).
+// oldest first; orphans show nowhere (AllNotes lists them with StateOrphan).
 func (r *Resolved) Notes(pageID string) []PlacedNote {
 	ix := r.byPage[pageID]
 	out := make([]PlacedNote, len(ix))

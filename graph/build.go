@@ -416,7 +416,7 @@ func encodeFacts(all []*FileRecord) encodedBlobs {
 }
 
 func writeGeneration(ctx context.Context, w *genWriter, enc encodedBlobs, blobs map[string][]byte, info *BuildInfo, start time.Time, lap func(string)) error {
-	if err := w.setCompressedBlob("facts", enc.facts); err != nil {
+	if err := w.setCompressedBlob(factsBlob, enc.facts); err != nil {
 		return err
 	}
 	if err := w.setStats(enc.stats); err != nil {
@@ -425,10 +425,10 @@ func writeGeneration(ctx context.Context, w *genWriter, enc encodedBlobs, blobs 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := w.setCompressedBlob("graph", enc.graph); err != nil {
+	if err := w.setCompressedBlob(graphBlob, enc.graph); err != nil {
 		return err
 	}
-	if err := w.setCompressedBlob("text", enc.text); err != nil {
+	if err := w.setCompressedBlob(TextBlob, enc.text); err != nil {
 		return err
 	}
 	for name, b := range compressAll(blobs) {

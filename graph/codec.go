@@ -3,7 +3,6 @@ package graph
 import (
 	"encoding/binary"
 	"errors"
-	"math"
 )
 
 // enc appends a compact binary encoding: unsigned varints and
@@ -14,13 +13,6 @@ type enc struct{ b []byte }
 
 func (e *enc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *enc) int(v int)     { e.b = binary.AppendVarint(e.b, int64(v)) }
-func (e *enc) bool(v bool) {
-	if v {
-		e.b = append(e.b, 1)
-	} else {
-		e.b = append(e.b, 0)
-	}
-}
 func (e *enc) str(s string) {
 	e.b = binary.AppendUvarint(e.b, uint64(len(s)))
 	e.b = append(e.b, s...)
@@ -31,7 +23,6 @@ func (e *enc) strs(ss []string) {
 		e.str(s)
 	}
 }
-func (e *enc) float(f float64) { e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(f)) }
 
 var errCorrupt = errors.New("corrupt record")
 
@@ -68,16 +59,6 @@ func (d *dec) int() int {
 	return int(v)
 }
 
-func (d *dec) bool() bool {
-	if len(d.b) < 1 {
-		d.fail()
-		return false
-	}
-	v := d.b[0] != 0
-	d.b = d.b[1:]
-	return v
-}
-
 func (d *dec) str() string {
 	n := d.uint()
 	if n > uint64(len(d.b)) {
@@ -110,16 +91,6 @@ func (d *dec) strs() []string {
 		out[i] = d.str()
 	}
 	return out
-}
-
-func (d *dec) float() float64 {
-	if len(d.b) < 8 {
-		d.fail()
-		return 0
-	}
-	v := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
-	d.b = d.b[8:]
-	return v
 }
 
 // frontCode writes s as the length of its common prefix with prev, then the rest.

@@ -7,6 +7,15 @@
 // walks a repository, parses what changed on N workers, resolves references
 // and writes a new generation.
 //
+// It also holds, for now, four jobs of their own: the walker (Walk with
+// WalkOptions: ignore files, git's tracked files, content classification,
+// CheckPath confinement, IsTestPath); the generation codecs (codec.go,
+// graphcodec.go, pagetext.go, the facts and stats records); the authored
+// store of notes and memories with their anchors (Authoring, Resolved,
+// Anchor); and the shared .wiki folder that carries them between clones
+// (ExportShared, SharedDir). NotIndexed reports what a build skipped, and
+// why.
+//
 // Storage design (written out at the top of store.go): derived data lives in
 // immutable generations, each a Badger database under gen/NNNNNN, made live
 // by atomically replacing the CURRENT file; readers open generations

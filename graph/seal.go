@@ -20,7 +20,7 @@ import (
 
 // sealName is the file in a generation folder that lists every other file
 // of the generation with its size and xxhash64, written once the
-// generation is complete (see the package doc, "The seal").
+// generation is complete (see "The seal" in the storage design, store.go).
 const sealName = "SEAL"
 
 // sealHeader is the first line of a seal.

@@ -48,8 +48,8 @@ package graph
 // file system) are a *NotWritableError that says reading still works and
 // names --index DIR and WIKITOOLKIT_INDEX.
 //
-// Keys of a generation (values are the binary encoding of codec.go, which
-// Badger compresses with Snappy per block):
+// Keys of a generation (values are the binary encoding of codec.go; Badger's
+// block compression is off, the large values are zstd-compressed by blob.go):
 //
 //	m/info              BuildInfo as JSON (small, read by status)
 //	m/stats             every indexed file's path, size, mtime and hash (one zstd-compressed value; the no-change rebuild reads only this; m/stat, uncompressed, before format 5)
@@ -316,14 +316,14 @@ func (s *Snapshot) Graph() (*Graph, error) {
 // readGraph decodes the graph without keeping it: a build reads the
 // previous generation's pages once, and a 50k-file graph is 300 MB.
 func (s *Snapshot) readGraph() (*Graph, error) {
-	b, err := s.Blob("graph")
+	b, err := s.Blob(graphBlob)
 	if err != nil {
 		return nil, fmt.Errorf("read graph: %w (run `wikitoolkit build --full`)", err)
 	}
 	if err := checkGraphFormat(b); err != nil {
 		return nil, err
 	}
-	text, err := s.Blob("text")
+	text, err := s.Blob(TextBlob)
 	if err != nil {
 		// Not ErrNotFound: that would read as "no such page".
 		return nil, fmt.Errorf("read page text: %v (run `wikitoolkit build --full`)", err)
@@ -343,6 +343,14 @@ func (s *Snapshot) Page(id string) (*PageRecord, error) {
 	}
 	return g.Record(i), nil
 }
+
+// Names of the blobs Build writes itself (x/NAME, see the keys above).
+const (
+	factsBlob = "facts"
+	graphBlob = "graph"
+	// TextBlob holds the page records the graph and the ranking index share.
+	TextBlob = "text"
+)
 
 // Blob returns the blob stored under name, or ErrNotFound.
 func (s *Snapshot) Blob(name string) ([]byte, error) {
@@ -427,7 +435,7 @@ func (s *Snapshot) FileStat(path string) (FileStat, bool) {
 // its stat from m/stats (records and stats are both in path order). g is
 // the generation's graph, which holds most of the definitions' fields.
 func (s *Snapshot) EachFileRecord(g *Graph, fn func(*FileRecord) error) error {
-	b, err := s.Blob("facts")
+	b, err := s.Blob(factsBlob)
 	if err != nil {
 		return err
 	}

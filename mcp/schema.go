@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"encoding/json"
-
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -34,16 +32,4 @@ func inputSchema[In any](tune func(props map[string]*schema)) (*schema, error) {
 		tune(s.Properties)
 	}
 	return s, nil
-}
-
-func intDefault(n int) json.RawMessage { b, _ := json.Marshal(n); return b }
-
-// bounds sets an integer property's default and range.
-func bounds(p *schema, def, lo, hi int) {
-	if p == nil {
-		return
-	}
-	p.Default = intDefault(def)
-	p.Minimum = jsonschema.Ptr(float64(lo))
-	p.Maximum = jsonschema.Ptr(float64(hi))
 }

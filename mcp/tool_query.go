@@ -41,7 +41,7 @@ func (s *Server) query(ctx context.Context, c *call, in queryIn) (string, queryO
 		return "", queryOut{}, errors.New("question is empty: ask in words, or give an identifier, path or stack trace")
 	}
 	if in.BudgetTokens < 0 {
-		return "", queryOut{}, errors.New("budget_tokens must be positive (default 2000, at most 20000)")
+		return "", queryOut{}, fmt.Errorf("budget_tokens must be positive (default %d, at most %d)", engine.DefaultBudgetTokens, engine.MaxBudgetTokens)
 	}
 	// Bounds are applied here rather than declared in the schema, where they
 	// would cost tokens in every tools/list.

@@ -20,8 +20,6 @@ func (s *Server) addRead() {
 		false, nil, s.read)
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func (s *Server) read(ctx context.Context, c *call, in readIn) (string, *wiki.ReadResult, error) {
 	res, err := wiki.ReadFile(s.live.RootNoIndex(), strings.TrimSpace(in.Path), in.StartLine, in.EndLine)
 	if err != nil {

@@ -2,7 +2,7 @@ package mcp
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,7 +28,7 @@ func (s *Server) addSearch() {
 
 func (s *Server) search(ctx context.Context, c *call, in searchIn) (string, *wiki.SearchResult, error) {
 	if in.MaxResults < 0 {
-		return "", nil, errors.New("max_results must be positive (default 50, at most 500)")
+		return "", nil, fmt.Errorf("max_results must be positive (default %d, at most %d)", wiki.DefaultSearchResults, wiki.MaxSearchResults)
 	}
 	res, err := wiki.Search(ctx, s.live.RootNoIndex(), wiki.SearchOptions{Pattern: in.Pattern, Regex: in.Regex, PathGlob: in.PathGlob,
 		IgnoreCase: in.IgnoreCase, Context: in.Context, FilesOnly: in.FilesOnly,

@@ -1,6 +1,22 @@
-// Package parser turns one source file into Facts: definitions, references,
-// imports and syntax diagnostics. It owns the languages (file extension →
-// tree-sitter grammar + embedded .scm query) and knows nothing of storage.
+// Package parser turns one file into Facts: definitions, references,
+// imports, string literals and syntax diagnostics. It owns the languages and
+// knows nothing of storage. A file is indexed in one of four ways (Method):
+//   - "grammar": a tree-sitter grammar and an embedded query
+//     (queries/LANG.scm, a lang_*.go spec for what the query leaves out):
+//     programming languages, data and build files (YAML, JSON, TOML, HCL,
+//     Dockerfile, SQL, Protocol Buffers, CUE, …) whose keys are capped
+//     (filekinds.go), Markdown sections; Rust items inside macro calls are
+//     parsed again from the macro's body (macro.go), and Jinja and Go
+//     templates add their named blocks (template.go);
+//   - "headings": reStructuredText and AsciiDoc, by heading rules
+//     (lang_docs.go);
+//   - "patterns": languages without a grammar here, by a lexical scan and
+//     per-language declaration patterns (lexical.go, lang_heuristic.go);
+//   - "lexical": plain text, identifiers and comments only.
+//
+// Every tree-sitter parse runs under a time limit (per language where a grammar's error
+// recovery runs away), so a pathological file costs a bounded time and
+// becomes a diagnostic.
 //
 // The queries are not run by tree-sitter's query cursor: program.go
 // compiles the subset of the query language they use for a one-pass tree
@@ -10,5 +26,7 @@
 // tree-sitter.
 //
 // Principal types: Parser (one per goroutine; not safe for concurrent use),
-// Facts, Def, Ref, Import. Detect maps a path to a language name.
+// Facts, Def, Ref, Import, Literal. Detect maps a path to a language name
+// (NotIndexedReason says why it rejects one), Method how that language is
+// indexed; Languages lists the supported language names.
 package parser

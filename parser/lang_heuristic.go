@@ -3,7 +3,6 @@ package parser
 import (
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -248,20 +247,6 @@ func init() {
 func Heuristic(lang string) bool {
 	h, ok := heurByName[lang]
 	return ok && h.sections == nil && specs[lang] == nil
-}
-
-// HeuristicLanguages returns the names of the languages the lexical
-// extractor indexes (declaration patterns, heading rules, and "text"),
-// sorted. The caller owns the slice.
-func HeuristicLanguages() []string {
-	var out []string
-	for name := range heurByName {
-		if specs[name] == nil {
-			out = append(out, name)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Method says how files of language lang are indexed: "grammar" (a

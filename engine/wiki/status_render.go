@@ -10,6 +10,9 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
+// maxSkippedShown caps the skipped files the status text lists.
+const maxSkippedShown = 50
+
 // RenderStatus writes the status as text.
 func RenderStatus(w *strings.Builder, st *Status) {
 	fmt.Fprintf(w, "index      %s (generation %d, %s on disk for %s of source)\n", st.Index, st.Generation, HumanBytes(st.IndexBytes), HumanBytes(st.SourceBytes))
@@ -73,8 +76,8 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	if len(st.Skipped) > 0 {
 		fmt.Fprintf(w, "skipped    %d\n", len(st.Skipped))
 		for i, s := range st.Skipped {
-			if i == 50 {
-				fmt.Fprintf(w, "  … %d more\n", len(st.Skipped)-50)
+			if i == maxSkippedShown {
+				fmt.Fprintf(w, "  … %d more\n", len(st.Skipped)-maxSkippedShown)
 				break
 			}
 			fmt.Fprintf(w, "  %s: %s\n", s.Path, s.Reason)
