@@ -7,9 +7,8 @@
 // walks a repository, parses what changed on N workers, resolves references
 // and writes a new generation.
 //
-// It also holds, for now, four jobs of their own: the walker (Walk with
-// WalkOptions: ignore files, git's tracked files, content classification,
-// CheckPath confinement, IsTestPath); the generation codecs (codec.go,
+// It also holds three jobs of their own (the walker is graph/walk): the
+// generation codecs (codec.go,
 // graphcodec.go, pagetext.go, the facts and stats records); the authored
 // store of notes and memories with their anchors (Authoring, Resolved,
 // Anchor); and the shared .wiki folder that carries them between clones
