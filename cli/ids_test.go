@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
 // refRepo writes a small repository (no git: findRoot stops at the index
@@ -30,15 +32,7 @@ func refRepo(t *testing.T) string {
 	}
 	files["py/big.py"] = big.String()
 	files["huge/blob.go"] = "package huge\n\n// " + strings.Repeat("x", 4000) + "\nfunc Huge() {}\n"
-	for p, s := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	walktest.WriteTree(t, dir, files)
 	// A .git folder marks the root for findRoot, as in a real checkout.
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
 // runIn runs bin in dir with PATH set to the given directories plus the
@@ -199,9 +201,7 @@ func TestInstallMergeIdempotentUninstall(t *testing.T) {
 		"CLAUDE.md": "# Project\n\nUse tabs.\n",
 		"AGENTS.md": "no trailing newline",
 	}
-	for p, s := range orig {
-		os.WriteFile(filepath.Join(repo, p), []byte(s), 0o644)
-	}
+	walktest.WriteTree(t, repo, orig)
 	before := readTree(t, repo)
 
 	out, errs, code := runNoPATH(t, repo, "install")

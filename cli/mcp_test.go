@@ -15,6 +15,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
 // mcpRepo writes a small repository with a .git marker and builds it.
@@ -28,13 +29,7 @@ func mcpRepo(t *testing.T) string {
 			"func Charge(amount int) error { return attempt(amount) }\n\nfunc attempt(amount int) error { return nil }\n",
 		"cart/cart.go": "package cart\n\nimport \"example.com/shop/pay\"\n\n// Checkout pays for the cart.\nfunc Checkout(total int) error { return pay.Charge(total) }\n",
 	}
-	for p, s := range files {
-		full := filepath.Join(repo, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	walktest.WriteTree(t, repo, files)
 	if _, errs, code := run(t, repo, "build", "--quiet"); code != 0 {
 		t.Fatalf("build: %s", errs)
 	}

@@ -2,18 +2,15 @@ package cli
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
 // TestQueryJSONContract runs the real binary and checks `query --json`
 // against the exact shape of DESIGN.md, which the evaluation harness reads.
 func TestQueryJSONContract(t *testing.T) {
-	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "fixtures", "polyglot"))); err != nil {
-		t.Fatal(err)
-	}
+	root := walktest.CopyFixture(t, "polyglot")
 	if _, errs, code := run(t, root, "build", "--quiet"); code != 0 {
 		t.Fatalf("build: %s", errs)
 	}

@@ -6,21 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// git runs the real git binary in dir.
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t",
-		"GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+)
 
 func mustRun(t *testing.T, dir string, args ...string) string {
 	t.Helper()
@@ -38,11 +26,10 @@ func gitRepo(t *testing.T) string {
 		t.Skip("no git binary")
 	}
 	dir := filepath.Join(t.TempDir(), "origin")
-	os.MkdirAll(filepath.Join(dir, "pay"), 0o755)
-	os.WriteFile(filepath.Join(dir, "pay", "retry.go"), []byte("package pay\n\n// Charge charges a card.\nfunc Charge(amount int) error {\n\terr := attempt(amount)\n\treturn err\n}\n\nfunc attempt(amount int) error { return nil }\n"), 0o644)
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "init")
+	walktest.WriteFile(t, dir, "pay/retry.go", "package pay\n\n// Charge charges a card.\nfunc Charge(amount int) error {\n\terr := attempt(amount)\n\treturn err\n}\n\nfunc attempt(amount int) error { return nil }\n")
+	walktest.Git(t, dir, "init", "-q", "-b", "main")
+	walktest.Git(t, dir, "add", ".")
+	walktest.Git(t, dir, "commit", "-q", "-m", "init")
 	return dir
 }
 
@@ -58,20 +45,20 @@ func TestSharedFreshClone(t *testing.T) {
 	origin := gitRepo(t)
 	base := filepath.Dir(origin)
 	a := filepath.Join(base, "a")
-	git(t, base, "clone", "-q", origin, a)
+	walktest.Git(t, base, "clone", "-q", origin, a)
 	mustRun(t, a, "build", "--quiet")
 	mustRun(t, a, "remember", "--category", "gotcha", "--link", "symbol:pay/retry.go#Charge", "Charge never retries by itself; callers do.")
 	mustRun(t, a, "remember", "The staging database is reset every night.")
 	mustRun(t, a, "note", "symbol:pay/retry.go#Charge", "amount is in cents")
-	if st := git(t, a, "status", "--porcelain"); strings.Contains(st, ".wikitoolkit") || !strings.Contains(st, ".wiki/") {
+	if st := walktest.Git(t, a, "status", "--porcelain"); strings.Contains(st, ".wikitoolkit") || !strings.Contains(st, ".wiki/") {
 		t.Fatalf("git status after writes:\n%s", st)
 	}
-	git(t, a, "add", ".wiki")
-	git(t, a, "commit", "-q", "-m", "knowledge")
-	git(t, a, "push", "-q", "origin", "HEAD:refs/heads/shared")
+	walktest.Git(t, a, "add", ".wiki")
+	walktest.Git(t, a, "commit", "-q", "-m", "knowledge")
+	walktest.Git(t, a, "push", "-q", "origin", "HEAD:refs/heads/shared")
 
 	b := filepath.Join(base, "b")
-	git(t, base, "clone", "-q", "-b", "shared", origin, b)
+	walktest.Git(t, base, "clone", "-q", "-b", "shared", origin, b)
 	mustRun(t, b, "build", "--quiet")
 	var doc notesDoc
 	runJSON(t, b, &doc, "notes", "--json")
@@ -95,7 +82,7 @@ func TestSharedFreshClone(t *testing.T) {
 	}
 	// Building again imports nothing new and changes no file.
 	mustRun(t, b, "build", "--quiet")
-	if st := git(t, b, "status", "--porcelain"); st != "" {
+	if st := walktest.Git(t, b, "status", "--porcelain"); st != "" {
 		t.Errorf("the second clone's tree changed:\n%s", st)
 	}
 }
@@ -106,23 +93,23 @@ func TestSharedBranchMerge(t *testing.T) {
 	origin := gitRepo(t)
 	mustRun(t, origin, "build", "--quiet")
 	mustRun(t, origin, "remember", "Base fact shared by both branches.")
-	git(t, origin, "add", ".wiki")
-	git(t, origin, "commit", "-q", "-m", "base knowledge")
+	walktest.Git(t, origin, "add", ".wiki")
+	walktest.Git(t, origin, "commit", "-q", "-m", "base knowledge")
 
-	git(t, origin, "checkout", "-q", "-b", "left")
+	walktest.Git(t, origin, "checkout", "-q", "-b", "left")
 	mustRun(t, origin, "remember", "--link", "symbol:pay/retry.go#Charge", "Left branch: Charge is idempotent.")
 	mustRun(t, origin, "note", "symbol:pay/retry.go#Charge", "left note on Charge")
-	git(t, origin, "add", ".wiki")
-	git(t, origin, "commit", "-q", "-m", "left")
+	walktest.Git(t, origin, "add", ".wiki")
+	walktest.Git(t, origin, "commit", "-q", "-m", "left")
 
-	git(t, origin, "checkout", "-q", "main")
+	walktest.Git(t, origin, "checkout", "-q", "main")
 	mustRun(t, origin, "remember", "Right branch: amounts are cents.")
 	mustRun(t, origin, "note", "symbol:pay/retry.go#Charge", "right note on Charge")
 	mustRun(t, origin, "note", "file:pay/retry.go", "right note on the file")
-	git(t, origin, "add", ".wiki")
-	git(t, origin, "commit", "-q", "-m", "right")
+	walktest.Git(t, origin, "add", ".wiki")
+	walktest.Git(t, origin, "commit", "-q", "-m", "right")
 
-	out := git(t, origin, "merge", "--no-edit", "left")
+	out := walktest.Git(t, origin, "merge", "--no-edit", "left")
 	if strings.Contains(strings.ToLower(out), "conflict") {
 		t.Fatalf("merge conflict:\n%s", out)
 	}
@@ -140,7 +127,7 @@ func TestSharedBranchMerge(t *testing.T) {
 	}
 	// A fresh clone of the merge has every entry.
 	c := filepath.Join(filepath.Dir(origin), "c")
-	git(t, filepath.Dir(origin), "clone", "-q", origin, c)
+	walktest.Git(t, filepath.Dir(origin), "clone", "-q", origin, c)
 	mustRun(t, c, "build", "--quiet")
 	var doc notesDoc
 	runJSON(t, c, &doc, "notes", "--json")

@@ -2,18 +2,14 @@ package engine
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // rankingCases are fixed questions about fixtures/polyglot with the files
 // that answer them. The golden table records where each answer ranks, so
@@ -97,18 +93,5 @@ func TestGoldenRanking(t *testing.T) {
 	n := float64(len(rankingCases))
 	fmt.Fprintf(&b, "%-52s %5.2f %5.2f %5.2f\n", "MEAN", sumR1/n, sumR5/n, sumRR/n)
 	got := b.String()
-	path := filepath.Join("testdata", "ranking.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./engine -run TestGoldenRanking -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("ranking changed; review and rerun with -update:\n--- want\n%s--- got\n%s", want, got)
-	}
+	walktest.Golden(t, "ranking.golden", got)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
 )
 
 // TestLanguageQueries asks, for each fixture under fixtures/languages, the
@@ -79,21 +80,6 @@ func TestLanguageQueries(t *testing.T) {
 // opens it.
 func fixtureSnapshot(t *testing.T, name string) *graph.Snapshot {
 	t.Helper()
-	src := filepath.Join("..", "fixtures", name)
-	if _, err := os.Stat(src); err != nil {
-		t.Fatalf("fixture %s: %v", name, err)
-	}
-	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, Blobs: BuildBlobs, BlobsFormat: Format}); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := graph.OpenSnapshot(filepath.Join(root, graph.IndexDirName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { snap.Close() })
+	snap, _ := graphtest.BuildFixture(t, name, graph.BuildOptions{Blobs: BuildBlobs, BlobsFormat: Format})
 	return snap
 }

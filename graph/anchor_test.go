@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
 // resolved opens the live generation and resolves the authored store
@@ -49,8 +51,8 @@ func onlyNote(t *testing.T, r *Resolved) PlacedNote {
 // follows and says so. A memory linked to the symbol goes the same way.
 func TestAnchorLifecycle(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "a.go", "package a\n\nfunc Retry() int {\n\tn := 1\n\treturn n * 2\n}\n")
-	write(t, root, "b.go", "package a\n\nfunc Other() int {\n\treturn 2\n}\n")
+	walktest.WriteFile(t, root, "a.go", "package a\n\nfunc Retry() int {\n\tn := 1\n\treturn n * 2\n}\n")
+	walktest.WriteFile(t, root, "b.go", "package a\n\nfunc Other() int {\n\treturn 2\n}\n")
 	build(t, root, false)
 	const id = "symbol:a.go#Retry"
 	w := authoring(t, root)
@@ -66,7 +68,7 @@ func TestAnchorLifecycle(t *testing.T) {
 	}
 
 	// Change the body: possibly stale, dated by the build that saw it.
-	write(t, root, "a.go", "package a\n\nfunc Retry() int {\n\tn := 1\n\treturn n * 3 // tripled\n}\n")
+	walktest.WriteFile(t, root, "a.go", "package a\n\nfunc Retry() int {\n\tn := 1\n\treturn n * 3 // tripled\n}\n")
 	info := build(t, root, false)
 	r, _ = resolved(t, root)
 	n := onlyNote(t, r)
@@ -83,7 +85,7 @@ func TestAnchorLifecycle(t *testing.T) {
 		t.Errorf("notes on the page: %+v", got)
 	}
 	// An unrelated rebuild keeps the date.
-	write(t, root, "b.go", "package a\n\nfunc Other() int {\n\treturn 22\n}\n")
+	walktest.WriteFile(t, root, "b.go", "package a\n\nfunc Other() int {\n\treturn 22\n}\n")
 	build(t, root, false)
 	r, _ = resolved(t, root)
 	if n2 := onlyNote(t, r); n2.State != StateStale || !n2.Changed.Equal(info.Started) {
@@ -121,7 +123,7 @@ func TestAnchorLifecycle(t *testing.T) {
 	}
 
 	// Restore it: re-attached, fresh (same content as confirmed).
-	write(t, root, "a.go", string(src))
+	walktest.WriteFile(t, root, "a.go", string(src))
 	build(t, root, false)
 	r, _ = resolved(t, root)
 	if n := onlyNote(t, r); n.State != StateFresh || len(r.Notes(id)) != 1 {
@@ -129,7 +131,7 @@ func TestAnchorLifecycle(t *testing.T) {
 	}
 
 	// Rename without changing the body: the note follows and says so.
-	write(t, root, "a.go", strings.Replace(string(src), "func Retry()", "func RetryTwice()", 1))
+	walktest.WriteFile(t, root, "a.go", strings.Replace(string(src), "func Retry()", "func RetryTwice()", 1))
 	build(t, root, false)
 	r, _ = resolved(t, root)
 	const moved = "symbol:a.go#RetryTwice"
@@ -167,12 +169,12 @@ func TestAnchorLifecycle(t *testing.T) {
 func TestAnchorAmbiguousMove(t *testing.T) {
 	root := t.TempDir()
 	body := "\tx := 1\n\treturn x + 1\n}\n"
-	write(t, root, "a.go", "package a\n\nfunc Old() int {\n"+body)
+	walktest.WriteFile(t, root, "a.go", "package a\n\nfunc Old() int {\n"+body)
 	build(t, root, false)
 	if _, err := authoring(t, root).Note("symbol:a.go#Old", "note"); err != nil {
 		t.Fatal(err)
 	}
-	write(t, root, "a.go", "package a\n\nfunc New1() int {\n"+body+"\nfunc New2() int {\n"+body)
+	walktest.WriteFile(t, root, "a.go", "package a\n\nfunc New1() int {\n"+body+"\nfunc New2() int {\n"+body)
 	build(t, root, false)
 	r, _ := resolved(t, root)
 	if n := onlyNote(t, r); n.State != StateOrphan {
@@ -183,9 +185,9 @@ func TestAnchorAmbiguousMove(t *testing.T) {
 // TestSharedFolderNotIndexed: the shared folder is not walked as docs.
 func TestSharedFolderNotIndexed(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "a.go", "package a\n")
-	write(t, root, ".wiki/memories/x.md", "---\nid: memory:x\n---\n# Heading\ntext\n")
-	write(t, root, "docs/.wiki/keep.md", "# Kept\n")
+	walktest.WriteFile(t, root, "a.go", "package a\n")
+	walktest.WriteFile(t, root, ".wiki/memories/x.md", "---\nid: memory:x\n---\n# Heading\ntext\n")
+	walktest.WriteFile(t, root, "docs/.wiki/keep.md", "# Kept\n")
 	build(t, root, false)
 	s := open(t, root)
 	if _, err := s.Page("file:.wiki/memories/x.md"); err == nil {

@@ -1,28 +1,18 @@
 package graph
 
 import (
-	"github.com/wikitoolkit/wikitoolkit/graph/walk"
-
 	"context"
 	"fmt"
-	"github.com/wikitoolkit/wikitoolkit/parser"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
-)
 
-func write(t *testing.T, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+	"github.com/wikitoolkit/wikitoolkit/parser"
+)
 
 func build(t *testing.T, root string, full bool) *BuildInfo {
 	t.Helper()
@@ -54,9 +44,9 @@ func inRefs(t *testing.T, s *Snapshot, id string) []string {
 
 func TestIncrementalBuild(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "lib/lib.go", "// Package lib helps.\npackage lib\n\n// Helper helps.\nfunc Helper() int { return 1 }\n")
-	write(t, root, "app/main.go", "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { lib.Helper() }\n")
-	write(t, root, "go.mod", "module example.com/m\n")
+	walktest.WriteFile(t, root, "lib/lib.go", "// Package lib helps.\npackage lib\n\n// Helper helps.\nfunc Helper() int { return 1 }\n")
+	walktest.WriteFile(t, root, "app/main.go", "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { lib.Helper() }\n")
+	walktest.WriteFile(t, root, "go.mod", "module example.com/m\n")
 	info := build(t, root, false)
 	if info.Mode != "full" || info.FilesParsed != 3 { // go.mod is text
 		t.Fatalf("first build: %+v", info)
@@ -84,7 +74,7 @@ func TestIncrementalBuild(t *testing.T) {
 	}
 
 	// Rename the callee: the caller's edge must move without reparsing the caller.
-	write(t, root, "lib/lib.go", "package lib\n\nfunc Other() int { return 2 }\n")
+	walktest.WriteFile(t, root, "lib/lib.go", "package lib\n\nfunc Other() int { return 2 }\n")
 	info = build(t, root, false)
 	if info.FilesParsed != 1 || info.FilesUnchanged != 2 {
 		t.Fatalf("edit build: %+v", info)
@@ -95,7 +85,7 @@ func TestIncrementalBuild(t *testing.T) {
 	}
 	s.Close()
 	// Restore: the unchanged caller's reference resolves again.
-	write(t, root, "lib/lib.go", "package lib\n\nfunc Helper() int { return 3 }\n")
+	walktest.WriteFile(t, root, "lib/lib.go", "package lib\n\nfunc Helper() int { return 3 }\n")
 	build(t, root, false)
 	s = open(t, root)
 	if got := inRefs(t, s, "symbol:lib/lib.go#Helper"); !slices.Equal(got, []string{"symbol:app/main.go#main"}) {
@@ -131,10 +121,10 @@ func TestIncrementalBuild(t *testing.T) {
 
 func TestGenerationKeptWhileOpen(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "a.py", "def f():\n    return 1\n")
+	walktest.WriteFile(t, root, "a.py", "def f():\n    return 1\n")
 	build(t, root, false)
 	s := open(t, root) // a reader holds generation 1
-	write(t, root, "a.py", "def g():\n    return 2\n")
+	walktest.WriteFile(t, root, "a.py", "def g():\n    return 2\n")
 	info := build(t, root, false)
 	if info.Generation != 2 {
 		t.Fatalf("generation %d", info.Generation)
@@ -143,7 +133,7 @@ func TestGenerationKeptWhileOpen(t *testing.T) {
 		t.Fatalf("open snapshot lost its page: %v", err)
 	}
 	s.Close()
-	write(t, root, "a.py", "def h():\n    return 3\n")
+	walktest.WriteFile(t, root, "a.py", "def h():\n    return 3\n")
 	build(t, root, false)
 	if gens := generations(filepath.Join(root, IndexDirName)); len(gens) != 1 {
 		t.Fatalf("stale generations not removed: %v", gens)
@@ -152,7 +142,7 @@ func TestGenerationKeptWhileOpen(t *testing.T) {
 
 func TestDuplicateQualifiedNames(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "d.py", "def f():\n    pass\n\ndef f():\n    pass\n")
+	walktest.WriteFile(t, root, "d.py", "def f():\n    pass\n\ndef f():\n    pass\n")
 	build(t, root, false)
 	s := open(t, root)
 	for _, id := range []string{"symbol:d.py#f", "symbol:d.py#f~2"} {
@@ -165,9 +155,9 @@ func TestDuplicateQualifiedNames(t *testing.T) {
 func TestFanOutCapped(t *testing.T) {
 	root := t.TempDir()
 	for i := range 10 {
-		write(t, root, filepath.Join("p", string(rune('a'+i)), "x.go"), "package x\n\nfunc String() string { return \"\" }\n")
+		walktest.WriteFile(t, root, filepath.Join("p", string(rune('a'+i)), "x.go"), "package x\n\nfunc String() string { return \"\" }\n")
 	}
-	write(t, root, "q/use.go", "package q\n\nfunc Use() { String() }\n")
+	walktest.WriteFile(t, root, "q/use.go", "package q\n\nfunc Use() { String() }\n")
 	build(t, root, false)
 	s := open(t, root)
 	rec, err := s.Page("symbol:q/use.go#Use")
@@ -183,8 +173,8 @@ func TestFanOutCapped(t *testing.T) {
 // parse: the build reports it as skipped and goes on.
 func TestFileDeletedDuringBuild(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "a.go", "package a\n\nfunc A() {}\n")
-	write(t, root, "b.go", "package a\n\nfunc B() { A() }\n")
+	walktest.WriteFile(t, root, "a.go", "package a\n\nfunc A() {}\n")
+	walktest.WriteFile(t, root, "b.go", "package a\n\nfunc B() { A() }\n")
 	w, err := walk.Walk(context.Background(), root, walk.Options{Detect: func(string) string { return "go" }})
 	if err != nil || len(w.Files) != 2 {
 		t.Fatalf("walk: %v %+v", err, w)
@@ -216,8 +206,8 @@ func TestFileDeletedDuringBuild(t *testing.T) {
 func TestFingerprints(t *testing.T) {
 	root := t.TempDir()
 	body := "\tx := 1\n\treturn x + 1\n}\n"
-	write(t, root, "a.go", "package a\n\nfunc Old() int {\n"+body)
-	write(t, root, "b.go", "package a\n\nfunc Keep() int {\n\treturn 2\n}\n")
+	walktest.WriteFile(t, root, "a.go", "package a\n\nfunc Old() int {\n"+body)
+	walktest.WriteFile(t, root, "b.go", "package a\n\nfunc Keep() int {\n\treturn 2\n}\n")
 	build(t, root, false)
 	s := open(t, root)
 	old, _ := s.Page("symbol:a.go#Old")
@@ -226,7 +216,7 @@ func TestFingerprints(t *testing.T) {
 	if old.Hash == 0 || old.BodyHash == 0 {
 		t.Fatalf("no fingerprints: %+v", old.Page)
 	}
-	write(t, root, "a.go", "package a\n\nfunc New() int {\n"+body)
+	walktest.WriteFile(t, root, "a.go", "package a\n\nfunc New() int {\n"+body)
 	build(t, root, false)
 	s = open(t, root)
 	renamed, err := s.Page("symbol:a.go#New")
@@ -240,7 +230,7 @@ func TestFingerprints(t *testing.T) {
 		t.Fatalf("unchanged file's hash moved: %x → %x", keep.Hash, k.Hash)
 	}
 	s.Close()
-	write(t, root, "a.go", "package a\n\nfunc New() int {\n\treturn 3\n}\n")
+	walktest.WriteFile(t, root, "a.go", "package a\n\nfunc New() int {\n\treturn 3\n}\n")
 	build(t, root, false)
 	s = open(t, root)
 	if edited, _ := s.Page("symbol:a.go#New"); edited.Hash == renamed.Hash || edited.BodyHash == renamed.BodyHash {
@@ -253,10 +243,10 @@ func TestFingerprints(t *testing.T) {
 // does, for every tier (qualifier, same file, same module, imports, unique).
 func TestResolveIndexedSameAsScan(t *testing.T) {
 	tree := func(root string) {
-		write(t, root, "go.mod", "module example.com/m\n")
+		walktest.WriteFile(t, root, "go.mod", "module example.com/m\n")
 		for i := range 40 {
 			dir := fmt.Sprintf("p%02d", i)
-			write(t, root, dir+"/a.go", fmt.Sprintf(`package %s
+			walktest.WriteFile(t, root, dir+"/a.go", fmt.Sprintf(`package %s
 
 import "example.com/m/p%02d"
 
@@ -272,13 +262,13 @@ func (s *Server) flush() { Server.Close(nil); Srv%02d.Stop(Srv%02d{}) }
 
 func (Srv%02d) Stop() {}
 `, dir, (i+1)%40, i, (i+1)%40, i%3, (i+1)%40, (i+1)%40, i))
-			write(t, root, dir+"/b.go", fmt.Sprintf("package %s\n\nfunc Helper%d() { New(); Only() }\n", dir, i%3))
+			walktest.WriteFile(t, root, dir+"/b.go", fmt.Sprintf("package %s\n\nfunc Helper%d() { New(); Only() }\n", dir, i%3))
 			if i%4 == 0 { // p(i-1) reaches Boot through its import
-				write(t, root, dir+"/boot.go", fmt.Sprintf("package %s\n\nfunc Boot() {}\n", dir))
+				walktest.WriteFile(t, root, dir+"/boot.go", fmt.Sprintf("package %s\n\nfunc Boot() {}\n", dir))
 			}
-			write(t, root, dir+"/c.py", "class Server:\n    def close(self):\n        self.flush()\n\n    def flush(self):\n        pass\n")
+			walktest.WriteFile(t, root, dir+"/c.py", "class Server:\n    def close(self):\n        self.flush()\n\n    def flush(self):\n        pass\n")
 		}
-		write(t, root, "z/only.go", "package z\n\nfunc Only() {}\n")
+		walktest.WriteFile(t, root, "z/only.go", "package z\n\nfunc Only() {}\n")
 	}
 	dump := func(min int) ([]string, int) {
 		old := candIndexMin
@@ -315,10 +305,10 @@ func (Srv%02d) Stop() {}
 // incremental build does not reparse come back from the stored facts.
 func TestLiteralsSurviveRebuild(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "conf/keys.go", "package conf\n\nconst top = \"retry_backoff_limit\"\n\nfunc Load() string { return \"dns_challenge_override\" }\n")
-	write(t, root, "other.py", "def f():\n    return 'first'\n")
+	walktest.WriteFile(t, root, "conf/keys.go", "package conf\n\nconst top = \"retry_backoff_limit\"\n\nfunc Load() string { return \"dns_challenge_override\" }\n")
+	walktest.WriteFile(t, root, "other.py", "def f():\n    return 'first'\n")
 	build(t, root, false)
-	write(t, root, "other.py", "def f():\n    return 'second'\n")
+	walktest.WriteFile(t, root, "other.py", "def f():\n    return 'second'\n")
 	if info := build(t, root, false); info.FilesParsed != 1 {
 		t.Fatalf("edit build: %+v", info)
 	}

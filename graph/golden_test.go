@@ -1,51 +1,13 @@
 package graph
 
 import (
-	"context"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// checkGolden compares got with testdata/name, or rewrites it with -update.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./graph -run %s -update to create it)", err, t.Name())
-	}
-	if string(want) != got {
-		wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
-		for i := 0; i < max(len(wl), len(gl)); i++ {
-			var w, g string
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if w != g {
-				t.Fatalf("%s differs from the golden file at line %d:\nwant: %s\ngot:  %s\n(review, then -update)", name, i+1, w, g)
-			}
-		}
-	}
-}
 
 // dumpGraph renders every page and edge of a stored generation as stable text.
 func dumpGraph(t *testing.T, g *Graph) string {
@@ -94,26 +56,12 @@ func loadGraph(t *testing.T, s *Snapshot) *Graph {
 	return g
 }
 
+// buildFixture builds a copy of fixtures/name and opens it.
 func buildFixture(t *testing.T, name string) (*Snapshot, *BuildInfo) {
 	t.Helper()
-	src := filepath.Join("..", "fixtures", name)
-	if _, err := os.Stat(src); err != nil {
-		t.Skipf("fixture %s missing", name)
-	}
-	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	info, err := Build(context.Background(), BuildOptions{Root: root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := OpenSnapshot(filepath.Join(root, IndexDirName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, info
+	root := walktest.CopyFixture(t, name)
+	info := build(t, root, false)
+	return open(t, root), info
 }
 
 // TestGoldenPolyglot builds the twelve-language fixture and compares every
@@ -141,7 +89,7 @@ func TestGoldenPolyglot(t *testing.T) {
 	if info.Pages["doc"] == 0 {
 		t.Error("no doc pages from Markdown")
 	}
-	checkGolden(t, "polyglot.golden", dumpGraph(t, g))
+	walktest.Golden(t, "polyglot.golden", dumpGraph(t, g))
 	// Stored page records agree with the graph.
 	for i := range g.Pages {
 		rec, err := s.Page(g.Pages[i].ID)

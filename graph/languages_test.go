@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
 // TestGoldenLanguages builds each repository under fixtures/languages (one
@@ -34,7 +36,7 @@ func TestGoldenLanguages(t *testing.T) {
 			if defs == 0 {
 				t.Errorf("fixtures/languages/%s yields no symbol or doc page", d.Name())
 			}
-			checkGolden(t, filepath.Join("languages", d.Name()+".golden"), dumpGraph(t, g))
+			walktest.Golden(t, filepath.Join("languages", d.Name()+".golden"), dumpGraph(t, g))
 		})
 	}
 	if n == 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
 // TestStatusAgreesWithFreshness adds, modifies and removes a file after the
@@ -16,7 +17,7 @@ import (
 // freshness check (what wiki_status shows) must list the same three.
 func TestStatusAgreesWithFreshness(t *testing.T) {
 	cs, srv, root := connect(t, Options{CheckEvery: time.Millisecond})
-	writeFixture(t, root, map[string]string{
+	walktest.WriteTree(t, root, map[string]string{
 		"pay/refund.go": "package pay\n\n// Refund returns money.\nfunc Refund(amount int) error { return nil }\n",
 		"pay/retry.go":  fixture["pay/retry.go"] + "\n// Extra is new.\nfunc Extra() {}\n",
 	})

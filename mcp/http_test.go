@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
 type bearer struct{ token string }
@@ -21,7 +22,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func TestHTTPBearerToken(t *testing.T) {
 	root := t.TempDir()
-	writeFixture(t, root, fixture)
+	walktest.WriteTree(t, root, fixture)
 	dir := buildIndex(t, root)
 	srv, err := New(Options{IndexDir: dir, CheckEvery: -1})
 	if err != nil {

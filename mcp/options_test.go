@@ -12,6 +12,7 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
 // TestAnnotations: every read-only tool says so and that it stays inside
@@ -97,7 +98,7 @@ func TestBadArguments(t *testing.T) {
 // TestSearchOptions: ignore_case, context lines and files_only.
 func TestSearchOptions(t *testing.T) {
 	cs, _, root := connect(t, Options{})
-	writeFixture(t, root, map[string]string{"notes/ctx.txt": "one\ntwo\nMATCH three\nfour\nfive\nsix\nseven\nmatch eight\nnine\n"})
+	walktest.WriteTree(t, root, map[string]string{"notes/ctx.txt": "one\ntwo\nMATCH three\nfour\nfive\nsix\nseven\nmatch eight\nnine\n"})
 
 	text, st, isErr := callTool(t, cs, "wiki_search", map[string]any{"pattern": "retrypolicy", "path_glob": "*.go"})
 	if isErr || !strings.Contains(text, "no matches") {
@@ -196,7 +197,7 @@ func TestQueryKind(t *testing.T) {
 func noIndexServer(t *testing.T, build func(ctx context.Context, root string) error, firstWait time.Duration) *sdk.ClientSession {
 	t.Helper()
 	root := t.TempDir()
-	writeFixture(t, root, fixture)
+	walktest.WriteTree(t, root, fixture)
 	srv, err := New(Options{IndexDir: filepath.Join(root, graph.IndexDirName), Root: root, CheckEvery: -1,
 		Build: func(ctx context.Context) error { return build(ctx, root) }})
 	if err != nil {
@@ -277,7 +278,7 @@ func TestFirstQueryFallsBack(t *testing.T) {
 // the first build.
 func TestFirstQueryCancelled(t *testing.T) {
 	root := t.TempDir()
-	writeFixture(t, root, fixture)
+	walktest.WriteTree(t, root, fixture)
 	release := make(chan struct{})
 	defer close(release)
 	srv, err := New(Options{IndexDir: filepath.Join(root, graph.IndexDirName), CheckEvery: -1, Build: func(ctx context.Context) error {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
 // fixture files: a small Go module with a README.
@@ -55,25 +57,11 @@ func Checkout(total int) error {
 `,
 }
 
-func writeFixture(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for p, s := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
+// buildIndex builds root with the ranking index and returns the index folder.
 func buildIndex(t testing.TB, root string) string {
 	t.Helper()
 	dir := filepath.Join(root, graph.IndexDirName)
-	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: dir, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format}); err != nil {
-		t.Fatal(err)
-	}
+	graphtest.Build(t, graph.BuildOptions{Root: root, IndexDir: dir, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format})
 	return dir
 }
 
@@ -81,7 +69,7 @@ func buildIndex(t testing.TB, root string) string {
 func connect(t testing.TB, opt Options) (*sdk.ClientSession, *Server, string) {
 	t.Helper()
 	root := t.TempDir()
-	writeFixture(t, root, fixture)
+	walktest.WriteTree(t, root, fixture)
 	dir := buildIndex(t, root)
 	opt.IndexDir = dir
 	if opt.CheckEvery == 0 {
@@ -294,7 +282,7 @@ func TestAnswerBounds(t *testing.T) {
 	for i := range 5000 {
 		b.WriteString("var needle" + strings.Repeat("x", i%50) + " = \"the quick brown fox jumps over the lazy dog\" // needle\n")
 	}
-	writeFixture(t, root, map[string]string{"big/big.go": "package big\n" + b.String(), "big/long.txt": strings.Repeat("needle ", 100000)})
+	walktest.WriteTree(t, root, map[string]string{"big/big.go": "package big\n" + b.String(), "big/long.txt": strings.Repeat("needle ", 100000)})
 	text, st, isErr := callTool(t, cs, "wiki_read", map[string]any{"path": "big/big.go", "start_line": 1, "end_line": 1000})
 	if isErr || st["truncated"] != true || !strings.Contains(text, "read on with start_line") {
 		t.Errorf("big read: isErr=%v truncated=%v\n%.300s", isErr, st["truncated"], text)
@@ -312,7 +300,7 @@ func TestAnswerBounds(t *testing.T) {
 func TestConfinement(t *testing.T) {
 	cs, _, root := connect(t, Options{})
 	outside := t.TempDir()
-	writeFixture(t, outside, map[string]string{"secret.txt": "secret\n"})
+	walktest.WriteTree(t, outside, map[string]string{"secret.txt": "secret\n"})
 	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "link.txt")); err != nil {
 		t.Skip(err)
 	}
@@ -338,7 +326,7 @@ func TestGenerationSwap(t *testing.T) {
 	callTool(t, cs, "wiki_query", map[string]any{"question": "Charge"})
 	gen1 := srv.live.OpenGeneration()
 	time.Sleep(10 * time.Millisecond)
-	writeFixture(t, root, map[string]string{"pay/refund.go": "package pay\n\n// Refund returns money.\nfunc Refund(amount int) error { return nil }\n",
+	walktest.WriteTree(t, root, map[string]string{"pay/refund.go": "package pay\n\n// Refund returns money.\nfunc Refund(amount int) error { return nil }\n",
 		"pay/retry.go": fixture["pay/retry.go"] + "\n// Extra is new.\nfunc Extra() {}\n"})
 	text, st, _ := callTool(t, cs, "wiki_query", map[string]any{"question": "Charge RetryPolicy"})
 	if !strings.Contains(text, "STALE") || st["stale"] == nil {
@@ -367,7 +355,7 @@ func TestAutoRefresh(t *testing.T) {
 	cs, _, r := connect(t, opt)
 	root = r
 	callTool(t, cs, "wiki_status", nil)
-	writeFixture(t, root, map[string]string{"pay/refund.go": "package pay\n\n// Refund returns money.\nfunc Refund(amount int) error { return nil }\n"})
+	walktest.WriteTree(t, root, map[string]string{"pay/refund.go": "package pay\n\n// Refund returns money.\nfunc Refund(amount int) error { return nil }\n"})
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		text, _, _ := callTool(t, cs, "wiki_query", map[string]any{"question": "Refund"})

@@ -289,15 +289,7 @@ func compareWithGit(t *testing.T, files map[string]string, tracked []string) int
 	t.Helper()
 	root := t.TempDir()
 	walktest.WriteTree(t, root, files)
-	git := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-C", root}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME="+root)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("git %v: %v", args, err)
-		}
-		return string(out)
-	}
+	git := func(args ...string) string { return walktest.Git(t, root, args...) }
 	git("init", "-q")
 	if len(tracked) > 0 {
 		slices.Sort(tracked) // the map's order would make the failure messages vary
