@@ -1,4 +1,4 @@
-package graph
+package annotate
 
 // The authored store: notes and memories.
 //

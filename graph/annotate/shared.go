@@ -1,4 +1,4 @@
-package graph
+package annotate
 
 // The shared folder: notes and memories as plain files a team commits.
 //

@@ -1,4 +1,4 @@
-package graph
+package wiki
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package graph
+package annotate
 
 import (
 	"bytes"
