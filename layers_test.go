@@ -12,7 +12,7 @@ import (
 const module = "github.com/wikitoolkit/wikitoolkit"
 
 // layers ranks every package of the module: a package's code imports only
-// packages of a lower rank (parser → graph/walk → graph → engine →
+// packages of a lower rank (parser → graph/walk → graph → graph/annotate → engine →
 // engine/wiki → mcp → cli → main; benchmarks may import everything). A
 // test-only helper package (x.5) sits just above the layer whose tests use
 // it; only helpers, tests and benchmarks import helpers, and a package's
@@ -24,6 +24,7 @@ var layers = map[string]float64{
 	"graph/walk/walktest": 1.5,
 	"graph":               2,
 	"graph/graphtest":     2.5,
+	"graph/annotate":      2.7, // notes, memories, anchors, .wiki sharing: above graph, below the engine
 	"engine":              3,
 	"engine/wiki":         4,
 	"mcp":                 5,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
@@ -32,7 +33,7 @@ type buildJSON struct {
 	Generation     int         `json:"generation"`
 	Index          string      `json:"index"`
 	// Shared is what the build imported from the repository's .wiki/ folder.
-	Shared *graph.SharedImport `json:"shared,omitempty"`
+	Shared *annotate.SharedImport `json:"shared,omitempty"`
 	// Repaired says why the previous index could not be read when the
 	// build therefore rebuilt it in full (a damaged index).
 	Repaired string `json:"repaired,omitempty"`
@@ -152,10 +153,10 @@ func runBuild(e *env, args []string) error {
 	}
 	if sh := info.Shared; sh != nil {
 		if sh.Memories+sh.Notes > 0 {
-			fmt.Fprintf(e.stdout, "  loaded %d memories and %d notes (new or changed) from %s/\n", sh.Memories, sh.Notes, graph.SharedDirName)
+			fmt.Fprintf(e.stdout, "  loaded %d memories and %d notes (new or changed) from %s/\n", sh.Memories, sh.Notes, annotate.SharedDirName)
 		}
 		for _, s := range sh.Errors {
-			fmt.Fprintf(e.stdout, "  not loaded %s/%s: %s\n", graph.SharedDirName, s.Path, s.Reason)
+			fmt.Fprintf(e.stdout, "  not loaded %s/%s: %s\n", annotate.SharedDirName, s.Path, s.Reason)
 		}
 	}
 	for _, s := range info.Failed {

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 // Version is the program version, set at link time with -ldflags "-X".
@@ -285,12 +286,12 @@ func (e *env) openSnapshot() (*graph.Snapshot, error) {
 }
 
 // openWithAuthored opens the live index and its notes and memories.
-func (e *env) openWithAuthored() (*graph.Snapshot, *graph.Annotations, error) {
+func (e *env) openWithAuthored() (*graph.Snapshot, *annotate.Annotations, error) {
 	snap, err := e.openSnapshot()
 	if err != nil {
 		return nil, nil, err
 	}
-	a, err := graph.LoadAnnotations(snap.Dir)
+	a, err := annotate.Load(snap.Dir)
 	if err != nil {
 		snap.Close()
 		return nil, nil, err

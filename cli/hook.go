@@ -17,6 +17,7 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 // hookBudget is the time the hook may take before it answers without
@@ -187,7 +188,7 @@ func hookAnswer(ctx context.Context, indexDir, q string) (a hookHits) {
 	opt := engine.Options{BudgetTokens: 400}
 	// No staleness here (no snapshot given): decoding the graph would cost
 	// the hook more than its answer is worth.
-	au, err := graph.LoadAnnotations(indexDir)
+	au, err := annotate.Load(indexDir)
 	if err != nil {
 		au = nil
 	}

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 func runMemory(e *env, args []string) error {
@@ -16,10 +16,10 @@ func runMemory(e *env, args []string) error {
 		return err
 	}
 	if len(pos) < 1 || len(pos) > 2 || pos[0] != "export" && pos[0] != "import" {
-		return usagef("memory needs export or import, e.g. wikitoolkit memory export (to %s/) or wikitoolkit memory import DIR", graph.SharedDirName)
+		return usagef("memory needs export or import, e.g. wikitoolkit memory export (to %s/) or wikitoolkit memory import DIR", annotate.SharedDirName)
 	}
 	root, dir := e.rootAndIndex()
-	shared := graph.SharedDir(root)
+	shared := annotate.SharedDir(root)
 	folder := shared
 	if len(pos) == 2 {
 		if folder, err = filepath.Abs(pos[1]); err != nil {
@@ -27,7 +27,7 @@ func runMemory(e *env, args []string) error {
 		}
 	}
 	if pos[0] == "export" {
-		m, n, err := graph.ExportShared(dir, folder)
+		m, n, err := annotate.ExportShared(dir, folder)
 		if err != nil {
 			return err
 		}
@@ -38,9 +38,9 @@ func runMemory(e *env, args []string) error {
 		return nil
 	}
 	if fi, err := os.Stat(folder); err != nil || !fi.IsDir() {
-		return fmt.Errorf("cannot import from %s: not a folder (give the folder 'memory export' wrote, e.g. %s/)", folder, graph.SharedDirName)
+		return fmt.Errorf("cannot import from %s: not a folder (give the folder 'memory export' wrote, e.g. %s/)", folder, annotate.SharedDirName)
 	}
-	res, err := graph.ImportShared(dir, folder, shared)
+	res, err := annotate.ImportShared(dir, folder, shared)
 	if err = warnNotMirrored(e, err); err != nil {
 		return err
 	}

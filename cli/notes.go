@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
-	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 // noteEntry is one line of `notes --json`: a note, or a memory (Page is
@@ -39,20 +39,20 @@ func runNotes(e *env, args []string) error {
 		return err
 	}
 	defer snap.Close()
-	r := wiki.Resolve(snap, a)
-	keep := func(s graph.State) bool {
+	r := wiki.PlaceAnnotations(snap, a)
+	keep := func(s annotate.State) bool {
 		if !*orphans && !*stale {
 			return true
 		}
-		return *orphans && s == graph.StateOrphan || *stale && s == graph.StateStale
+		return *orphans && s == annotate.StateOrphan || *stale && s == annotate.StateStale
 	}
-	at := func(an graph.Anchor, written time.Time) time.Time {
+	at := func(an annotate.Anchor, written time.Time) time.Time {
 		if an.Anchored.IsZero() {
 			return written
 		}
 		return an.Anchored
 	}
-	entry := func(kind, id, page, text string, written time.Time, an graph.Anchor, st graph.Standing) noteEntry {
+	entry := func(kind, id, page, text string, written time.Time, an annotate.Anchor, st annotate.Standing) noteEntry {
 		ne := noteEntry{Kind: kind, ID: id, Page: page, State: st.State.String(), Stale: st.Describe(at(an, written)),
 			Time: written.Local().Format(time.RFC3339), Text: text}
 		if st.ShownOn != page {
@@ -86,7 +86,7 @@ func runNotes(e *env, args []string) error {
 		// "moved from" the old one); an unlinked memory by its own ID.
 		where := ne.Page
 		switch {
-		case ne.ShownOn != "" && ne.State == graph.StateMoved.String():
+		case ne.ShownOn != "" && ne.State == annotate.StateMoved.String():
 			where = ne.ShownOn
 		case where == "":
 			where = ne.ID + " (no linked page)"

@@ -6,7 +6,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
-	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 func runQuery(e *env, args []string) error {
@@ -45,7 +45,7 @@ func runQuery(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	a, err := graph.LoadAnnotations(snap.Dir)
+	a, err := annotate.Load(snap.Dir)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 func runRemember(e *env, args []string) error {
@@ -34,7 +35,7 @@ func runRemember(e *env, args []string) error {
 			return err
 		}
 	}
-	id, err := w.Remember(graph.Memory{Text: fact, Category: *category, Title: *title, Link: *link, Rel: *rel})
+	id, err := w.Remember(annotate.Memory{Text: fact, Category: *category, Title: *title, Link: *link, Rel: *rel})
 	if err = warnNotMirrored(e, err); err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func runNote(e *env, args []string) error {
 // warnNotMirrored prints a failed shared-folder write as a warning (the
 // entry is saved in the index) and passes other errors on.
 func warnNotMirrored(e *env, err error) error {
-	if errors.Is(err, graph.ErrNotMirrored) {
+	if errors.Is(err, annotate.ErrNotMirrored) {
 		fmt.Fprintf(e.stderr, "wikitoolkit: warning: %v\n", err)
 		return nil
 	}
@@ -103,9 +104,9 @@ func warnNotMirrored(e *env, err error) error {
 // authoring returns the writer of notes and memories for this repository:
 // its index, its shared folder and, when an index exists, the live graph to
 // anchor to (when withGraph). done releases the graph's snapshot.
-func (e *env) authoring(withGraph bool) (graph.AnnotationWriter, func(), error) {
+func (e *env) authoring(withGraph bool) (annotate.Writer, func(), error) {
 	root, dir := e.rootAndIndex()
-	w := graph.AnnotationWriter{Index: dir, Shared: graph.SharedDir(root)}
+	w := annotate.Writer{Index: dir, Shared: annotate.SharedDir(root)}
 	if !withGraph {
 		return w, func() {}, nil
 	}
@@ -126,7 +127,7 @@ func (e *env) authoring(withGraph bool) (graph.AnnotationWriter, func(), error) 
 // current folder, a symbol name), or fails when it names no page of the
 // live index (when one exists) or of the memories.
 func checkPage(e *env, dir, ref string) (string, error) {
-	a, err := graph.LoadAnnotations(dir)
+	a, err := annotate.Load(dir)
 	if err != nil {
 		return "", err
 	}

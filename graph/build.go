@@ -41,11 +41,15 @@ type BuildOptions struct {
 	// stored as blobs in the same generation. prev is the live generation
 	// the build started from, nil for a first or full build.
 	Blobs func(g *Graph, prev *Snapshot) (map[string][]byte, error)
-	// Waiting is called once if another build holds the lock.
+	// Waiting is called once if another build holds the lock (when Build
+	// takes it: Lock nil).
 	Waiting func()
-	// Shared is the folder of shared notes and memories to import (see
-	// shared.go); "" means Root/.wiki (SharedDirName).
-	Shared string
+	// Lock, when set, is the index directory's build lock (LockBuild),
+	// held by the caller so that more than the build runs under it (the
+	// service layer imports shared notes before and stamps anchors after);
+	// Build then neither takes nor releases it. Nil: Build takes the lock
+	// for its own duration.
+	Lock *Lock
 	// BlobsFormat names the form of what Blobs stores; a generation
 	// written with another BlobsFormat (or graph FormatVersion) is rebuilt
 	// in full rather than reused.
@@ -63,10 +67,8 @@ func (opt *BuildOptions) format() string {
 // Build indexes the repository: it walks opt.Root, reparses added and
 // changed files, reuses the facts of unchanged ones, resolves references,
 // and writes a new generation that becomes live only when complete. With
-// nothing changed it writes nothing. Build never deletes authored data: it
-// imports the shared folder's new and changed entries first (when its
-// listing changed), and after writing a generation it stamps when it first
-// saw a note's anchor broken (stampAnchors).
+// nothing changed it writes nothing. One build at a time writes to an
+// index directory: Build holds its build lock (LockBuild) throughout.
 func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	start := time.Now()
 	root, err := filepath.Abs(opt.Root)
@@ -80,14 +82,16 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	if dir == "" {
 		dir = filepath.Join(root, IndexDirName)
 	}
-	if err := EnsureDir(dir); err != nil {
-		return nil, notWritable(dir, err)
+	switch {
+	case opt.Lock == nil:
+		lock, err := LockBuild(dir, opt.Waiting)
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Unlock()
+	case opt.Lock.path != buildLockPath(dir):
+		return nil, fmt.Errorf("build of %s given the lock %s: take the index's own with LockBuild", dir, opt.Lock.path)
 	}
-	lock, err := LockFile(filepath.Join(dir, "build.lock"), true, opt.Waiting)
-	if err != nil {
-		return nil, notWritable(dir, fmt.Errorf("lock index %s: %w", dir, err))
-	}
-	defer lock.Unlock()
 
 	var repaired string
 	if !opt.Full {
@@ -136,12 +140,11 @@ func buildWalk(opt walk.Options) walk.Options {
 }
 
 // SourceWalk returns opt with the index folder (IndexDirName, at any depth)
-// and the shared notes folder (SharedDirName, at the root) omitted: what
-// every walk of a repository's source needs, as their files are not source
-// (the shared notes are pages already, shared.go).
+// omitted: what every walk of a repository's source needs, as its files are
+// not source. Other folders to leave out (the shared notes folder) are the
+// caller's to name in opt.OmitPaths.
 func SourceWalk(opt walk.Options) walk.Options {
 	opt.OmitNames = append(slices.Clip(opt.OmitNames), IndexDirName)
-	opt.OmitPaths = append(slices.Clip(opt.OmitPaths), SharedDirName)
 	return opt
 }
 
@@ -193,11 +196,6 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		return nil, err
 	}
 	info := &BuildInfo{Root: root, Mode: "full", Started: start.UTC(), Phases: map[string]float64{}, Format: opt.format()}
-	shared := opt.Shared
-	if shared == "" {
-		shared = SharedDir(root)
-	}
-	info.Shared = importSharedIfChanged(dir, shared)
 	phase := start
 	lap := func(name string) {
 		now := time.Now()
@@ -379,20 +377,18 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	info.Generation = next
 	w, err := newGenWriter(dir, next)
 	if err != nil {
-		return nil, notWritable(dir, err)
+		return nil, NotWritable(dir, err)
 	}
 	enc := <-encoded
 	gb := <-graphBlob
 	enc.graph, enc.text = gb[0], gb[1]
 	if err := writeGeneration(ctx, w, enc, blobs, info, start, lap); err != nil {
 		w.abort()
-		return nil, notWritable(dir, err)
+		return nil, NotWritable(dir, err)
 	}
 	closePrev() // so that removeStale can delete its generation
 	removeStale(dir, next)
 	removeLastBuild(dir)
-	// Best effort: without a stamp a reader dates a change by this build.
-	_ = stampAnchors(dir, g, info.Started)
 	return info, nil
 }
 

@@ -19,8 +19,8 @@
 // immutable generations, each a Badger database under gen/NNNNNN, made live
 // by atomically replacing the CURRENT file; readers open generations
 // read-only and share them; a build killed at any moment leaves the live
-// generation untouched. Authored data (notes, memories) lives apart, so no
-// build can touch it. Every generation carries a seal (the size and hash of
+// generation untouched. Authored data (notes, memories: package
+// graph/annotate) lives apart, so no build can touch it. Every generation carries a seal (the size and hash of
 // each of its files) that a reader checks before Badger sees the files, so
 // a damaged index is an error that says "run 'wikitoolkit build'" and not a
 // panic, and a build rebuilds a damaged index in full by itself.

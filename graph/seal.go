@@ -91,7 +91,7 @@ func writeSeal(gd string) error {
 		}
 		fmt.Fprintf(&b, "%s %d %016x\n", e.Name(), size, h)
 	}
-	return writeFileAtomic(filepath.Join(gd, sealName), b.Bytes())
+	return WriteFileAtomic(filepath.Join(gd, sealName), b.Bytes())
 }
 
 // hashFile returns the size and xxhash64 of the file at path. Large
@@ -264,9 +264,10 @@ func (e *NotWritableError) Error() string {
 
 func (e *NotWritableError) Unwrap() error { return e.Err }
 
-// notWritable turns a permission failure of a write into the index dir
-// into a NotWritableError and returns other errors as they are.
-func notWritable(dir string, err error) error {
+// NotWritable turns a permission failure of a write into the index
+// directory dir into a *NotWritableError and returns other errors as they
+// are.
+func NotWritable(dir string, err error) error {
 	var nw *NotWritableError
 	if err == nil || errors.As(err, &nw) {
 		return err

@@ -9,7 +9,7 @@ package graph
 //	build.lock      flock(2) taken exclusively by the one build that may run at a time
 //	gen/NNNNNN/     one generation: a Badger database of derived data, immutable once CURRENT names it
 //	gen/NNNNNN/SEAL its seal: every other file of the generation with its size and xxhash64
-//	authored/       notes and memories: a build only adds to it (see authored.go, shared.go)
+//	authored/       notes and memories: a build only adds to it (package graph/annotate)
 //	shared.stamp    the listing of <root>/.wiki/ at its last import
 //
 // A build writes generation n+1 beside the live generation n, closes it
@@ -128,8 +128,6 @@ type BuildInfo struct {
 	// parse, load, resolve, rank, write), for benchmarks and --verbose.
 	Phases map[string]float64 `json:"phases,omitempty"`
 	Failed []walk.Skip        `json:"failed,omitempty"`
-	// Shared reports the import of the shared folder, when this build ran one.
-	Shared *SharedImport `json:"shared,omitempty"`
 	// Warnings are problems that did not stop the build but changed what it
 	// indexed, such as git missing, so that tracked files matched by ignore
 	// rules were left out (walk.Result.TrackedErr).
@@ -565,7 +563,7 @@ func (w *genWriter) commit() error {
 	if err := writeSeal(genDir(w.dir, w.n)); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(w.dir, "CURRENT"), []byte(strconv.Itoa(w.n)+"\n"))
+	return WriteFileAtomic(filepath.Join(w.dir, "CURRENT"), []byte(strconv.Itoa(w.n)+"\n"))
 }
 
 // abort drops a generation that will never be made live.
@@ -584,8 +582,9 @@ func syncDir(dir string) error {
 	return f.Sync()
 }
 
-// writeFileAtomic writes data to path through a synced temporary file and a rename.
-func writeFileAtomic(path string, data []byte) error {
+// WriteFileAtomic writes data to path through a synced temporary file and
+// a rename: a reader sees the old content or the new, never part of it.
+func WriteFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
@@ -657,7 +656,28 @@ func removeStale(dir string, keep int) {
 
 // Lock is an exclusive advisory lock on a file (flock), released by Unlock
 // or by the death of the process.
-type Lock struct{ f *os.File }
+type Lock struct {
+	f    *os.File
+	path string
+}
+
+// LockBuild takes the build lock of the index directory dir (creating the
+// directory): the lock Build holds, so that one build at a time writes
+// there. If another process holds it, LockBuild calls waiting (when not
+// nil) once and blocks until it is free. Pass the lock to Build in
+// BuildOptions.Lock to run more than the build under it; Unlock it after.
+func LockBuild(dir string, waiting func()) (*Lock, error) {
+	if err := EnsureDir(dir); err != nil {
+		return nil, NotWritable(dir, err)
+	}
+	lock, err := LockFile(buildLockPath(dir), true, waiting)
+	if err != nil {
+		return nil, NotWritable(dir, fmt.Errorf("lock index %s: %w", dir, err))
+	}
+	return lock, nil
+}
+
+func buildLockPath(dir string) string { return filepath.Join(filepath.Clean(dir), "build.lock") }
 
 // LockFile takes an exclusive lock on path, creating it. If the lock is held
 // and wait is true, it calls waiting once and blocks; otherwise it fails.
@@ -679,7 +699,7 @@ func LockFile(path string, wait bool, waiting func()) (*Lock, error) {
 			return nil, err
 		}
 	}
-	return &Lock{f: f}, nil
+	return &Lock{f: f, path: path}, nil
 }
 
 // Unlock releases the lock.

@@ -18,7 +18,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
-	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
@@ -282,7 +282,7 @@ func clipTokens(text string, max int) string {
 	return strings.ToValidUTF8(text[:lo], "") + note
 }
 
-func (s *Server) authoredData() (*graph.Annotations, error) { return s.live.Annotations() }
+func (s *Server) authoredData() (*annotate.Annotations, error) { return s.live.Annotations() }
 
 func (s *Server) addTools() {
 	s.addQuery()

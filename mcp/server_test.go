@@ -13,6 +13,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
@@ -173,7 +174,7 @@ func TestTools(t *testing.T) {
 			"link_page_id": "symbol:pay/retry.go#Charge", "rel": "explains"}, false, "memory:"},
 		{"wiki_remember", map[string]any{"fact": ""}, true, "empty"},
 		{"wiki_remember", map[string]any{"fact": "x", "link_page_id": "symbol:pay/retry.go#Nope"}, true, "no page"},
-		{"wiki_remember", map[string]any{"fact": strings.Repeat("x", graph.MaxAuthoredBytes+1)}, true, "too large"},
+		{"wiki_remember", map[string]any{"fact": strings.Repeat("x", annotate.MaxAuthoredBytes+1)}, true, "too large"},
 		{"wiki_note", map[string]any{"page_id": "symbol:cart/cart.go#Checkout", "text": "Checkout does not retry by itself."}, false, "note added"},
 		{"wiki_note", map[string]any{"page_id": "symbol:cart/cart.go#Nope", "text": "x"}, true, "no page"},
 		{"wiki_note", map[string]any{"page_id": "symbol:cart/cart.go#Checkout"}, true, "text"},

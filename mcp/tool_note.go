@@ -9,7 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 type noteIn struct {
@@ -42,20 +42,20 @@ func (s *Server) note(ctx context.Context, c *call, in noteIn) (string, noteOut,
 	defer release()
 	out := noteOut{PageID: id}
 	var b strings.Builder
-	var n *graph.Note
+	var n *annotate.Note
 	if in.Confirm {
-		var notes []graph.Note
-		var mems []graph.Memory
+		var notes []annotate.Note
+		var mems []annotate.Memory
 		notes, mems, n, err = w.Confirm(id, in.Text)
-		if err != nil && !errors.Is(err, graph.ErrNotMirrored) {
+		if err != nil && !errors.Is(err, annotate.ErrNotMirrored) {
 			return "", noteOut{}, fmt.Errorf("not confirmed: %v", err)
 		}
 		out.Confirmed = len(notes) + len(mems)
 		fmt.Fprintf(&b, "confirmed %d notes and %d memories on %s\n", len(notes), len(mems), id)
 	} else {
-		var nn graph.Note
+		var nn annotate.Note
 		nn, err = w.Note(id, in.Text)
-		if err != nil && !errors.Is(err, graph.ErrNotMirrored) {
+		if err != nil && !errors.Is(err, annotate.ErrNotMirrored) {
 			return "", noteOut{}, fmt.Errorf("not saved: %v", err)
 		}
 		n = &nn

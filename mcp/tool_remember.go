@@ -8,7 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 type rememberIn struct {
@@ -39,10 +39,10 @@ func (s *Server) remember(ctx context.Context, c *call, in rememberIn) (string, 
 		}
 	}
 	w, release := s.live.AnnotationWriter()
-	id, err := w.Remember(graph.Memory{Text: in.Fact, Category: in.Category, Title: in.Title, Link: link, Rel: in.Rel})
+	id, err := w.Remember(annotate.Memory{Text: in.Fact, Category: in.Category, Title: in.Title, Link: link, Rel: in.Rel})
 	release()
 	warn := ""
-	if errors.Is(err, graph.ErrNotMirrored) {
+	if errors.Is(err, annotate.ErrNotMirrored) {
 		warn, err = "warning: "+err.Error()+"\n", nil
 	}
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 // maxLinkedSnippetBytes bounds the snippet of a stub added for the code a
@@ -15,7 +16,7 @@ const maxLinkedSnippetBytes = 160
 // AnnotationPages returns the authored pages to rank with the code
 // (engine.Options.Extra): memories, and the notes of each page under that
 // page's ID. r may be nil.
-func AnnotationPages(r *graph.Resolved) []graph.Page {
+func AnnotationPages(r *annotate.Placement) []graph.Page {
 	if r == nil {
 		return nil
 	}
@@ -29,7 +30,7 @@ func AnnotationPages(r *graph.Resolved) []graph.Page {
 // when the answer lacks it), and then drops stubs from the end until the
 // rendered answer fits its budget again, so UsedTokens stays exact.
 // r and g may be nil.
-func AnnotateResult(res *engine.Result, r *graph.Resolved, g *graph.Graph) {
+func AnnotateResult(res *engine.Result, r *annotate.Placement, g *graph.Graph) {
 	if r == nil || len(res.Results) == 0 {
 		return
 	}
@@ -67,7 +68,7 @@ func AnnotateResult(res *engine.Result, r *graph.Resolved, g *graph.Graph) {
 				st.Title += " — " + d
 			}
 			out = append(out, st)
-			if m.Link == "" || m.State == graph.StateOrphan || placed[m.ShownOn] {
+			if m.Link == "" || m.State == annotate.StateOrphan || placed[m.ShownOn] {
 				continue
 			}
 			// The code it is about, right after it.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 	"github.com/wikitoolkit/wikitoolkit/parser"
 )
@@ -69,13 +70,16 @@ func LoadWalkSettings(indexDir string) WalkSettings {
 	return ws
 }
 
-// WalkOptions are the graph walk options of these settings.
+// WalkOptions are the graph walk options of these settings: the shared
+// notes folder (annotate.SharedDirName) is omitted, as its files are pages
+// already.
 func (ws WalkSettings) WalkOptions() walk.Options {
 	dirs := ws.ExcludeDirs
 	if dirs == nil {
 		dirs = []string{}
 	}
-	return walk.Options{MaxFileBytes: ws.MaxFileBytes, ExcludeDirs: dirs, Detect: parser.Detect, Reason: parser.NotIndexedReason}
+	return walk.Options{MaxFileBytes: ws.MaxFileBytes, ExcludeDirs: dirs, Detect: parser.Detect, Reason: parser.NotIndexedReason,
+		OmitPaths: []string{annotate.SharedDirName}}
 }
 
 func saveWalkSettings(indexDir string, ws WalkSettings) error {
@@ -95,15 +99,28 @@ func saveWalkSettings(indexDir string, ws WalkSettings) error {
 	return nil
 }
 
-// Build indexes the repository: the graph (graph.Build, which also imports
-// the shared folder's notes and memories and stamps broken anchors) and
-// the ranking index stored beside it (engine.BuildBlobs). Both front ends
-// build through it: `wikitoolkit build` and the server's refresh. The walk
-// options it used are stored for the next build.
-func Build(ctx context.Context, opt BuildOptions) (*graph.BuildInfo, error) {
+// BuildResult is what a build did: the graph build's BuildInfo, and the
+// import of the shared folder when the build ran one.
+type BuildResult struct {
+	*graph.BuildInfo
+	Shared *annotate.SharedImport
+}
+
+// Build indexes the repository: under the index's build lock it imports the
+// shared folder's new and changed notes and memories
+// (annotate.ImportSharedIfChanged), builds the graph and the ranking index
+// stored beside it (graph.Build with engine.BuildBlobs) and, when that
+// wrote a generation, stamps the anchors it broke (annotate.StampAnchors).
+// It never deletes notes or memories. Both front ends build through it:
+// `wikitoolkit build` and the server's refresh. The walk options it used
+// are stored for the next build.
+func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 	root, err := filepath.Abs(opt.Root)
 	if err != nil {
 		return nil, err
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("cannot index %s: not a directory", root)
 	}
 	indexDir := opt.IndexDir
 	if indexDir == "" {
@@ -116,21 +133,35 @@ func Build(ctx context.Context, opt BuildOptions) (*graph.BuildInfo, error) {
 	if opt.ExcludeDirs != nil {
 		ws.ExcludeDirs = opt.ExcludeDirs
 	}
+	lock, err := graph.LockBuild(indexDir, opt.Waiting)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	shared := annotate.ImportSharedIfChanged(indexDir, annotate.SharedDir(root))
+	var built *graph.Graph // the graph of the generation the build writes, if any
 	info, err := graph.Build(ctx, graph.BuildOptions{
-		Root:        root,
-		IndexDir:    indexDir,
-		Full:        opt.Full,
-		Walk:        ws.WalkOptions(),
-		Progress:    opt.Progress,
-		Waiting:     opt.Waiting,
-		Blobs:       engine.BuildBlobs,
+		Root:     root,
+		IndexDir: indexDir,
+		Full:     opt.Full,
+		Walk:     ws.WalkOptions(),
+		Progress: opt.Progress,
+		Lock:     lock,
+		Blobs: func(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error) {
+			built = g
+			return engine.BuildBlobs(g, prev)
+		},
 		BlobsFormat: engine.Format,
 	})
 	if err != nil {
 		return nil, err
 	}
+	if built != nil {
+		// Best effort: without a stamp a reader dates a change by this build.
+		_ = annotate.StampAnchors(indexDir, built, info.Started)
+	}
 	if err := saveWalkSettings(indexDir, ws); err != nil {
 		info.Warnings = append(info.Warnings, fmt.Sprintf("the build options were not saved (%v); the next build uses the defaults unless given them again", err))
 	}
-	return info, nil
+	return &BuildResult{BuildInfo: info, Shared: shared}, nil
 }

@@ -4,8 +4,9 @@
 // answer.
 //
 // Layering: parser → graph → engine → wiki → mcp → cli. wiki imports graph
-// (pages, edges, the store, authored notes and memories) and engine (the
-// ranking index); it imports neither front end. It lives in engine/wiki,
+// (pages, edges, the store), graph/annotate (notes, memories, anchors and
+// the shared .wiki/ folder) and engine (the ranking index); it imports
+// neither front end. It lives in engine/wiki,
 // a sub-package that the engine package itself never imports: the
 // repository's top level is the pipeline's stages (parser, graph, engine)
 // and the two front ends, and the service is the engine's public face.
@@ -17,7 +18,7 @@
 //	                  stored with the index (WalkSettings) and reused
 //	query.go          Query (memories ranked beside code, notes marked),
 //	                  ParseKinds, Gen.StalePaths (freshness marks)
-//	page.go           LoadPage, ResolveID, CheckPage: page references and views
+//	page.go           LoadPage, ResolveRef, CheckPage: page references and views
 //	related.go        Related: a page's neighbours
 //	status.go         CollectStatus, RenderStatus: index health
 //	files.go          Search, ReadFile: confined text search and file slices

@@ -19,6 +19,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
@@ -116,6 +117,7 @@ func Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult,
 		}
 	}
 	wopt := graph.SourceWalk(opt.Walk)
+	wopt.OmitPaths = append(slices.Clip(wopt.OmitPaths), annotate.SharedDirName)
 	wopt.Detect = nil // every text file, not only the languages the build parses
 	w, err := walk.Walk(ctx, root, wopt)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
@@ -50,7 +51,7 @@ type LiveOptions struct {
 type Live struct {
 	opt         LiveOptions
 	dir         string
-	annotations *graph.AnnotationCache
+	annotations *annotate.Cache
 
 	mu      sync.Mutex // guards cur, curKey, openErr and the refs of every gen
 	cur     *Gen
@@ -119,7 +120,7 @@ func NewLive(opt LiveOptions) (*Live, error) {
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
 	}
-	l := &Live{opt: opt, dir: dir, annotations: graph.NewAnnotationCache(dir), nowFunc: time.Now}
+	l := &Live{opt: opt, dir: dir, annotations: annotate.NewCache(dir), nowFunc: time.Now}
 	l.bgCtx, l.bgStop = context.WithCancel(context.Background())
 	return l, nil
 }
@@ -331,7 +332,7 @@ func (s *Live) RootNoIndex() string {
 // Annotations returns the notes and memories, re-read only when another
 // process changed them; a read error is logged and returned with what could
 // be read.
-func (s *Live) Annotations() (*graph.Annotations, error) {
+func (s *Live) Annotations() (*annotate.Annotations, error) {
 	a, err := s.annotations.Get()
 	if err != nil {
 		s.logf("read notes and memories: %v", err)

@@ -5,9 +5,10 @@ import (
 	"fmt"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
-// CheckPage returns the page ID ref names (ResolveID), or an
+// CheckPage returns the page ID ref names (ResolveRef), or an
 // error when it is malformed or names no page of the live index or memory.
 func (s *Live) CheckPage(ref string) (string, error) {
 	if kind, _, _, err := graph.ParseID(ref); err == nil && kind == graph.KindMemory {
@@ -23,12 +24,12 @@ func (s *Live) CheckPage(ref string) (string, error) {
 	return CheckPage(g.Snap, a, ref, "")
 }
 
-// CheckPage returns the page ID ref names (ResolveID, relative paths taken
+// CheckPage returns the page ID ref names (ResolveRef, relative paths taken
 // from base first), or an error that says what to do when it is malformed
 // or names no page of snap (nil: only IDs, and only memories are checked)
 // or memory of a.
-func CheckPage(snap *graph.Snapshot, a *graph.Annotations, ref, base string) (string, error) {
-	id, err := ResolveID(snap, ref, base)
+func CheckPage(snap *graph.Snapshot, a *annotate.Annotations, ref, base string) (string, error) {
+	id, err := ResolveRef(snap, ref, base)
 	if err != nil {
 		return "", err
 	}
@@ -59,14 +60,14 @@ func CheckPage(snap *graph.Snapshot, a *graph.Annotations, ref, base string) (st
 
 // AnnotationWriter returns the writer for notes and memories, anchored to the live
 // generation when there is one, and the function that releases it.
-func (s *Live) AnnotationWriter() (graph.AnnotationWriter, func()) {
-	w := graph.AnnotationWriter{Index: s.dir}
+func (s *Live) AnnotationWriter() (annotate.Writer, func()) {
+	w := annotate.Writer{Index: s.dir}
 	g, release, err := s.Acquire()
 	if err != nil {
-		w.Shared = graph.SharedDir(s.RootNoIndex())
+		w.Shared = annotate.SharedDir(s.RootNoIndex())
 		return w, func() {}
 	}
-	w.Shared = graph.SharedDir(s.Root(g))
+	w.Shared = annotate.SharedDir(s.Root(g))
 	if gr, err := g.Snap.Graph(); err == nil {
 		w.Graph, w.Built = gr, g.Snap.Info().Started
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 // MaxSourceLines bounds the source a page shows.
@@ -73,30 +74,31 @@ type NoteView struct {
 	Stale string `json:"stale,omitempty"`
 }
 
-// Resolve resolves a (nil: nil) against snap's graph (nil or unreadable:
-// no graph, everything fresh).
-func Resolve(snap *graph.Snapshot, a *graph.Annotations) *graph.Resolved {
+// PlaceAnnotations places a's notes and linked memories (nil: nil) on
+// snap's graph (annotate.Annotations.Place; snap nil or its graph
+// unreadable: no graph, everything fresh).
+func PlaceAnnotations(snap *graph.Snapshot, a *annotate.Annotations) *annotate.Placement {
 	if a == nil {
 		return nil
 	}
 	if snap == nil || !a.HasAnchors() {
-		return a.Resolve(nil, time.Time{}) // no graph to decode: a CLI query stays as fast as before
+		return a.Place(nil, time.Time{}) // no graph to decode: a CLI query stays as fast as before
 	}
 	g, err := snap.Graph()
 	if err != nil {
 		g = nil
 	}
-	return a.Resolve(g, snap.Info().Started)
+	return a.Place(g, snap.Info().Started)
 }
 
 // noteView renders a placed note.
-func noteView(n graph.PlacedNote) NoteView {
+func noteView(n annotate.PlacedNote) NoteView {
 	return NoteView{ID: n.ID, Text: n.Text, Time: n.Time.Local().Format(time.RFC3339), State: n.State.String(), From: n.From,
 		Stale: n.Describe(anchoredAt(n.Anchor, n.Time))}
 }
 
 // anchoredAt is when an anchor was taken: confirmed, else written.
-func anchoredAt(an graph.Anchor, written time.Time) time.Time {
+func anchoredAt(an annotate.Anchor, written time.Time) time.Time {
 	if an.Anchored.IsZero() {
 		return written
 	}
@@ -112,10 +114,10 @@ type PageOptions struct {
 	Base string
 }
 
-// ResolveID turns a page reference — a page ID, a repository path,
+// ResolveRef turns a page reference — a page ID, a repository path,
 // PATH#NAME, PATH:LINE or a symbol name (graph.ResolveRef) — into a page
 // ID. Without an index (snap nil) only IDs are accepted.
-func ResolveID(snap *graph.Snapshot, ref, base string) (string, error) {
+func ResolveRef(snap *graph.Snapshot, ref, base string) (string, error) {
 	ref = strings.TrimSpace(ref)
 	if snap == nil {
 		_, _, _, err := graph.ParseID(ref)
@@ -124,12 +126,12 @@ func ResolveID(snap *graph.Snapshot, ref, base string) (string, error) {
 	return snap.ResolveRef(ref, base)
 }
 
-// LoadPage reads the page ref names (ResolveID) from snap (or, for memory
+// LoadPage reads the page ref names (ResolveRef) from snap (or, for memory
 // pages, from a) with its edges, the memories linked to it, its notes and a
 // bounded slice of its source. a may be nil. A missing page is an error
 // that suggests near IDs.
-func LoadPage(snap *graph.Snapshot, a *graph.Annotations, ref string, opt PageOptions) (*Page, error) {
-	id, err := ResolveID(snap, ref, opt.Base)
+func LoadPage(snap *graph.Snapshot, a *annotate.Annotations, ref string, opt PageOptions) (*Page, error) {
+	id, err := ResolveRef(snap, ref, opt.Base)
 	if err != nil {
 		return nil, err
 	}
@@ -139,8 +141,8 @@ func LoadPage(snap *graph.Snapshot, a *graph.Annotations, ref string, opt PageOp
 	}
 	var p *Page
 	if kind == graph.KindMemory {
-		m, ok := graph.PlacedMemory{}, false
-		if r := Resolve(snap, a); r != nil {
+		m, ok := annotate.PlacedMemory{}, false
+		if r := PlaceAnnotations(snap, a); r != nil {
 			m, ok = r.Memory(frag)
 		}
 		if !ok {
@@ -184,7 +186,7 @@ func LoadPage(snap *graph.Snapshot, a *graph.Annotations, ref string, opt PageOp
 			p.Source, p.SourceTo, p.Stale = readSource(snap, rec.Path, rec.Line, rec.EndLine, opt.Clip)
 		}
 	}
-	r := Resolve(snap, a)
+	r := PlaceAnnotations(snap, a)
 	if r != nil {
 		if linked := r.LinkedFrom(id); len(linked) > 0 {
 			d := p.Edges["relates"]

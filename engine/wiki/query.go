@@ -8,6 +8,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 // Query ranks page stubs for question within opt's budget, memories
@@ -15,8 +16,8 @@ import (
 // notes and the pages memories are about (AnnotateResult). a may be nil;
 // with a nil snap nothing decodes the graph (no staleness, as the hook wants).
 // opt.MemoryPages is set here.
-func Query(ctx context.Context, snap *graph.Snapshot, ix *engine.Index, a *graph.Annotations, question string, opt engine.Options) (engine.Result, error) {
-	r := Resolve(snap, a)
+func Query(ctx context.Context, snap *graph.Snapshot, ix *engine.Index, a *annotate.Annotations, question string, opt engine.Options) (engine.Result, error) {
+	r := PlaceAnnotations(snap, a)
 	opt.Extra = AnnotationPages(r)
 	res, err := ix.Query(ctx, question, opt)
 	if err != nil {

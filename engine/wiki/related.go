@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 // Neighbor is one edge of a page seen from that page, with what the
@@ -51,7 +52,7 @@ func CheckRelArgs(rel, dir string) (string, error) {
 
 // Related lists the neighbours of p, at most max (0 = all), described from
 // snap's graph and a's memories (either may be nil).
-func Related(snap *graph.Snapshot, a *graph.Annotations, p *Page, rel, dir string, max int) RelatedView {
+func Related(snap *graph.Snapshot, a *annotate.Annotations, p *Page, rel, dir string, max int) RelatedView {
 	out := related(p, rel, dir, max)
 	var g *graph.Graph
 	if snap != nil {
@@ -64,7 +65,7 @@ func Related(snap *graph.Snapshot, a *graph.Annotations, p *Page, rel, dir strin
 }
 
 // describeNeighbor fills in n's kind, title and place.
-func describeNeighbor(n *Neighbor, g *graph.Graph, a *graph.Annotations) {
+func describeNeighbor(n *Neighbor, g *graph.Graph, a *annotate.Annotations) {
 	kind, _, frag, err := graph.ParseID(n.ID)
 	if err != nil {
 		return

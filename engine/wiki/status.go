@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
@@ -87,7 +88,7 @@ type StatusOptions struct {
 
 // CollectStatus reports on snap, the authored data a (may be nil) and the
 // hook's bypass log.
-func CollectStatus(snap *graph.Snapshot, a *graph.Annotations, opt StatusOptions) (*Status, error) {
+func CollectStatus(snap *graph.Snapshot, a *annotate.Annotations, opt StatusOptions) (*Status, error) {
 	info := snap.Info()
 	st := &Status{Index: snap.Dir, Root: info.Root, Generation: snap.Generation, Pages: maps.Clone(info.Pages), Edges: maps.Clone(info.Edges),
 		Files: info.Files, Languages: info.Languages, IndexBytes: snap.SizeBytes(), IndexParts: snap.PartSizes(), SourceBytes: info.SourceBytes,
@@ -121,18 +122,18 @@ func CollectStatus(snap *graph.Snapshot, a *graph.Annotations, opt StatusOptions
 		}
 		st.Pages["memory"] = len(a.Memories())
 		st.Notes, st.NotedPages = a.NoteCount()
-		r := Resolve(snap, a)
+		r := PlaceAnnotations(snap, a)
 		seen := map[string]bool{}
 		for _, n := range r.AllNotes() {
-			if n.State == graph.StateOrphan && !seen[n.PageID] {
+			if n.State == annotate.StateOrphan && !seen[n.PageID] {
 				seen[n.PageID] = true
 				if len(st.Orphans) < maxStaleListed {
 					st.Orphans = append(st.Orphans, n.PageID)
 				}
 			}
 		}
-		st.OrphanNotes, st.StaleNotes, st.MovedNotes = r.NoteCount(graph.StateOrphan), r.NoteCount(graph.StateStale), r.NoteCount(graph.StateMoved)
-		st.StaleMemories, st.MovedMemories, st.OrphanMemories = r.MemoryCount(graph.StateStale), r.MemoryCount(graph.StateMoved), r.MemoryCount(graph.StateOrphan)
+		st.OrphanNotes, st.StaleNotes, st.MovedNotes = r.NoteCount(annotate.StateOrphan), r.NoteCount(annotate.StateStale), r.NoteCount(annotate.StateMoved)
+		st.StaleMemories, st.MovedMemories, st.OrphanMemories = r.MemoryCount(annotate.StateStale), r.MemoryCount(annotate.StateMoved), r.MemoryCount(annotate.StateOrphan)
 		if st.Edges != nil {
 			n := 0
 			for _, m := range a.Memories() {

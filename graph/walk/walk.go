@@ -63,12 +63,12 @@ type Options struct {
 	// Walk calls Detect from several goroutines at once.
 	Detect func(path string) string
 	// OmitNames are file and directory base names omitted silently at any
-	// depth, as .git always is: the index's own folder (graph.IndexDirName).
+	// depth, as .git always is: the index's own folder (graph.IndexDirName,
+	// which graph.SourceWalk adds to every walk of a repository's source).
 	OmitNames []string
 	// OmitPaths are repo-relative slash paths omitted silently: the shared
-	// notes folder at the root (graph.SharedDirName), whose files are pages
-	// already. graph.SourceWalk adds both to the options of every walk of a
-	// repository's source.
+	// notes folder at the root (annotate.SharedDirName), whose files are
+	// pages already, which the service layer's walks name.
 	OmitPaths []string
 	// Reason says why Detect rejected a path ("binary (by extension)",
 	// "license text"); the rejected files are counted by extension with it

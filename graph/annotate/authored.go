@@ -1,4 +1,4 @@
-package graph
+package annotate
 
 // The authored store: notes and memories.
 //
@@ -19,10 +19,10 @@ package graph
 // Anchors (anchor.go): a note, and a memory with a link, records the page it
 // was written about with that page's Hash and BodyHash at the time. Whether
 // it is fresh, possibly stale, moved or orphaned is computed when it is
-// read, against the live graph (Annotations.Resolve), never persisted: a build
+// read, against the live graph (Annotations.Place), never persisted: a build
 // that renames a symbol does not rewrite notes, so the same note re-attaches
 // if the old ID returns, and following a move costs one scan of the graph
-// per generation. Only two things change an anchor: confirming (AnnotationWriter.
+// per generation. Only two things change an anchor: confirming (Writer.
 // Confirm re-anchors to the page the note shows on now, with its current
 // hashes) and importing a changed shared file. A build records, per anchor
 // it first sees broken, the time it saw that (seen/ keys below), so "the
@@ -62,6 +62,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
+	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
 // MaxAuthoredBytes bounds the text of one note or memory: 16 KiB is several
@@ -98,12 +99,12 @@ type Memory struct {
 }
 
 // ID returns the memory's page ID, memory:<slug>.
-func (m *Memory) ID() string { return MemoryID(m.Slug) }
+func (m *Memory) ID() string { return graph.MemoryID(m.Slug) }
 
 // Page returns the memory as a page for ranking and display: Kind
-// KindMemory, Title, Doc = the text.
-func (m *Memory) Page() Page {
-	return Page{ID: m.ID(), Kind: KindMemory, Title: m.Title, Name: m.Slug, Qualified: m.Category, Doc: m.Text}
+// graph.KindMemory, Title, Doc = the text.
+func (m *Memory) Page() graph.Page {
+	return graph.Page{ID: m.ID(), Kind: graph.KindMemory, Title: m.Title, Name: m.Slug, Qualified: m.Category, Doc: m.Text}
 }
 
 // Note is dated text attached to one page. ID is unique across clones (its
@@ -129,7 +130,7 @@ type Anchor struct {
 
 // anchorOf returns the anchor for page id in g at time t; a page g lacks
 // (or a nil g) gives an anchor with zero hashes.
-func anchorOf(g *Graph, id string, t time.Time) Anchor {
+func anchorOf(g *graph.Graph, id string, t time.Time) Anchor {
 	if g == nil || id == "" {
 		return Anchor{}
 	}
@@ -149,12 +150,12 @@ type Annotations struct {
 	bySlug   map[string]int    // slug → index in memories
 	notes    map[string][]Note // page ID → notes by time
 	links    map[string][]int  // linked page ID → indexes of memories linking to it
-	pages    []Page
+	pages    []graph.Page
 	seen     map[string]time.Time // seenKey(page, hash) → when a build first saw the page without that hash
 
 	resMu sync.Mutex
-	resG  *Graph
-	res   *Resolved
+	resG  *graph.Graph
+	res   *Placement
 }
 
 // Version identifies the store content this copy reflects ("" when the
@@ -206,11 +207,11 @@ func (a *Annotations) LinkedFrom(pageID string) []Memory {
 }
 
 // HasAnchors reports whether any note or linked memory exists, i.e.
-// whether Resolve needs a graph at all.
+// whether Place needs a graph at all.
 func (a *Annotations) HasAnchors() bool { return len(a.notes) > 0 || len(a.links) > 0 }
 
 // MemoryPages returns every memory as a page (see Memory.Page), for ranking.
-func (a *Annotations) MemoryPages() []Page { return a.pages }
+func (a *Annotations) MemoryPages() []graph.Page { return a.pages }
 
 func authoredDir(dir string) string     { return filepath.Join(dir, "authored") }
 func authoredVersion(dir string) string { return filepath.Join(dir, "authored.version") }
@@ -269,19 +270,19 @@ func firstWords(s string, n int) string {
 	return strings.Join(f, " ")
 }
 
-// AnnotationWriter writes notes and memories. Index, the index directory, is
+// Writer writes notes and memories. Index, the index directory, is
 // required. Shared, when set, is the folder that mirrors every write as a
 // Markdown file (the repository's .wiki/, see shared.go). Graph, when set,
 // is the live graph: writes anchor to its pages' fingerprints, and Confirm
 // finds the notes shown on a page through it. Built is Graph's build time
-// (for Resolve). Every write is synced to the store before it returns; a
+// (for Place). Every write is synced to the store before it returns; a
 // failed mirror write is reported as an error wrapping ErrNotMirrored after
 // the store write succeeded. The zero value is unusable; an
-// AnnotationWriter is a value and safe for concurrent use.
-type AnnotationWriter struct {
+// Writer is a value and safe for concurrent use.
+type Writer struct {
 	Index  string
 	Shared string
-	Graph  *Graph
+	Graph  *graph.Graph
 	Built  time.Time
 }
 
@@ -290,13 +291,13 @@ type AnnotationWriter struct {
 var ErrNotMirrored = errors.New("saved in the index, but not in the shared folder")
 
 // AddMemory stores a new memory in the index directory dir, without
-// anchor or mirror file; see AnnotationWriter.Remember.
-func AddMemory(dir string, m Memory) (string, error) { return AnnotationWriter{Index: dir}.Remember(m) }
+// anchor or mirror file; see Writer.Remember.
+func AddMemory(dir string, m Memory) (string, error) { return Writer{Index: dir}.Remember(m) }
 
 // AddNote appends an unanchored note to pageID in the index directory dir;
-// see AnnotationWriter.Note.
+// see Writer.Note.
 func AddNote(dir, pageID, text string) (Note, error) {
-	return AnnotationWriter{Index: dir}.Note(pageID, text)
+	return Writer{Index: dir}.Note(pageID, text)
 }
 
 // Remember stores a new memory and returns its page ID. The slug comes
@@ -304,7 +305,7 @@ func AddNote(dir, pageID, text string) (Note, error) {
 // and is made unique with -2, -3, ... Link, when set, must be a valid page
 // ID; whether that page exists is the caller's business (a link to a page
 // that is gone is kept, like an orphaned note).
-func (w AnnotationWriter) Remember(m Memory) (string, error) {
+func (w Writer) Remember(m Memory) (string, error) {
 	var err error
 	if m.Text, err = cleanText("the fact", m.Text, MaxAuthoredBytes, true); err != nil {
 		return "", err
@@ -319,7 +320,7 @@ func (w AnnotationWriter) Remember(m Memory) (string, error) {
 		return "", err
 	}
 	if m.Link = strings.TrimSpace(m.Link); m.Link != "" {
-		if _, _, _, err := ParseID(m.Link); err != nil {
+		if _, _, _, err := graph.ParseID(m.Link); err != nil {
 			return "", err
 		}
 		if m.Rel == "" {
@@ -412,8 +413,8 @@ func validNoteID(id string) bool {
 // Note appends a dated note to the page pageID (a valid page ID; the page
 // need not exist now: notes outlive their pages) and returns it, anchored
 // to the page in w.Graph.
-func (w AnnotationWriter) Note(pageID, text string) (Note, error) {
-	if _, _, _, err := ParseID(pageID); err != nil {
+func (w Writer) Note(pageID, text string) (Note, error) {
+	if _, _, _, err := graph.ParseID(pageID); err != nil {
 		return Note{}, err
 	}
 	text, err := cleanText("the note", text, MaxAuthoredBytes, true)
@@ -434,7 +435,7 @@ func (w AnnotationWriter) Note(pageID, text string) (Note, error) {
 // and hold the page; then, when text is not empty, adds it as a new note.
 // It returns the confirmed notes and memories (their new state) and the
 // new note, if any.
-func (w AnnotationWriter) Confirm(pageID, text string) ([]Note, []Memory, *Note, error) {
+func (w Writer) Confirm(pageID, text string) ([]Note, []Memory, *Note, error) {
 	if w.Graph == nil {
 		return nil, nil, nil, errors.New("confirming needs an index: run 'wikitoolkit build'")
 	}
@@ -451,7 +452,7 @@ func (w AnnotationWriter) Confirm(pageID, text string) ([]Note, []Memory, *Note,
 		if err != nil {
 			return err
 		}
-		r := a.Resolve(w.Graph, w.Built)
+		r := a.Place(w.Graph, w.Built)
 		for _, pn := range r.Notes(pageID) {
 			n := pn.Note
 			n.PageID, n.Anchor = pageID, anchor
@@ -485,7 +486,7 @@ func (w AnnotationWriter) Confirm(pageID, text string) ([]Note, []Memory, *Note,
 }
 
 // mirror writes mems and notes to w.Shared, if set.
-func (w AnnotationWriter) mirror(mems []Memory, notes []Note) error {
+func (w Writer) mirror(mems []Memory, notes []Note) error {
 	if w.Shared == "" {
 		return nil
 	}
@@ -495,8 +496,19 @@ func (w AnnotationWriter) mirror(mems []Memory, notes []Note) error {
 	return nil
 }
 
+// authoredOptions are the generations' Badger options (graph's store.go)
+// sized for a small store whose every write is synced.
 func authoredOptions(dir string, readOnly bool) badger.Options {
-	return badgerOptions(dir, readOnly).
+	return badger.DefaultOptions(dir).
+		WithLogger(nil).
+		WithReadOnly(readOnly).
+		WithNumMemtables(2).
+		WithNumLevelZeroTables(4).
+		WithNumLevelZeroTablesStall(12).
+		WithNumGoroutines(2).
+		WithBlockSize(16 << 10).
+		WithMetricsEnabled(false).
+		WithDetectConflicts(false).
 		WithMemTableSize(2 << 20).
 		WithValueThreshold(64 << 10).
 		WithValueLogFileSize(1 << 20).
@@ -551,12 +563,12 @@ func openAuthored(dir string, readOnly bool) (*badger.DB, error) {
 // updateAuthored runs fn in one read-write transaction, closes the
 // database, and bumps the version file.
 func updateAuthored(dir string, fn func(*badger.Txn) error) error {
-	if err := EnsureDir(dir); err != nil {
-		return notWritable(dir, err)
+	if err := graph.EnsureDir(dir); err != nil {
+		return graph.NotWritable(dir, err)
 	}
 	db, err := openAuthored(dir, false)
 	if err != nil {
-		return notWritable(dir, err)
+		return graph.NotWritable(dir, err)
 	}
 	err = db.Update(fn)
 	if cerr := db.Close(); err == nil && cerr != nil {
@@ -566,8 +578,8 @@ func updateAuthored(dir string, fn func(*badger.Txn) error) error {
 		return err
 	}
 	v := fmt.Sprintf("%d-%d-%d\n", time.Now().UnixNano(), os.Getpid(), noteSeq.Add(1))
-	if err := writeFileAtomic(authoredVersion(dir), []byte(v)); err != nil {
-		return notWritable(dir, fmt.Errorf("bump %s: %w", authoredVersion(dir), err))
+	if err := graph.WriteFileAtomic(authoredVersion(dir), []byte(v)); err != nil {
+		return graph.NotWritable(dir, fmt.Errorf("bump %s: %w", authoredVersion(dir), err))
 	}
 	return nil
 }
@@ -578,9 +590,9 @@ func readAuthoredVersion(dir string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// LoadAnnotations reads the whole authored store of the index directory dir.
+// Load reads the whole authored store of the index directory dir.
 // A store never written is empty, not an error.
-func LoadAnnotations(dir string) (*Annotations, error) {
+func Load(dir string) (*Annotations, error) {
 	v := readAuthoredVersion(dir)
 	if _, err := os.Stat(filepath.Join(authoredDir(dir), "MANIFEST")); err != nil {
 		return newAuthored(v, nil, nil, nil), nil
@@ -646,7 +658,7 @@ func seenKey(page string, hash uint32) string { return fmt.Sprintf("%s\x00%08x",
 func newAuthored(version string, mems []Memory, notes []Note, seen map[string]time.Time) *Annotations {
 	sort.SliceStable(mems, func(i, j int) bool { return mems[i].Created.Before(mems[j].Created) })
 	a := &Annotations{version: version, memories: mems, bySlug: make(map[string]int, len(mems)),
-		notes: map[string][]Note{}, links: map[string][]int{}, pages: make([]Page, len(mems)), seen: seen}
+		notes: map[string][]Note{}, links: map[string][]int{}, pages: make([]graph.Page, len(mems)), seen: seen}
 	for i := range mems {
 		a.bySlug[mems[i].Slug] = i
 		a.pages[i] = mems[i].Page()
@@ -672,29 +684,29 @@ func sortNotes(ns []Note) {
 	})
 }
 
-// AnnotationCache keeps a process's copy of the authored store fresh: Get
+// Cache keeps a process's copy of the authored store fresh: Get
 // reloads it when the version file changed since the last load. It is safe
 // for concurrent use.
-type AnnotationCache struct {
+type Cache struct {
 	dir string
 	mu  sync.Mutex
 	cur *Annotations
 	at  string // version of cur
 }
 
-// NewAnnotationCache returns a cache of the authored store of index directory dir.
-func NewAnnotationCache(dir string) *AnnotationCache { return &AnnotationCache{dir: dir} }
+// NewCache returns a cache of the authored store of index directory dir.
+func NewCache(dir string) *Cache { return &Cache{dir: dir} }
 
 // Get returns the current authored data. On a reload error it returns the
 // previous copy, if any, with the error.
-func (c *AnnotationCache) Get() (*Annotations, error) {
+func (c *Cache) Get() (*Annotations, error) {
 	v := readAuthoredVersion(c.dir)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cur != nil && v == c.at {
 		return c.cur, nil
 	}
-	a, err := LoadAnnotations(c.dir)
+	a, err := Load(c.dir)
 	if err != nil {
 		if c.cur != nil {
 			return c.cur, err

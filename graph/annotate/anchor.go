@@ -1,4 +1,4 @@
-package graph
+package annotate
 
 import (
 	"sort"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
 // State is where a note or linked memory stands against the live graph.
@@ -39,7 +40,7 @@ func (s State) String() string {
 	return "unknown"
 }
 
-// Standing is a note's or memory's anchor resolved against a graph. ShownOn
+// Standing is where a note's or memory's anchor places it in a graph. ShownOn
 // is the page it shows on now: the page it was written on, or for StateMoved
 // the page it followed to (From is then the page it was written on).
 // Changed is when a build first saw the change (StateStale, StateOrphan),
@@ -88,35 +89,36 @@ type PlacedMemory struct {
 	Standing
 }
 
-// Resolved is an Annotations set resolved against one graph: where each note and
+// Placement is an Annotations set placed on one graph: where each note and
 // linked memory shows and whether it is still current. It is immutable and
 // safe for concurrent use; returned slices are shared and must not be
 // modified.
-type Resolved struct {
+type Placement struct {
 	notes   []PlacedNote     // every note, by page then time
 	byPage  map[string][]int // shown page → indexes into notes (not orphans)
 	mems    []PlacedMemory   // parallel to Annotations.Memories
 	links   map[string][]int // shown page → indexes into mems
-	pages   []Page           // memory pages, then one page per noted page
+	pages   []graph.Page     // memory pages, then one page per noted page
 	counts  [len(stateNames)]int
 	mcounts [len(stateNames)]int
 }
 
-// Resolve resolves the authored data against g (nil: no index, everything
-// shows where it was written, fresh). built is g's build time, the
+// Place places the notes and linked memories on g: where each shows and
+// whether it is still current (nil g: no index, everything shows where it
+// was written, fresh). built is g's build time, the
 // fallback for Standing.Changed. The result for the last g is cached.
-func (a *Annotations) Resolve(g *Graph, built time.Time) *Resolved {
+func (a *Annotations) Place(g *graph.Graph, built time.Time) *Placement {
 	a.resMu.Lock()
 	defer a.resMu.Unlock()
 	if a.res != nil && a.resG == g {
 		return a.res
 	}
-	a.res, a.resG = resolve(a, g, built), g
+	a.res, a.resG = place(a, g, built), g
 	return a.res
 }
 
-func resolve(a *Annotations, g *Graph, built time.Time) *Resolved {
-	r := &Resolved{byPage: map[string][]int{}, links: map[string][]int{}}
+func place(a *Annotations, g *graph.Graph, built time.Time) *Placement {
+	r := &Placement{byPage: map[string][]int{}, links: map[string][]int{}}
 	// Bodies of anchored pages that are gone: candidates for a move.
 	var moved map[uint32]int // body hash → page index, -1 when ambiguous
 	if g != nil {
@@ -219,14 +221,14 @@ func resolve(a *Annotations, g *Graph, built time.Time) *Resolved {
 		for k := len(ix) - 1; k >= 0; k-- {
 			texts = append(texts, r.notes[ix[k]].Text)
 		}
-		r.pages = append(r.pages, Page{ID: id, Kind: KindMemory, Doc: strings.Join(texts, "\n")})
+		r.pages = append(r.pages, graph.Page{ID: id, Kind: graph.KindMemory, Doc: strings.Join(texts, "\n")})
 	}
 	return r
 }
 
 // Notes returns the notes shown on pageID (written there, or moved there),
 // oldest first; orphans show nowhere (AllNotes lists them with StateOrphan).
-func (r *Resolved) Notes(pageID string) []PlacedNote {
+func (r *Placement) Notes(pageID string) []PlacedNote {
 	ix := r.byPage[pageID]
 	out := make([]PlacedNote, len(ix))
 	for k, i := range ix {
@@ -236,13 +238,13 @@ func (r *Resolved) Notes(pageID string) []PlacedNote {
 }
 
 // AllNotes returns every note with its standing, by page then time.
-func (r *Resolved) AllNotes() []PlacedNote { return r.notes }
+func (r *Placement) AllNotes() []PlacedNote { return r.notes }
 
 // Memories returns every memory with its standing, oldest first.
-func (r *Resolved) Memories() []PlacedMemory { return r.mems }
+func (r *Placement) Memories() []PlacedMemory { return r.mems }
 
 // Memory returns the memory with the given slug and its standing.
-func (r *Resolved) Memory(slug string) (PlacedMemory, bool) {
+func (r *Placement) Memory(slug string) (PlacedMemory, bool) {
 	for _, m := range r.mems {
 		if m.Slug == slug {
 			return m, true
@@ -253,7 +255,7 @@ func (r *Resolved) Memory(slug string) (PlacedMemory, bool) {
 
 // LinkedFrom returns the memories linked to pageID (directly, or through a
 // followed move).
-func (r *Resolved) LinkedFrom(pageID string) []PlacedMemory {
+func (r *Placement) LinkedFrom(pageID string) []PlacedMemory {
 	ix := r.links[pageID]
 	out := make([]PlacedMemory, len(ix))
 	for k, i := range ix {
@@ -263,22 +265,23 @@ func (r *Resolved) LinkedFrom(pageID string) []PlacedMemory {
 }
 
 // NoteCount returns how many notes are in state s.
-func (r *Resolved) NoteCount(s State) int { return r.counts[s] }
+func (r *Placement) NoteCount(s State) int { return r.counts[s] }
 
 // MemoryCount returns how many linked memories are in state s.
-func (r *Resolved) MemoryCount(s State) int { return r.mcounts[s] }
+func (r *Placement) MemoryCount(s State) int { return r.mcounts[s] }
 
 // RankPages returns the pages to rank beside the code (engine.Options.Extra):
 // every memory, and one page per page carrying notes, with that page's ID,
-// Kind KindMemory, no title and the notes' text (newest first) as Doc.
-func (r *Resolved) RankPages() []Page { return r.pages }
+// Kind graph.KindMemory, no title and the notes' text (newest first) as Doc.
+func (r *Placement) RankPages() []graph.Page { return r.pages }
 
-// stampAnchors records, for every anchor g breaks (its page changed or is
+// StampAnchors records, for every anchor g breaks (its page changed or is
 // gone), the time at — unless a stamp exists — and drops stamps of anchors
 // that hold again or are no longer used. It writes only when something
-// changed. It is how "the code changed 2026-11-20" keeps its date.
-func stampAnchors(dir string, g *Graph, at time.Time) error {
-	a, err := LoadAnnotations(dir)
+// changed. It is how "the code changed 2026-11-20" keeps its date: a build
+// runs it, under the build lock, after writing a generation of g.
+func StampAnchors(dir string, g *graph.Graph, at time.Time) error {
+	a, err := Load(dir)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package graph
+package annotate
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 func TestSharedRoundTrip(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	shared := filepath.Join(t.TempDir(), "wiki")
-	w := AnnotationWriter{Index: a, Shared: shared}
+	w := Writer{Index: a, Shared: shared}
 	if _, err := w.Remember(Memory{Title: "Odd: title #1", Text: "line one\n---\nline three", Category: "gotcha", Link: "file:a.go"}); err != nil {
 		t.Fatal(err)
 	}
@@ -48,8 +48,8 @@ func TestSharedRoundTrip(t *testing.T) {
 	if err != nil || res.Memories != 1 || res.Notes != 1 || len(res.Errors) != 0 {
 		t.Fatalf("import: %+v, %v", res, err)
 	}
-	got, _ := LoadAnnotations(b)
-	want, _ := LoadAnnotations(a)
+	got, _ := Load(b)
+	want, _ := Load(a)
 	if !sameMemory(got.Memories()[0], want.Memories()[0]) || got.Memories()[0].Text != "line one\n---\nline three" {
 		t.Errorf("memory: %+v\nwant %+v", got.Memories()[0], want.Memories()[0])
 	}
@@ -67,7 +67,7 @@ func TestSharedRoundTrip(t *testing.T) {
 	if res, err := ImportShared(b, shared, ""); err != nil || res.Notes != 1 {
 		t.Fatalf("import edit: %+v %v", res, err)
 	}
-	got, _ = LoadAnnotations(b)
+	got, _ = Load(b)
 	if ns := got.Notes("symbol:a.go#F"); len(ns) != 1 || !strings.HasPrefix(ns[0].Text, "an edited note") {
 		t.Errorf("edited note: %+v", ns)
 	}

@@ -1,4 +1,4 @@
-package graph
+package annotate
 
 // The shared folder: notes and memories as plain files a team commits.
 //
@@ -36,8 +36,6 @@ package graph
 // like any other; give one a different --title.
 
 import (
-	"github.com/wikitoolkit/wikitoolkit/graph/walk"
-
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -51,6 +49,8 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/badger/v4"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
 // SharedDirName is the folder, at a repository's root, that mirrors notes
@@ -244,7 +244,7 @@ func parseMemoryFile(name string, b []byte) (Memory, error) {
 		m.Title = firstWords(m.Text, 8)
 	}
 	if m.Link != "" {
-		if _, _, _, err := ParseID(m.Link); err != nil {
+		if _, _, _, err := graph.ParseID(m.Link); err != nil {
 			return m, err
 		}
 		if m.Rel == "" {
@@ -272,7 +272,7 @@ func parseNoteFile(name string, b []byte) (Note, error) {
 	if !validNoteID(n.ID) {
 		return n, fmt.Errorf("id %q: want lower-case letters, digits and -", n.ID)
 	}
-	if _, _, _, err := ParseID(n.PageID); err != nil {
+	if _, _, _, err := graph.ParseID(n.PageID); err != nil {
 		return n, fmt.Errorf("page: %w", err)
 	}
 	if n.Text, err = cleanText("the note", text, MaxAuthoredBytes, true); err != nil {
@@ -307,7 +307,7 @@ func writeShared(dir string, mems []Memory, notes []Note) error {
 		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, b) {
 			return nil
 		}
-		return writeFileAtomic(path, b)
+		return graph.WriteFileAtomic(path, b)
 	}
 	for _, m := range mems {
 		if err := put(filepath.Join(dir, "memories", m.Slug+".md"), memoryFile(m)); err != nil {
@@ -328,7 +328,7 @@ func writeShared(dir string, mems []Memory, notes []Note) error {
 // ExportShared writes every memory and note of the index directory index
 // as files under dir and returns how many entries it wrote.
 func ExportShared(index, dir string) (memories, notes int, err error) {
-	a, err := LoadAnnotations(index)
+	a, err := Load(index)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -407,7 +407,7 @@ func ImportShared(index, dir, mirror string) (SharedImport, error) {
 	if len(mems) == 0 && len(notes) == 0 {
 		return res, nil
 	}
-	a, err := LoadAnnotations(index)
+	a, err := Load(index)
 	if err != nil {
 		return res, err
 	}
@@ -480,10 +480,12 @@ func sharedListing(dir string) string {
 	return fmt.Sprintf("%s %016x\n", dir, xxhash.Sum64String(strings.Join(parts, "\n")))
 }
 
-// importSharedIfChanged runs ImportShared for Build, only when the folder's
-// listing changed since the last import into this index (one ReadDir per
-// build otherwise).
-func importSharedIfChanged(index, dir string) *SharedImport {
+// ImportSharedIfChanged runs ImportShared from dir into the index
+// directory index, only when the folder's listing changed since the last
+// import into this index (one ReadDir otherwise): what a build runs first,
+// under the build lock. It returns nil when it did not import; errors are
+// in the result's Errors.
+func ImportSharedIfChanged(index, dir string) *SharedImport {
 	stamp := filepath.Join(index, "shared.stamp")
 	listing := sharedListing(dir)
 	if listing == "" {
@@ -497,6 +499,6 @@ func importSharedIfChanged(index, dir string) *SharedImport {
 		res.Errors = append(res.Errors, walk.Skip{Path: SharedDirName, Reason: err.Error()})
 		return &res
 	}
-	_ = writeFileAtomic(stamp, []byte(listing)) // best effort: without it the next build imports again, harmlessly
+	_ = graph.WriteFileAtomic(stamp, []byte(listing)) // best effort: without it the next build imports again, harmlessly
 	return &res
 }

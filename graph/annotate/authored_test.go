@@ -1,15 +1,17 @@
-package graph
+package annotate
 
 import (
 	"errors"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
 func TestAuthoredMemoriesAndNotes(t *testing.T) {
 	dir := t.TempDir()
-	a, err := LoadAnnotations(dir)
+	a, err := Load(dir)
 	if err != nil || len(a.Memories()) != 0 {
 		t.Fatalf("empty store: %v, %d memories", err, len(a.Memories()))
 	}
@@ -31,7 +33,7 @@ func TestAuthoredMemoriesAndNotes(t *testing.T) {
 	if _, err := AddNote(dir, "symbol:engine/retry.go#Retry", "second"); err != nil {
 		t.Fatal(err)
 	}
-	c := NewAnnotationCache(dir)
+	c := NewCache(dir)
 	a, err = c.Get()
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +45,7 @@ func TestAuthoredMemoriesAndNotes(t *testing.T) {
 	if !ok || m.Rel != DefaultRel || m.Category != "architecture" {
 		t.Errorf("memory = %+v", m)
 	}
-	if p := a.MemoryPages()[0]; p.Kind != KindMemory || p.ID != id || p.Doc == "" {
+	if p := a.MemoryPages()[0]; p.Kind != graph.KindMemory || p.ID != id || p.Doc == "" {
 		t.Errorf("page = %+v", p)
 	}
 	if l := a.LinkedFrom("file:engine/retry.go"); len(l) != 1 || l[0].Slug != m.Slug {
@@ -120,7 +122,7 @@ func TestAuthoredConcurrentWriters(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	a, err := LoadAnnotations(dir)
+	a, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
