@@ -15,6 +15,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cespare/xxhash/v2"
+
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 	"github.com/wikitoolkit/wikitoolkit/parser"
 )

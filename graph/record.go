@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/cespare/xxhash/v2"
+
 	"github.com/wikitoolkit/wikitoolkit/parser"
 )
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 

@@ -146,22 +146,9 @@ func Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult,
 			return nil, err
 		}
 		hi := min(lo+chunk, len(files))
-		var wg sync.WaitGroup
-		next := make(chan int, hi-lo)
-		for i := lo; i < hi; i++ {
-			next <- i
-		}
-		close(next)
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					per[i-lo] = searchFile(files[i].Abs, files[i].Path, m, opt.MaxResults+1, opt.Context)
-				}
-			}()
-		}
-		wg.Wait()
+		eachParallel(lo, hi, workers, func(i int) {
+			per[i-lo] = searchFile(files[i].Abs, files[i].Path, m, opt.MaxResults+1, opt.Context)
+		})
 		for i := 0; i < hi-lo; i++ {
 			res.FilesSearched++
 			if len(per[i]) > 0 {
@@ -305,22 +292,7 @@ func searchFiles(ctx context.Context, files []walk.File, m *matcher, res *Search
 			return nil, err
 		}
 		hi := min(lo+chunk, len(files))
-		var wg sync.WaitGroup
-		next := make(chan int, hi-lo)
-		for i := lo; i < hi; i++ {
-			next <- i
-		}
-		close(next)
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					hit[i-lo] = fileMatches(files[i].Abs, m)
-				}
-			}()
-		}
-		wg.Wait()
+		eachParallel(lo, hi, workers, func(i int) { hit[i-lo] = fileMatches(files[i].Abs, m) })
 		for i := 0; i < hi-lo; i++ {
 			if !hit[i] {
 				res.FilesSearched++
@@ -571,4 +543,26 @@ func (r *ReadResult) Render(w io.Writer) {
 	if r.Truncated {
 		fmt.Fprintf(w, "(cut at line %d to stay within limits; read on with start_line %d)\n", r.EndLine, r.EndLine+1)
 	}
+}
+
+// eachParallel calls f(i) for every i in [lo, hi) on workers goroutines and
+// returns when all calls have returned. f must be safe to run concurrently
+// for distinct i.
+func eachParallel(lo, hi, workers int, f func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int, hi-lo)
+	for i := lo; i < hi; i++ {
+		next <- i
+	}
+	close(next)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

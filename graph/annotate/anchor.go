@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 

@@ -62,6 +62,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
+
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 

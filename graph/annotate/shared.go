@@ -49,6 +49,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/badger/v4"
+
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
