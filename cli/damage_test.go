@@ -151,16 +151,7 @@ func runStdin(t *testing.T, dir, stdin string, args ...string) (string, string, 
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=")
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
-	return out.String(), errb.String(), code
+	return runCmd(t, cmd)
 }
 
 // TestHookExitsZero: a hook that exits 2 blocks the agent's tool call, so

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"os"
@@ -25,16 +24,7 @@ func runIn(t *testing.T, bin, dir string, env []string, pathDirs []string, args 
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=", "PATH="+strings.Join(pathDirs, string(os.PathListSeparator)))
 	cmd.Env = append(cmd.Env, env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
-	return out.String(), errb.String(), code
+	return runCmd(t, cmd)
 }
 
 // runNoPATH runs the test binary with no wikitoolkit on PATH.

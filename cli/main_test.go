@@ -36,6 +36,13 @@ func run(t *testing.T, dir string, args ...string) (string, string, int) {
 	cmd := exec.Command(binPath, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=")
+	return runCmd(t, cmd)
+}
+
+// runCmd runs cmd (its stdout and stderr are set here) and returns stdout,
+// stderr and the exit code; a command that cannot start fails the test.
+func runCmd(t *testing.T, cmd *exec.Cmd) (string, string, int) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -43,7 +50,7 @@ func run(t *testing.T, dir string, args ...string) (string, string, int) {
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
+		t.Fatalf("run %v: %v", cmd.Args, err)
 	}
 	return out.String(), errb.String(), code
 }
