@@ -33,18 +33,30 @@ func unescapeDot(src []byte) []byte {
 	if !bytes.Contains(src, []byte("\\. ")) {
 		return src
 	}
+	return rewriteBytes(src, func(out []byte, i int, lineStart bool) {
+		if lineStart && out[i] == '\\' && bytes.HasPrefix(out[i:], []byte("\\. ")) {
+			out[i] = ' '
+		}
+	})
+}
+
+// rewriteBytes returns a copy of src changed in place by edit, which is
+// called at every byte that is not a line break or blank, with whether it
+// is the first such byte of its line. edit may change bytes at or after i
+// but never the length, so offsets and lines stay those of src (a
+// langSpec.prepare).
+func rewriteBytes(src []byte, edit func(out []byte, i int, lineStart bool)) []byte {
 	out := bytes.Clone(src)
 	lineStart := true
 	for i := 0; i < len(out); i++ {
-		switch c := out[i]; {
-		case c == '\n':
+		switch out[i] {
+		case '\n':
 			lineStart = true
 			continue
-		case c == ' ' || c == '\t':
+		case ' ', '\t':
 			continue
-		case lineStart && c == '\\' && bytes.HasPrefix(out[i:], []byte("\\. ")):
-			out[i] = ' '
 		}
+		edit(out, i, lineStart)
 		lineStart = false
 	}
 	return out

@@ -29,21 +29,12 @@ func maskLuaLS(src []byte) []byte {
 	if !bytes.Contains(src, []byte("-@")) && !bytes.Contains(src, []byte("[[@")) {
 		return src
 	}
-	out := bytes.Clone(src)
-	lineStart := true
-	for i := 0; i < len(out); i++ {
-		switch c := out[i]; {
-		case c == '\n':
-			lineStart = true
-			continue
-		case c == ' ' || c == '\t':
-			continue
-		case lineStart && c == '-' && bytes.HasPrefix(out[i:], []byte("---@")):
+	return rewriteBytes(src, func(out []byte, i int, lineStart bool) {
+		switch {
+		case lineStart && out[i] == '-' && bytes.HasPrefix(out[i:], []byte("---@")):
 			out[i+2] = ' '
-		case c == '-' && bytes.HasPrefix(out[i:], []byte("--[[@")):
+		case out[i] == '-' && bytes.HasPrefix(out[i:], []byte("--[[@")):
 			out[i+4] = ' '
 		}
-		lineStart = false
-	}
-	return out
+	})
 }

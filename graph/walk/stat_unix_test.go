@@ -38,18 +38,7 @@ func TestWalkSpecialFiles(t *testing.T) {
 		"pipelink.go": "not a regular file",
 		"socket":      "not a regular file",
 	}
-	got := skipMap(res)
-	if len(got) != len(want) {
-		t.Errorf("skips: got %v, want %v", got, want)
-	}
-	for p, r := range want {
-		if got[p] != r {
-			t.Errorf("skip %s: got %q, want %q", p, got[p], r)
-		}
-	}
-	if len(res.Files) != 1 || res.Files[0].Path != "a.go" {
-		t.Errorf("files: %+v", res.Files)
-	}
+	checkSkipsOnlyA(t, res, want)
 }
 
 // TestWalkUnreadable checks permission handling. Root reads everything, so
@@ -74,18 +63,7 @@ func TestWalkUnreadable(t *testing.T) {
 		"private":   "unreadable: permission denied",
 		"noexec":    "unreadable: permission denied",
 	}
-	got := skipMap(res)
-	if len(got) != len(want) {
-		t.Errorf("skips: got %v, want %v", got, want)
-	}
-	for p, r := range want {
-		if got[p] != r {
-			t.Errorf("skip %s: got %q, want %q", p, got[p], r)
-		}
-	}
-	if len(res.Files) != 1 || res.Files[0].Path != "a.go" {
-		t.Errorf("files: %+v", res.Files)
-	}
+	checkSkipsOnlyA(t, res, want)
 }
 
 func TestCredsMayRead(t *testing.T) {
@@ -202,5 +180,23 @@ func cutChain(root string, step int) error {
 			return err
 		}
 		top = dst
+	}
+}
+
+// checkSkipsOnlyA checks that res skipped exactly want (path → reason) and
+// kept only a.go.
+func checkSkipsOnlyA(t *testing.T, res *Result, want map[string]string) {
+	t.Helper()
+	got := skipMap(res)
+	if len(got) != len(want) {
+		t.Errorf("skips: got %v, want %v", got, want)
+	}
+	for p, r := range want {
+		if got[p] != r {
+			t.Errorf("skip %s: got %q, want %q", p, got[p], r)
+		}
+	}
+	if len(res.Files) != 1 || res.Files[0].Path != "a.go" {
+		t.Errorf("files: %+v", res.Files)
 	}
 }
