@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -26,9 +27,9 @@ func (ix *Index) buildNeighbours(g *graph.Graph) {
 	}
 	slices.SortFunc(pairs, func(x, y pair) int {
 		if x.a != y.a {
-			return cmpU32(x.a, y.a)
+			return cmp.Compare(x.a, y.a)
 		}
-		return cmpU32(x.b, y.b)
+		return cmp.Compare(x.b, y.b)
 	})
 	pairs = slices.Compact(pairs)
 	ix.adjOff = make([]uint32, n+1)
@@ -47,14 +48,4 @@ func (ix *Index) neighbours(i uint32) []uint32 {
 		return nil
 	}
 	return ix.adj[ix.adjOff[i]:ix.adjOff[i+1]]
-}
-
-func cmpU32(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -578,7 +578,7 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 				}
 				return 1
 			}
-			return cmpU32(x, y)
+			return cmp.Compare(x, y)
 		})
 		for _, m := range members {
 			if float64(s.score[m]) < groupListShare*float64(g.top[0]) || len(list) == groupListMax {

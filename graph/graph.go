@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"slices"
 )
 
@@ -24,12 +25,12 @@ func NewGraph(pages []Page, edges []Edge) *Graph {
 	go func() {
 		slices.SortFunc(in, func(a, b Edge) int {
 			if a.To != b.To {
-				return cmpU32(a.To, b.To)
+				return cmp.Compare(a.To, b.To)
 			}
 			if a.Type != b.Type {
 				return int(a.Type) - int(b.Type)
 			}
-			return cmpU32(a.From, b.From)
+			return cmp.Compare(a.From, b.From)
 		})
 		g.in = slices.Compact(in)
 		close(done)
@@ -39,26 +40,16 @@ func NewGraph(pages []Page, edges []Edge) *Graph {
 	}
 	slices.SortFunc(edges, func(a, b Edge) int {
 		if a.From != b.From {
-			return cmpU32(a.From, b.From)
+			return cmp.Compare(a.From, b.From)
 		}
 		if a.Type != b.Type {
 			return int(a.Type) - int(b.Type)
 		}
-		return cmpU32(a.To, b.To)
+		return cmp.Compare(a.To, b.To)
 	})
 	g.out = slices.Compact(edges)
 	<-done
 	return g
-}
-
-func cmpU32(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Lookup returns the index of the page with the given ID.
@@ -73,7 +64,7 @@ func (g *Graph) Edges() []Edge { return g.out }
 // Out returns the edges leaving page i (all types when all is true, else only type t).
 // The slice is shared: do not modify it.
 func (g *Graph) Out(i uint32, t EdgeType, all bool) []Edge {
-	lo, _ := slices.BinarySearchFunc(g.out, i, func(e Edge, v uint32) int { return cmpU32(e.From, v) })
+	lo, _ := slices.BinarySearchFunc(g.out, i, func(e Edge, v uint32) int { return cmp.Compare(e.From, v) })
 	hi := lo
 	for hi < len(g.out) && g.out[hi].From == i {
 		hi++
@@ -83,7 +74,7 @@ func (g *Graph) Out(i uint32, t EdgeType, all bool) []Edge {
 
 // In returns the edges entering page i. The slice is shared: do not modify it.
 func (g *Graph) In(i uint32, t EdgeType, all bool) []Edge {
-	lo, _ := slices.BinarySearchFunc(g.in, i, func(e Edge, v uint32) int { return cmpU32(e.To, v) })
+	lo, _ := slices.BinarySearchFunc(g.in, i, func(e Edge, v uint32) int { return cmp.Compare(e.To, v) })
 	hi := lo
 	for hi < len(g.in) && g.in[hi].To == i {
 		hi++

@@ -250,15 +250,7 @@ func TestFileLiterals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, l := range f.Literals {
-			enc := ""
-			if l.Enclosing >= 0 {
-				enc = f.Defs[l.Enclosing].Qualified
-			}
-			got = append(got, l.Text+"@"+enc)
-		}
-		if !slices.Equal(got, tc.want) {
+		if got := literalsAt(f, true); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: literals %q, want %q", tc.path, got, tc.want)
 		}
 	}

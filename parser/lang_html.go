@@ -132,7 +132,7 @@ func (p *Parser) markupDefs(n *sitter.Node, tag string, start *sitter.Node, src 
 		if i := bytes.LastIndex(inner, []byte("</")); i >= 0 {
 			inner = inner[:i]
 		}
-		text := foldSpace(stripTagsHTML(inner), MaxSignatureBytes)
+		text := foldSpace(dropTags(inner, true), MaxSignatureBytes)
 		if text != "" && !strings.Contains(text, "{{") && !strings.Contains(text, "{%") && strings.IndexFunc(text, isLetter) >= 0 {
 			out = append(out, markupDef{st, en, Def{Kind: KindSection, Name: text, Qualified: slug(text),
 				StartLine: line + 1, EndLine: p.lines.endLine(st, en), Signature: t + " " + text}})
@@ -142,24 +142,6 @@ func (p *Parser) markupDefs(n *sitter.Node, tag string, start *sitter.Node, src 
 }
 
 func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80 }
-
-// stripTagsHTML removes <...> tags from b.
-func stripTagsHTML(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	in := false
-	for _, c := range b {
-		switch {
-		case c == '<':
-			in = true
-		case c == '>' && in:
-			in = false
-			out = append(out, ' ')
-		case !in:
-			out = append(out, c)
-		}
-	}
-	return out
-}
 
 // nestMarkup sorts defs by position, sets each one's parent to the
 // innermost definition around it and appends them to f.Defs.

@@ -878,16 +878,25 @@ func TestLiterals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, l := range f.Literals {
-			enc := ""
-			if l.Enclosing >= 0 {
-				enc = f.Defs[l.Enclosing].Name
-			}
-			got = append(got, l.Text+"@"+enc)
-		}
-		if !slices.Equal(got, tc.want) {
+		if got := literalsAt(f, false); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: literals %q, want %q", tc.path, got, tc.want)
 		}
 	}
+}
+
+// literalsAt lists f's literals as TEXT@ENCLOSING, the enclosing
+// definition by its qualified name when qualified, else by its name.
+func literalsAt(f *Facts, qualified bool) []string {
+	var got []string
+	for _, l := range f.Literals {
+		enc := ""
+		if l.Enclosing >= 0 {
+			enc = f.Defs[l.Enclosing].Name
+			if qualified {
+				enc = f.Defs[l.Enclosing].Qualified
+			}
+		}
+		got = append(got, l.Text+"@"+enc)
+	}
+	return got
 }

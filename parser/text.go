@@ -479,6 +479,12 @@ func stripTags(b []byte) []byte {
 	if bytes.IndexByte(b, '<') < 0 {
 		return b
 	}
+	return dropTags(b, false)
+}
+
+// dropTags returns b without its <...> tags, with a space in place of each
+// when spaced (so that <h1>a</h1><p>b keeps its words apart).
+func dropTags(b []byte, spaced bool) []byte {
 	out := make([]byte, 0, len(b))
 	in := false
 	for _, c := range b {
@@ -487,6 +493,9 @@ func stripTags(b []byte) []byte {
 			in = true
 		case c == '>' && in:
 			in = false
+			if spaced {
+				out = append(out, ' ')
+			}
 		case !in:
 			out = append(out, c)
 		}
