@@ -389,7 +389,7 @@ func (r *SearchResult) Render(w io.Writer) {
 		case len(r.Files) == 0:
 			fmt.Fprintf(w, "no matches in %d files\n", r.FilesSearched)
 		case r.Truncated:
-			fmt.Fprintf(w, "(stopped at %d files; narrow the pattern or path_glob)\n", len(r.Files))
+			fmt.Fprintf(w, "(stopped at %d files; narrow the pattern, or the files with --glob (path_glob over MCP))\n", len(r.Files))
 		}
 		return
 	}
@@ -412,7 +412,7 @@ func (r *SearchResult) Render(w io.Writer) {
 	case len(r.Matches) == 0:
 		fmt.Fprintf(w, "no matches in %d files\n", r.FilesSearched)
 	case r.Truncated:
-		fmt.Fprintf(w, "(stopped at %d matches; narrow the pattern or path_glob)\n", len(r.Matches))
+		fmt.Fprintf(w, "(stopped at %d matches; narrow the pattern, or the files with --glob (path_glob over MCP))\n", len(r.Matches))
 	}
 }
 
