@@ -1,0 +1,467 @@
+package wiki
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+)
+
+// incrQueries are asked of both indexes after every step.
+var incrQueries = []string{
+	"normalize isbn",
+	"restock copies of a book",
+	"how is the inventory value computed",
+	"incremental helper",
+	"catalog stock",
+	"shelf report",
+}
+
+// incrRun is the state of one random edit sequence on a copy of the
+// polyglot fixture.
+type incrRun struct {
+	t     *testing.T
+	root  string
+	rng   *rand.Rand
+	steps []string // what each step did, for the failure message
+	n     int      // counter for new names
+	clock time.Time
+	// added are the functions the run appended, by language ("go", "py"),
+	// as path and name, so later ones can call them.
+	added map[string][][2]string
+}
+
+// TestIncrementalEqualsFull applies random edits, additions, removals and
+// renames to a copy of fixtures/polyglot and, after each, checks that an
+// incremental Build gives the same pages, edges, query answers and related
+// pages as a full build of the same tree into another index folder.
+// WIKITOOLKIT_INCR_STEPS sets the number of steps (default 25, 6 under
+// -short); WIKITOOLKIT_INCR_SEED the seed.
+func TestIncrementalEqualsFull(t *testing.T) {
+	steps := 25
+	if testing.Short() {
+		steps = 6
+	}
+	if s := os.Getenv("WIKITOOLKIT_INCR_STEPS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("WIKITOOLKIT_INCR_STEPS=%q: want a positive number of steps", s)
+		}
+		steps = n
+	}
+	seed := uint64(13)
+	if s := os.Getenv("WIKITOOLKIT_INCR_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("WIKITOOLKIT_INCR_SEED=%q: want a number", s)
+		}
+		seed = n
+	}
+	r := &incrRun{t: t, root: walktest.CopyFixture(t, "polyglot"), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		clock: time.Now().Add(-time.Hour).Truncate(time.Second), added: map[string][][2]string{}}
+	ctx := context.Background()
+	if _, err := Build(ctx, BuildOptions{Root: r.root}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < steps; i++ {
+		r.step()
+		if _, err := Build(ctx, BuildOptions{Root: r.root}); err != nil {
+			t.Fatalf("incremental build after %s: %v", r.trace(), err)
+		}
+		fullDir := filepath.Join(t.TempDir(), "full")
+		if _, err := Build(ctx, BuildOptions{Root: r.root, IndexDir: fullDir, Full: true}); err != nil {
+			t.Fatalf("full build after %s: %v", r.trace(), err)
+		}
+		inc := graphtest.Open(t, filepath.Join(r.root, graph.IndexDirName))
+		full := graphtest.Open(t, fullDir)
+		if diff := compareIndexes(ctx, inc, full); diff != "" {
+			t.Fatalf("seed %d: incremental and full builds differ after %s:\n%s", seed, r.trace(), diff)
+		}
+		inc.Close()
+		full.Close()
+	}
+	t.Logf("seed %d: %d steps, incremental equals full after each:%s", seed, steps, r.trace())
+}
+
+func (r *incrRun) trace() string {
+	var b strings.Builder
+	for i, s := range r.steps {
+		fmt.Fprintf(&b, "\n  %d. %s", i+1, s)
+	}
+	return b.String()
+}
+
+// files lists the tree's files (repo-relative, "/"), the index folder left out.
+func (r *incrRun) files() []string {
+	var out []string
+	err := filepath.WalkDir(r.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == graph.IndexDirName {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			rel, _ := filepath.Rel(r.root, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// write writes content to rel and gives it a new modification time, later
+// than any before, so that no edit hides behind an unchanged stamp.
+func (r *incrRun) write(rel, content string) {
+	walktest.WriteFile(r.t, r.root, rel, content)
+	r.touch(rel)
+}
+
+func (r *incrRun) touch(rel string) {
+	r.clock = r.clock.Add(time.Second)
+	if err := os.Chtimes(filepath.Join(r.root, filepath.FromSlash(rel)), r.clock, r.clock); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *incrRun) read(rel string) string {
+	b, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel)))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return string(b)
+}
+
+func (r *incrRun) pick(list []string) string { return list[r.rng.IntN(len(list))] }
+
+// call returns a call of a function added earlier in lang, or def.
+func (r *incrRun) call(lang, def string) string {
+	if fs := r.added[lang]; len(fs) > 0 {
+		return fs[r.rng.IntN(len(fs))][1] + "()"
+	}
+	return def
+}
+
+// step applies one random change and records it.
+func (r *incrRun) step() {
+	for {
+		var did string
+		switch k := r.rng.IntN(10); {
+		case k < 4:
+			did = r.edit()
+		case k < 6:
+			did = r.add()
+		case k < 8:
+			did = r.rename()
+		default:
+			did = r.remove()
+		}
+		if did != "" {
+			r.steps = append(r.steps, did)
+			return
+		}
+	}
+}
+
+// edit appends a documented function to a file in its language, or
+// changes the body of a function the run added.
+func (r *incrRun) edit() string {
+	r.n++
+	n := r.n
+	if r.rng.IntN(3) == 0 {
+		for _, lang := range []string{"go", "py"} {
+			fs := r.added[lang]
+			if len(fs) == 0 {
+				continue
+			}
+			f := fs[r.rng.IntN(len(fs))]
+			src := r.read(f[0])
+			marker := "incr body of " + f[1]
+			i := strings.Index(src, marker)
+			if i < 0 {
+				continue
+			}
+			var body string
+			if lang == "go" {
+				body = marker + " changed " + strconv.Itoa(n) + "\"\n\t_ = " + r.call("go", "NormalizeISBN(\"x\")")
+			} else {
+				body = marker + " changed " + strconv.Itoa(n) + "\"\n    " + r.call("py", "normalize_isbn(\"x\")")
+			}
+			end := strings.Index(src[i:], "\"")
+			src = src[:i] + body + src[i+end+1:]
+			r.write(f[0], src)
+			return "change the body of " + f[1] + " in " + f[0]
+		}
+	}
+	files := r.files()
+	rel := r.pick(files)
+	src := r.read(rel)
+	if !strings.HasSuffix(src, "\n") {
+		src += "\n"
+	}
+	name := fmt.Sprintf("incrHelper%d", n)
+	var add string
+	switch filepath.Ext(rel) {
+	case ".go":
+		if !strings.HasPrefix(src, "package ") && !strings.Contains(src, "\npackage ") {
+			return ""
+		}
+		pkgCall := "_ = 0"
+		if strings.Contains(rel, "inventory/") {
+			pkgCall = "_ = " + r.call("go", "NormalizeISBN(\"x\")")
+		}
+		add = fmt.Sprintf("\n// %s is incremental helper %d.\nfunc %s() {\n\t_ = \"incr body of %s\"\n\t%s\n}\n", name, n, name, name, pkgCall)
+		if strings.Contains(rel, "inventory/") && !strings.HasSuffix(rel, "_test.go") {
+			r.added["go"] = append(r.added["go"], [2]string{rel, name})
+		}
+	case ".py":
+		name = fmt.Sprintf("incr_helper_%d", n)
+		add = fmt.Sprintf("\n\ndef %s():\n    \"\"\"Incremental helper %d.\"\"\"\n    x = \"incr body of %s\"\n    %s\n", name, n, name, r.call("py", "len(x)"))
+		if strings.Contains(rel, "bookstore/") {
+			r.added["py"] = append(r.added["py"], [2]string{rel, name})
+		}
+	case ".js", ".ts":
+		add = fmt.Sprintf("\n/** %s is incremental helper %d. */\nexport function %s() {\n  return %d;\n}\n", name, n, name, n)
+	case ".rs":
+		add = fmt.Sprintf("\n/// Incremental helper %d.\npub fn incr_helper_%d() -> i32 {\n    %d\n}\n", n, n, n)
+	case ".c", ".cpp":
+		add = fmt.Sprintf("\n/* Incremental helper %d. */\nint incr_helper_%d(void) {\n    return %d;\n}\n", n, n, n)
+	case ".rb":
+		add = fmt.Sprintf("\n# Incremental helper %d.\ndef incr_helper_%d\n  %d\nend\n", n, n, n)
+	case ".md":
+		add = fmt.Sprintf("\n## Incremental section %d\n\nThe incremental helper %d is described here.\n", n, n)
+	default:
+		return ""
+	}
+	r.write(rel, src+add)
+	return "append " + name + " to " + rel
+}
+
+// add writes a new Go file in the inventory package or a new Python module
+// in bookstore, calling and importing existing code.
+func (r *incrRun) add() string {
+	r.n++
+	n := r.n
+	if r.rng.IntN(2) == 0 {
+		rel := fmt.Sprintf("go/inventory/incr%d.go", n)
+		if r.rng.IntN(3) == 0 {
+			rel = fmt.Sprintf("go/incr%d/incr.go", n)
+			src := fmt.Sprintf("// Package incr%d is incremental helper package %d.\npackage incr%d\n\nimport \"example.com/bookstore/go/inventory\"\n\n// Value%d is incremental helper %d.\nfunc Value%d() int {\n\treturn inventory.NewStore().Value()\n}\n", n, n, n, n, n, n)
+			r.write(rel, src)
+			return "add " + rel
+		}
+		name := fmt.Sprintf("IncrNew%d", n)
+		src := fmt.Sprintf("package inventory\n\nimport \"strings\"\n\n// %s is incremental helper %d.\nfunc %s() string {\n\t_ = \"incr body of %s\"\n\t_ = %s\n\treturn strings.ToUpper(NormalizeISBN(\"x\"))\n}\n", name, n, name, name, r.call("go", "NewStore()"))
+		r.write(rel, src)
+		r.added["go"] = append(r.added["go"], [2]string{rel, name})
+		return "add " + rel
+	}
+	rel := fmt.Sprintf("python/bookstore/incr%d.py", n)
+	name := fmt.Sprintf("incr_new_%d", n)
+	imp := ""
+	if fs := r.added["py"]; len(fs) > 0 {
+		f := fs[r.rng.IntN(len(fs))]
+		mod := strings.TrimSuffix(filepath.Base(f[0]), ".py")
+		imp = fmt.Sprintf("from .%s import %s\n", mod, f[1])
+		_ = mod
+	}
+	src := fmt.Sprintf("\"\"\"Incremental helper module %d.\"\"\"\n\nfrom .catalog import Catalog\nfrom .models import normalize_isbn\n%s\n\ndef %s():\n    \"\"\"Incremental helper %d.\"\"\"\n    x = \"incr body of %s\"\n    Catalog().restock(normalize_isbn(x), 1)\n", n, imp, name, n, name)
+	r.write(rel, src)
+	r.added["py"] = append(r.added["py"], [2]string{rel, name})
+	return "add " + rel
+}
+
+// rename moves a file, to another name in its folder or into another
+// (possibly new) folder.
+func (r *incrRun) rename() string {
+	files := r.files()
+	if len(files) < 10 {
+		return ""
+	}
+	rel := r.pick(files)
+	r.n++
+	base := filepath.Base(rel)
+	ext := filepath.Ext(base)
+	var to string
+	switch r.rng.IntN(3) {
+	case 0:
+		to = filepath.ToSlash(filepath.Join(filepath.Dir(rel), fmt.Sprintf("renamed%d%s", r.n, ext)))
+	case 1:
+		to = filepath.ToSlash(filepath.Join(filepath.Dir(r.pick(files)), base))
+	default:
+		to = filepath.ToSlash(filepath.Join(fmt.Sprintf("moved%d", r.n), base))
+	}
+	if _, err := os.Stat(filepath.Join(r.root, filepath.FromSlash(to))); err == nil {
+		return ""
+	}
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(r.root, filepath.FromSlash(to))), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(r.root, filepath.FromSlash(rel)), filepath.Join(r.root, filepath.FromSlash(to))); err != nil {
+		r.t.Fatal(err)
+	}
+	r.forget(rel, to)
+	return "rename " + rel + " to " + to
+}
+
+// remove deletes a file.
+func (r *incrRun) remove() string {
+	files := r.files()
+	if len(files) < 10 {
+		return ""
+	}
+	rel := r.pick(files)
+	if err := os.Remove(filepath.Join(r.root, filepath.FromSlash(rel))); err != nil {
+		r.t.Fatal(err)
+	}
+	r.forget(rel, "")
+	return "remove " + rel
+}
+
+// forget moves (to != "") or drops the added functions of file rel.
+func (r *incrRun) forget(rel, to string) {
+	for lang, fs := range r.added {
+		var keep [][2]string
+		for _, f := range fs {
+			if f[0] == rel {
+				if to == "" || (lang == "go" && filepath.Dir(to) != filepath.Dir(rel)) || (lang == "py" && filepath.Dir(to) != filepath.Dir(rel)) {
+					continue
+				}
+				f[0] = to
+			}
+			keep = append(keep, f)
+		}
+		r.added[lang] = keep
+	}
+}
+
+// compareIndexes describes the first difference between two indexes, or
+// returns "": pages, edges, query answers and related pages.
+func compareIndexes(ctx context.Context, inc, full *graph.Snapshot) string {
+	gi, err := inc.Graph()
+	if err != nil {
+		return "incremental graph: " + err.Error()
+	}
+	gf, err := full.Graph()
+	if err != nil {
+		return "full graph: " + err.Error()
+	}
+	pi, pf := pageLines(gi), pageLines(gf)
+	if d := firstDiff("page", pi, pf); d != "" {
+		return d
+	}
+	if d := firstDiff("edge", edgeLines(gi), edgeLines(gf)); d != "" {
+		return d
+	}
+	ii, err := engine.Load(inc)
+	if err != nil {
+		return "incremental ranking index: " + err.Error()
+	}
+	fi, err := engine.Load(full)
+	if err != nil {
+		return "full ranking index: " + err.Error()
+	}
+	for _, q := range incrQueries {
+		ri, err1 := ii.Query(ctx, q, engine.Options{})
+		rf, err2 := fi.Query(ctx, q, engine.Options{})
+		if err1 != nil || err2 != nil {
+			return fmt.Sprintf("query %q: incremental %v, full %v", q, err1, err2)
+		}
+		var ids, idf []string
+		for _, s := range ri.Results {
+			ids = append(ids, s.ID)
+		}
+		for _, s := range rf.Results {
+			idf = append(idf, s.ID)
+		}
+		if d := orderedDiff(fmt.Sprintf("answer to %q", q), ids, idf); d != "" {
+			return d
+		}
+	}
+	// Related pages of every tenth page (both graphs hold the same pages here).
+	for i := 0; i < len(gf.Pages); i += 10 {
+		id := gf.Pages[i].ID
+		var lines [2][]string
+		for k, s := range []*graph.Snapshot{inc, full} {
+			p, err := LoadPage(s, nil, id, PageOptions{})
+			if err != nil {
+				return fmt.Sprintf("page %s: %v", id, err)
+			}
+			for _, n := range Related(s, nil, p, "", "both", 0).Neighbors {
+				lines[k] = append(lines[k], n.Direction+" "+n.Rel+" "+n.ID+" "+n.Title)
+			}
+		}
+		if d := orderedDiff("related of "+id, lines[0], lines[1]); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+func pageLines(g *graph.Graph) []string {
+	out := make([]string, 0, len(g.Pages))
+	for _, p := range g.Pages {
+		out = append(out, fmt.Sprintf("%s kind=%s title=%q lines=%d-%d doc=%q", p.ID, p.Kind, p.Title, p.Line, p.EndLine, p.Doc))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func edgeLines(g *graph.Graph) []string {
+	out := make([]string, 0, len(g.Edges()))
+	for _, e := range g.Edges() {
+		out = append(out, fmt.Sprintf("%s -%s-> %s", g.Pages[e.From].ID, e.Type, g.Pages[e.To].ID))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// firstDiff names the first line of two sorted lists that only one holds.
+func firstDiff(what string, inc, full []string) string {
+	i, j := 0, 0
+	for i < len(inc) || j < len(full) {
+		switch {
+		case i < len(inc) && j < len(full) && inc[i] == full[j]:
+			i++
+			j++
+		case j >= len(full) || (i < len(inc) && inc[i] < full[j]):
+			return fmt.Sprintf("%s only in the incremental build (%d vs %d): %s", what, len(inc), len(full), inc[i])
+		default:
+			return fmt.Sprintf("%s only in the full build (%d vs %d): %s", what, len(inc), len(full), full[j])
+		}
+	}
+	return ""
+}
+
+// orderedDiff names the first place where two ordered lists differ.
+func orderedDiff(what string, inc, full []string) string {
+	for i := 0; i < max(len(inc), len(full)); i++ {
+		var a, b string
+		if i < len(inc) {
+			a = inc[i]
+		}
+		if i < len(full) {
+			b = full[i]
+		}
+		if a != b {
+			return fmt.Sprintf("%s differs at %d:\n  incremental: %s\n  full:        %s", what, i+1, a, b)
+		}
+	}
+	return ""
+}
