@@ -11,11 +11,14 @@ import (
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/benchmarks/synth"
+	"golang.org/x/sys/unix"
 )
 
 // TestKillDuringBuild kills real build processes with SIGKILL at random
 // moments, ten times, and checks each time that status and page still
-// answer from the previous index and that the next build completes.
+// answer from the previous index and that the next build completes. At
+// least one kill must land mid-build (the build held its lock and had not
+// exited), or the test proved nothing.
 func TestKillDuringBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real processes; skipped with -short")
@@ -33,6 +36,7 @@ func TestKillDuringBuild(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	probe := "file:README.md"
+	midBuild := 0
 	for round := range 10 {
 		// Change some files so the build has real work, then kill it.
 		for k := 0; k < 50; k++ {
@@ -58,9 +62,19 @@ func TestKillDuringBuild(t *testing.T) {
 		}
 		delay := time.Duration(rng.Int64N(int64(fullDur)))
 		time.Sleep(delay)
+		started := buildLockHeld(filepath.Join(repo, ".wikitoolkit", "build.lock"))
 		cmd.Process.Signal(syscall.SIGKILL)
 		err := cmd.Wait()
-		t.Logf("round %d: killed after %v (build finished first: %v)", round, delay.Round(time.Millisecond), err == nil)
+		killed := false
+		if ee, ok := err.(*exec.ExitError); ok {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
+				killed = true
+			}
+		}
+		if started && killed {
+			midBuild++
+		}
+		t.Logf("round %d: killed after %v (build running: %v, killed: %v)", round, delay.Round(time.Millisecond), started, killed)
 
 		var after statusJSON
 		runJSON(t, repo, &after, "status", "--json")
@@ -92,4 +106,23 @@ func TestKillDuringBuild(t *testing.T) {
 			t.Errorf("round %d: %d generations left behind: %v", round, len(n), n)
 		}
 	}
+	if midBuild == 0 {
+		t.Fatalf("no kill landed while a build was running: the rounds tested nothing")
+	}
+	t.Logf("%d of 10 kills landed mid-build", midBuild)
+}
+
+// buildLockHeld reports whether a process holds the build lock at path: a
+// build that has started and not finished.
+func buildLockHeld(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false // the build has not created its index folder yet
+	}
+	defer f.Close()
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		return true
+	}
+	unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	return false
 }

@@ -272,6 +272,9 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		// What this build saw (skipped files, not indexed) must outlive it
 		// although it wrote no generation: status reads it from here.
 		saveLastBuild(dir, info)
+		// A build stopped after switching CURRENT left the generation before
+		// it (and perhaps a partial one): remove them here too.
+		removeStale(dir, old.Generation)
 		return info, nil
 	}
 

@@ -91,7 +91,7 @@ func writeSeal(gd string) error {
 		}
 		fmt.Fprintf(&b, "%s %d %016x\n", e.Name(), size, h)
 	}
-	return WriteFileAtomic(filepath.Join(gd, sealName), b.Bytes())
+	return writeFileAtomic(filepath.Join(gd, sealName), b.Bytes(), "seal")
 }
 
 // hashFile returns the size and xxhash64 of the file at path. Large

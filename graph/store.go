@@ -13,7 +13,9 @@ package graph
 //	shared.stamp    the listing of <root>/.wiki/ at its last import
 //
 // A build writes generation n+1 beside the live generation n, closes it
-// (Badger flushes everything), and only then points CURRENT at it. Readers
+// (Badger flushes everything), seals it, syncs its folder and gen/, and
+// only then points CURRENT at it (commit; cli/crashorder_test.go stops a
+// build at each of these steps). Readers
 // open the generation CURRENT names read-only; Badger's read-only open takes
 // a shared flock, so any number of readers coexist, and a build deletes an
 // old generation only when it can take that flock exclusively. A build
@@ -547,23 +549,33 @@ func (w *genWriter) setStats(stats []FileStat) error {
 	return w.set("m/stats", compress(e.b))
 }
 
-// commit flushes and closes the generation, then makes it live.
+// commit flushes and closes the generation, seals it, and only when the
+// generation, its seal and its folder entry are synced makes it live. The
+// crash points (crashpoint.go) mark each step; cli/crashorder_test.go
+// stops a build at each and fails if CURRENT switches before the syncs.
 func (w *genWriter) commit() error {
 	if err := w.wb.Flush(); err != nil {
 		w.db.Close()
 		return fmt.Errorf("write generation: %w", err)
 	}
+	crashPoint("gen", "written")
 	if err := w.db.Sync(); err != nil {
 		w.db.Close()
 		return err
 	}
+	crashPoint("gen", "synced")
 	if err := w.db.Close(); err != nil {
 		return fmt.Errorf("close generation: %w", err)
 	}
+	crashPoint("gen", "closed")
 	if err := writeSeal(genDir(w.dir, w.n)); err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(w.dir, "CURRENT"), []byte(strconv.Itoa(w.n)+"\n"))
+	if err := syncDir(filepath.Join(w.dir, "gen")); err != nil {
+		return err
+	}
+	crashPoint("gen", "dir-synced")
+	return writeFileAtomic(filepath.Join(w.dir, "CURRENT"), []byte(strconv.Itoa(w.n)+"\n"), "current")
 }
 
 // abort drops a generation that will never be made live.
@@ -584,7 +596,12 @@ func syncDir(dir string) error {
 
 // WriteFileAtomic writes data to path through a synced temporary file and
 // a rename: a reader sees the old content or the new, never part of it.
-func WriteFileAtomic(path string, data []byte) error {
+func WriteFileAtomic(path string, data []byte) error { return writeFileAtomic(path, data, "") }
+
+// writeFileAtomic is WriteFileAtomic with the crash points point-tmp-written,
+// point-tmp-synced, point-renamed and point-dir-synced (none when point is
+// empty).
+func writeFileAtomic(path string, data []byte, point string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
@@ -593,6 +610,9 @@ func WriteFileAtomic(path string, data []byte) error {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return err
+	}
+	if point != "" {
+		crashPoint(point, "tmp-written")
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
@@ -603,11 +623,23 @@ func WriteFileAtomic(path string, data []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
+	if point != "" {
+		crashPoint(point, "tmp-synced")
+	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	if point != "" {
+		crashPoint(point, "renamed")
+	}
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	if point != "" {
+		crashPoint(point, "dir-synced")
+	}
+	return nil
 }
 
 // generations lists the generation numbers present under dir/gen.
@@ -624,9 +656,15 @@ func generations(dir string) []int {
 }
 
 // removeStale deletes every generation but keep that no process holds open,
-// and leftovers of killed builds. A generation still open read-only by a
-// server stays until a later build finds it free.
+// and leftovers of killed builds (partial generations, CURRENT's temporary
+// files). A generation still open read-only by a server stays until a
+// later build finds it free.
 func removeStale(dir string, keep int) {
+	if tmps, err := filepath.Glob(filepath.Join(dir, ".tmp-CURRENT-*")); err == nil {
+		for _, p := range tmps {
+			os.Remove(p) // only builds write CURRENT, and this one holds the build lock
+		}
+	}
 	ents, _ := os.ReadDir(filepath.Join(dir, "gen"))
 	for _, e := range ents {
 		name := e.Name()
