@@ -451,17 +451,8 @@ func firstDiff(what string, inc, full []string) string {
 
 // orderedDiff names the first place where two ordered lists differ.
 func orderedDiff(what string, inc, full []string) string {
-	for i := 0; i < max(len(inc), len(full)); i++ {
-		var a, b string
-		if i < len(inc) {
-			a = inc[i]
-		}
-		if i < len(full) {
-			b = full[i]
-		}
-		if a != b {
-			return fmt.Sprintf("%s differs at %d:\n  incremental: %s\n  full:        %s", what, i+1, a, b)
-		}
+	if i, a, b, ok := walktest.FirstDiff(inc, full); ok {
+		return fmt.Sprintf("%s differs at %d:\n  incremental: %s\n  full:        %s", what, i+1, a, b)
 	}
 	return ""
 }

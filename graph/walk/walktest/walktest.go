@@ -43,19 +43,28 @@ func Golden(t testing.TB, name, got string) {
 	if string(want) == got {
 		return
 	}
-	wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(wl), len(gl)); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
+	if i, w, g, ok := FirstDiff(strings.Split(string(want), "\n"), strings.Split(got, "\n")); ok {
+		t.Fatalf("%s differs from the golden file at line %d:\nwant: %s\ngot:  %s\n(review, then rerun with -update)", name, i+1, w, g)
+	}
+}
+
+// FirstDiff returns the first index at which a and b differ and the two
+// elements there ("" past the end of either), or ok false when they are
+// equal.
+func FirstDiff(a, b []string) (i int, x, y string, ok bool) {
+	for i = 0; i < max(len(a), len(b)); i++ {
+		x, y = "", ""
+		if i < len(a) {
+			x = a[i]
 		}
-		if i < len(gl) {
-			g = gl[i]
+		if i < len(b) {
+			y = b[i]
 		}
-		if w != g {
-			t.Fatalf("%s differs from the golden file at line %d:\nwant: %s\ngot:  %s\n(review, then rerun with -update)", name, i+1, w, g)
+		if x != y {
+			return i, x, y, true
 		}
 	}
+	return 0, "", "", false
 }
 
 // WriteFile writes content to root/rel, creating the directories above it.
