@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,9 +20,18 @@ var crashSteps = []struct {
 	name string
 	live bool
 }{
-	{"gen-written", false},
-	{"gen-synced", false},
-	{"gen-closed", false},
+	{"seg-written", false},
+	{"seg-synced", false},
+	{"seg-closed", false},
+	{"segseal-tmp-written", false},
+	{"segseal-tmp-synced", false},
+	{"segseal-renamed", false},
+	{"segseal-dir-synced", false},
+	{"seg-dir-synced", false},
+	{"manifest-tmp-written", false},
+	{"manifest-tmp-synced", false},
+	{"manifest-renamed", false},
+	{"manifest-dir-synced", false},
 	{"seal-tmp-written", false},
 	{"seal-tmp-synced", false},
 	{"seal-renamed", false},
@@ -70,7 +81,12 @@ func TestCrashAtEachPublishStep(t *testing.T) {
 			t.Fatalf("%s: the build exited %d, not 99 at the crash point (is the point gone?)\nstderr: %s", step.name, code, errs)
 		}
 		newGen := filepath.Join(index, "gen", fmt.Sprintf("%06d", before.Generation+1))
-		if _, err := os.Stat(newGen); err != nil {
+		if strings.HasPrefix(step.name, "seg") {
+			// Stopped while writing a segment: one beyond the live ones exists.
+			if segs, _ := filepath.Glob(filepath.Join(index, "seg", "*")); len(segs) <= len(liveSegments(t, index)) {
+				t.Fatalf("%s: the stopped build left no new segment (%v): it stopped before publishing", step.name, segs)
+			}
+		} else if _, err := os.Stat(newGen); err != nil {
 			t.Fatalf("%s: the stopped build left no generation %s: it stopped before publishing", step.name, newGen)
 		}
 
@@ -116,6 +132,9 @@ func TestCrashAtEachPublishStep(t *testing.T) {
 		if pj.ID != id {
 			t.Fatalf("%s: page answered %q, want %q", step.name, pj.ID, id)
 		}
+		if segs, _ := filepath.Glob(filepath.Join(index, "seg", "*")); len(segs) != len(liveSegments(t, index)) {
+			t.Errorf("%s: segments left behind after the completing build: %v (live: %v)", step.name, segs, liveSegments(t, index))
+		}
 		gens, _ := filepath.Glob(filepath.Join(index, "gen", "*"))
 		if len(gens) != 1 {
 			t.Errorf("%s: generations left behind after the completing build: %v", step.name, gens)
@@ -127,4 +146,31 @@ func TestCrashAtEachPublishStep(t *testing.T) {
 			t.Errorf("%s: CURRENT holds %q (%v), status says %d", step.name, b, err, done.Generation)
 		}
 	}
+}
+
+// liveSegments returns the segment numbers the live generation's manifest names.
+func liveSegments(t *testing.T, index string) []int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(index, "CURRENT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	var m struct {
+		Segments []struct {
+			ID int `json:"id"`
+		} `json:"segments"`
+	}
+	b, err = os.ReadFile(filepath.Join(index, "gen", fmt.Sprintf("%06d", n), "MANIFEST"))
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	if err != nil {
+		t.Fatalf("live manifest: %v", err)
+	}
+	var out []int
+	for _, sg := range m.Segments {
+		out = append(out, sg.ID)
+	}
+	return out
 }

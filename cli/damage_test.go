@@ -17,10 +17,12 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// liveGen returns the folder of the generation CURRENT names.
+// liveGen returns the largest segment folder of the generation CURRENT
+// names (the damages below hit a Badger database).
 func liveGen(t *testing.T, repo string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repo, ".wikitoolkit", "CURRENT"))
+	idx := filepath.Join(repo, ".wikitoolkit")
+	b, err := os.ReadFile(filepath.Join(idx, "CURRENT"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +30,32 @@ func liveGen(t *testing.T, repo string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(repo, ".wikitoolkit", "gen", fmt.Sprintf("%06d", n))
+	var m struct {
+		Segments []struct {
+			ID int `json:"id"`
+		} `json:"segments"`
+	}
+	b, err = os.ReadFile(filepath.Join(idx, "gen", fmt.Sprintf("%06d", n), "MANIFEST"))
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	if err != nil || len(m.Segments) == 0 {
+		t.Fatalf("generation %d has no readable manifest: %v", n, err)
+	}
+	best, size := "", int64(-1)
+	for _, sg := range m.Segments {
+		sd := filepath.Join(idx, "seg", fmt.Sprintf("%06d", sg.ID))
+		ssts, _ := filepath.Glob(filepath.Join(sd, "*.sst"))
+		for _, p := range ssts {
+			if fi, err := os.Stat(p); err == nil && fi.Size() > size {
+				best, size = sd, fi.Size()
+			}
+		}
+	}
+	if best == "" {
+		t.Fatalf("generation %d has no segment with a table", n)
+	}
+	return best
 }
 
 // largestTable returns the largest .sst of a generation folder.
@@ -79,8 +106,19 @@ var damages = map[string]func(t *testing.T, gd string){
 			os.Remove(p)
 		}
 	},
-	"deleted-generation": func(t *testing.T, gd string) {
+	"deleted-segment": func(t *testing.T, gd string) {
 		if err := os.RemoveAll(gd); err != nil {
+			t.Fatal(err)
+		}
+	},
+	"deleted-generation": func(t *testing.T, gd string) {
+		idx := filepath.Dir(filepath.Dir(gd))
+		b, err := os.ReadFile(filepath.Join(idx, "CURRENT"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err := os.RemoveAll(filepath.Join(idx, "gen", fmt.Sprintf("%06d", n))); err != nil {
 			t.Fatal(err)
 		}
 	},

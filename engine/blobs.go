@@ -21,7 +21,7 @@ func BuildBlobs(g *graph.Graph, _ *graph.Snapshot) (map[string][]byte, error) {
 		dir, chunks := chunkNames(buildNames(g), namesChunkBytes)
 		names <- named{dir, chunks}
 	}()
-	b, err := newIndex(g, false).marshal(false)
+	b, err := newIndex(g, true).marshal(true)
 	nm := <-names
 	if err != nil {
 		return nil, fmt.Errorf("encode ranking index: %w", err)

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -278,7 +277,8 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		return info, nil
 	}
 
-	// Gather every record: reparsed ones plus the stored facts of the rest.
+	// Gather every record: reparsed ones plus the stored facts of the rest,
+	// and the pieces the live generation holds, to tell which changed.
 	keep := make(map[string]bool, len(unchanged)+len(reused))
 	for _, s := range unchanged {
 		keep[s.Path] = true
@@ -287,34 +287,36 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		keep[p] = true
 	}
 	all := parsed
-	if prev != nil && len(keep) > 0 {
-		pg, err := prev.readGraph()
-		if err != nil {
-			return nil, prevError{err}
-		}
-		err = prev.EachFileRecord(pg, func(rec *FileRecord) error {
-			if keep[rec.Path] {
-				restoreText(rec, pg)
-				if s, ok := reused[rec.Path]; ok {
-					rec.ModTime = s.ModTime
-				}
-				all = append(all, rec)
+	oldPieces := map[string]*segPiece{}
+	oldSeg := map[string]int{} // segment holding each live file
+	var oldMods *modPiece
+	if prev != nil {
+		if ms := prev.modulesSeg(); ms != nil {
+			m, err := ms.readModules()
+			if err != nil {
+				return nil, prevError{err}
 			}
-			return nil
-		})
-		if err != nil {
-			return nil, prevError{err}
+			oldMods = m
+		}
+		for _, sg := range prev.fileSegs() {
+			ps, err := sg.readPieces(true)
+			if err != nil {
+				return nil, prevError{err}
+			}
+			for _, pc := range ps {
+				p := pc.pages[0].Path
+				oldPieces[p], oldSeg[p] = pc, sg.id
+				if keep[p] && pc.rec != nil {
+					rec := pc.rec
+					if s, ok := reused[p]; ok {
+						rec.ModTime = s.ModTime
+					}
+					all = append(all, rec)
+				}
+			}
 		}
 	}
-	slices.SortFunc(all, func(a, b *FileRecord) int {
-		switch {
-		case a.Path < b.Path:
-			return -1
-		case a.Path > b.Path:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(all, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -330,12 +332,10 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		}
 	}
 	info.DiagnosticFiles = fileDiagnostics(all)
-	// The facts are encoded while references resolve, on the other core:
-	// once both are done nothing holds the records, the largest thing
-	// alive after parsing, and they are gone before the ranking index is
-	// built (50k-file synthetic repo: 370 MB of 1.0 GB at the peak).
-	encoded := make(chan encodedBlobs, 1)
-	go func(all []*FileRecord) { encoded <- encodeFacts(all) }(all)
+	recs := make(map[string]*FileRecord, len(all))
+	for _, r := range all {
+		recs[r.Path] = r
+	}
 	g := buildGraph(all, goModulePath(root))
 	lap("resolve")
 	info.Pages = map[string]int{}
@@ -349,13 +349,6 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	for _, e := range g.Edges() {
 		info.Edges[e.Type.String()]++
 	}
-
-	graphBlob := make(chan [2][]byte, 1)
-	go func() {
-		group := Groups(g)
-		text := textBlob(EncodeText(g, group))
-		graphBlob <- [2][]byte{compressParts(encodeGraph(g, group)), compress(text)}
-	}()
 	var blobs map[string][]byte
 	if opt.Blobs != nil {
 		var extraPrev *Snapshot
@@ -363,8 +356,6 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			extraPrev = prev
 		}
 		if blobs, err = opt.Blobs(g, extraPrev); err != nil {
-			<-encoded
-			<-graphBlob
 			return nil, err
 		}
 	}
@@ -379,73 +370,158 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		next = cur + 1
 	}
 	info.Generation = next
-	w, err := newGenWriter(dir, next)
+	mods, pieces := piecesOf(g, recs)
+	m, err := writeSegments(dir, prev, mods, pieces, oldMods, oldPieces, oldSeg, blobs)
 	if err != nil {
+		return nil, err
+	}
+	lap("write")
+	info.Seconds = time.Since(start).Seconds()
+	m.Info = *info
+	if err := commitGeneration(dir, next, m); err != nil {
 		return nil, NotWritable(dir, err)
 	}
-	enc := <-encoded
-	gb := <-graphBlob
-	enc.graph, enc.text = gb[0], gb[1]
-	if err := writeGeneration(ctx, w, enc, blobs, info, start, lap); err != nil {
-		w.abort()
-		return nil, NotWritable(dir, err)
-	}
-	closePrev() // so that removeStale can delete its generation
+	closePrev() // so that removeStale can delete its segments
 	removeStale(dir, next)
 	removeLastBuild(dir)
 	return info, nil
 }
 
-// encodedBlobs are the facts and graph of a generation, encoded and
-// compressed; the build prepares them on goroutines of their own (the facts
-// while references resolve, the graph while the ranking index is built),
-// so that the post-parse phases share both cores.
-type encodedBlobs struct {
-	facts, graph, text []byte
-	stats              []FileStat
-}
-
-// encodeFacts encodes and compresses the records' facts and their stats.
-func encodeFacts(all []*FileRecord) encodedBlobs {
-	stats := make([]FileStat, len(all))
-	for i, f := range all {
-		stats[i] = FileStat{Path: f.Path, Size: f.Size, ModTime: f.ModTime, Hash: f.Hash}
+// writeSegments writes the segments of a new generation and returns its
+// manifest (without info). With no previous generation every piece goes
+// into full segments; else only the pieces that differ from the live
+// generation's go into one new delta segment, their old copies and the
+// removed files become tombstones, and deltas past maxDeltas, or segments
+// mostly dead, are merged.
+func writeSegments(dir string, prev *Snapshot, mods *modPiece, pieces []*segPiece, oldMods *modPiece, oldPieces map[string]*segPiece, oldSeg map[string]int, blobs map[string][]byte) (manifest, error) {
+	var m manifest
+	id := nextSegmentID(dir, prev)
+	newSeg := func(kind string) manifestSeg {
+		ms := manifestSeg{ID: id, Kind: kind}
+		id++
+		return ms
 	}
-	facts, _ := encodeFactsBlob(all) // one frame: 0.7% smaller than a frame per section
-	return encodedBlobs{facts: compress(facts), stats: stats}
-}
-
-func writeGeneration(ctx context.Context, w *genWriter, enc encodedBlobs, blobs map[string][]byte, info *BuildInfo, start time.Time, lap func(string)) error {
-	if err := w.setCompressedBlob(factsBlob, enc.facts); err != nil {
-		return err
+	// The modules segment carries the generation-wide blobs, so it is
+	// written whenever they are.
+	if prev == nil || blobs != nil || !modsEqual(mods, oldMods) {
+		ms := newSeg(segModules)
+		if _, err := writeModulesSegment(dir, ms.ID, mods, blobs); err != nil {
+			return m, err
+		}
+		m.Segments = append(m.Segments, ms)
+	} else if old := prev.modulesSeg(); old != nil {
+		m.Segments = append(m.Segments, manifestSeg{ID: old.id, Kind: segModules})
 	}
-	if err := w.setStats(enc.stats); err != nil {
-		return err
+	if prev == nil {
+		for _, run := range cutSegments(pieces) {
+			ms := newSeg(segFiles)
+			if _, err := writeFileSegment(dir, ms.ID, run, false); err != nil {
+				return m, err
+			}
+			m.Segments = append(m.Segments, ms)
+		}
+		return m, nil
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := w.setCompressedBlob(graphBlob, enc.graph); err != nil {
-		return err
-	}
-	if err := w.setCompressedBlob(TextBlob, enc.text); err != nil {
-		return err
-	}
-	for name, b := range compressAll(blobs) {
-		if err := w.setCompressedBlob(name, b); err != nil {
-			return err
+	// What changed: pieces that differ, and files gone.
+	live := make(map[string]bool, len(pieces))
+	var delta []*segPiece
+	dead := map[int][]string{}
+	for _, pc := range pieces {
+		p := pc.pages[0].Path
+		live[p] = true
+		if old := oldPieces[p]; old != nil && piecesEqual(old, pc) && recordStatEqual(old.rec, pc.rec) {
+			continue
+		}
+		delta = append(delta, pc)
+		if s, ok := oldSeg[p]; ok {
+			dead[s] = append(dead[s], p)
 		}
 	}
-	lap("write")
-	info.Seconds = time.Since(start).Seconds()
-	js, err := json.Marshal(info)
-	if err != nil {
-		return err
+	for p, s := range oldSeg {
+		if !live[p] {
+			dead[s] = append(dead[s], p)
+		}
 	}
-	if err := w.set("m/info", js); err != nil {
-		return err
+	// The segments that stay, with their tombstones; those left with no
+	// live file drop out, and deltas or mostly dead segments past the
+	// limits are merged into the new segment.
+	type kept struct {
+		ms          manifestSeg
+		files, live int
+		small       bool
 	}
-	return w.commit()
+	var stay []kept
+	for _, sg := range prev.fileSegs() {
+		ms := manifestSeg{ID: sg.id, Kind: segFiles}
+		for _, ps := range prev.man.Segments {
+			if ps.ID == sg.id {
+				ms.Dead = slices.Clone(ps.Dead)
+			}
+		}
+		ms.Dead = append(ms.Dead, dead[sg.id]...)
+		slices.Sort(ms.Dead)
+		ms.Dead = slices.Compact(ms.Dead)
+		k := kept{ms: ms, files: sg.info.Files, small: sg.info.Files < segMaxFiles/8}
+		k.live = k.files - len(ms.Dead)
+		if k.live > 0 {
+			stay = append(stay, k)
+		}
+	}
+	deltas := 0
+	for _, k := range stay {
+		if k.small {
+			deltas++
+		}
+	}
+	merge := map[int]bool{}
+	for _, k := range stay {
+		if k.small && deltas+1 > maxDeltas || k.live*2 < k.files {
+			merge[k.ms.ID] = true
+		}
+	}
+	if len(merge) > 0 {
+		inDelta := make(map[string]bool, len(delta))
+		for _, p := range deltaPaths(delta) {
+			inDelta[p] = true
+		}
+		for _, pc := range pieces {
+			p := pc.pages[0].Path
+			if s, ok := oldSeg[p]; ok && merge[s] && !inDelta[p] {
+				delta = append(delta, pc)
+			}
+		}
+		slices.SortFunc(delta, func(a, b *segPiece) int { return strings.Compare(a.pages[0].Path, b.pages[0].Path) })
+	}
+	for _, k := range stay {
+		if !merge[k.ms.ID] {
+			m.Segments = append(m.Segments, k.ms)
+		}
+	}
+	if len(delta) > 0 {
+		for _, run := range cutSegments(delta) {
+			ms := newSeg(segFiles)
+			if _, err := writeFileSegment(dir, ms.ID, run, len(run) < segMaxFiles/8); err != nil {
+				return m, err
+			}
+			m.Segments = append(m.Segments, ms)
+		}
+	}
+	return m, nil
+}
+
+func deltaPaths(delta []*segPiece) []string {
+	out := make([]string, len(delta))
+	for i, pc := range delta {
+		out[i] = pc.pages[0].Path
+	}
+	return out
+}
+
+// recordStatEqual reports whether two records of a file have the same
+// stat (a touched file's new mtime must be stored, or every later build
+// would read it again).
+func recordStatEqual(a, b *FileRecord) bool {
+	return a != nil && b != nil && a.Size == b.Size && a.ModTime == b.ModTime && a.Hash == b.Hash
 }
 
 // compressAll compresses the blobs on all cores.

@@ -313,12 +313,8 @@ func TestLiteralsSurviveRebuild(t *testing.T) {
 		t.Fatalf("edit build: %+v", info)
 	}
 	s := open(t, root)
-	g, err := s.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := map[string][]parser.Literal{}
-	err = s.EachFileRecord(g, func(r *FileRecord) error {
+	err := s.EachFileRecord(func(r *FileRecord) error {
 		got[r.Path] = r.Facts.Literals
 		return nil
 	})

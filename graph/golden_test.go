@@ -49,7 +49,7 @@ func loadGraph(t *testing.T, s *Snapshot) *Graph {
 		t.Fatal(err)
 	}
 	var recs []*FileRecord
-	if err := s.EachFileRecord(g, func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
+	if err := s.EachFileRecord(func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	_ = recs

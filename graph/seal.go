@@ -74,7 +74,7 @@ func statID(fi os.FileInfo) fileID {
 
 // writeSeal lists every regular file of the closed generation folder gd
 // with its size and hash in gd/SEAL (written atomically and synced).
-func writeSeal(gd string) error {
+func writeSeal(gd, point string) error {
 	ents, err := os.ReadDir(gd)
 	if err != nil {
 		return err
@@ -91,7 +91,7 @@ func writeSeal(gd string) error {
 		}
 		fmt.Fprintf(&b, "%s %d %016x\n", e.Name(), size, h)
 	}
-	return writeFileAtomic(filepath.Join(gd, sealName), b.Bytes(), "seal")
+	return writeFileAtomic(filepath.Join(gd, sealName), b.Bytes(), point)
 }
 
 // hashFile returns the size and xxhash64 of the file at path. Large
@@ -208,45 +208,6 @@ func relIndex(dir, path string) string {
 		return filepath.Join(filepath.Base(dir), r)
 	}
 	return path
-}
-
-// Verify reports whether the snapshot's files are still the ones its build
-// sealed, as a *DamagedError when not. It costs one stat per file while
-// nothing changed since the last check (a long-running server calls it
-// before every read); a file whose size, mtime or inode moved is hashed
-// again.
-func (s *Snapshot) Verify() error {
-	s.verifyMu.Lock()
-	defer s.verifyMu.Unlock()
-	if s.damage != nil {
-		return s.damage
-	}
-	gd := genDir(s.Dir, s.Generation)
-	same := true
-	for i, sf := range s.seal {
-		fi, err := os.Stat(filepath.Join(gd, sf.name))
-		if err != nil || statID(fi) != s.seen[i] {
-			same = false
-			break
-		}
-	}
-	if same {
-		return nil
-	}
-	seal, ids, err := verifySeal(s.Dir, gd)
-	if err == nil && len(seal) != len(s.seal) {
-		err = damaged(s.Dir, "the seal of %s changed", relIndex(s.Dir, gd))
-	}
-	if err != nil {
-		var de *DamagedError
-		if !errors.As(err, &de) {
-			de = damaged(s.Dir, "%v", err)
-		}
-		s.damage = de
-		return de
-	}
-	s.seen = ids
-	return nil
 }
 
 // NotWritableError says that a write to the index directory failed for

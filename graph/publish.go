@@ -1,0 +1,372 @@
+package graph
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Segment sizes. A full build cuts the files, in path order, into
+// segments of at most segMaxFiles files or segMaxBytes of source,
+// preferring a cut where the directory changes, so that neighbours stay
+// together; an incremental build writes the files it re-derived as one
+// small segment (a delta). When more than maxDeltas deltas pile up, or a
+// segment's dead files outnumber its live ones, the build merges them into
+// one segment.
+const (
+	segMaxFiles = 2000
+	segMaxBytes = 24 << 20
+	maxDeltas   = 8
+)
+
+// piecesOf splits a full graph into the pieces of its files (recs by path)
+// and its modules.
+func piecesOf(g *Graph, recs map[string]*FileRecord) (*modPiece, []*segPiece) {
+	mods := &modPiece{}
+	modLocal := map[uint32]uint32{}
+	var pieces []*segPiece
+	pieceOf := make([]int32, len(g.Pages))
+	local := make([]uint32, len(g.Pages))
+	cur := int32(-1)
+	for i := range g.Pages {
+		p := &g.Pages[i]
+		switch p.Kind {
+		case KindModule:
+			modLocal[uint32(i)] = uint32(len(mods.pages))
+			mods.pages = append(mods.pages, *p)
+			pieceOf[i] = -1
+			continue
+		case KindFile:
+			pieces = append(pieces, &segPiece{rec: recs[p.Path]})
+			cur = int32(len(pieces) - 1)
+		}
+		pieceOf[i] = cur
+		if cur >= 0 {
+			pc := pieces[cur]
+			local[i] = uint32(len(pc.pages))
+			pc.pages = append(pc.pages, *p)
+		}
+	}
+	for _, e := range g.Edges() {
+		if m, ok := modLocal[e.From]; ok {
+			if t, ok := modLocal[e.To]; ok {
+				mods.edges = append(mods.edges, Edge{From: m, To: t, Type: e.Type})
+			} else if o := pieceOf[e.To]; o >= 0 && local[e.To] == 0 {
+				pieces[o].edges = append(pieces[o].edges, pieceEdge{From: fromModule, To: g.Pages[e.From].ID, Type: e.Type})
+			}
+			continue
+		}
+		if o := pieceOf[e.From]; o >= 0 {
+			pieces[o].edges = append(pieces[o].edges, pieceEdge{From: local[e.From], To: g.Pages[e.To].ID, Type: e.Type})
+		}
+	}
+	return mods, pieces
+}
+
+// cutSegments groups pieces (in path order) into runs for full segments.
+func cutSegments(pieces []*segPiece) [][]*segPiece {
+	var out [][]*segPiece
+	lo := 0
+	var bytes int64
+	for i, pc := range pieces {
+		if pc.rec != nil {
+			bytes += pc.rec.Size
+		}
+		n := i + 1 - lo
+		full := n >= segMaxFiles || bytes >= segMaxBytes
+		// Past three quarters of a segment, cut where the directory changes.
+		soft := (n >= segMaxFiles*3/4 || bytes >= segMaxBytes*3/4) && i+1 < len(pieces) &&
+			dirOf(pieces[i+1].pages[0].Path) != dirOf(pc.pages[0].Path)
+		if full || soft {
+			out = append(out, pieces[lo:i+1])
+			lo, bytes = i+1, 0
+		}
+	}
+	if lo < len(pieces) {
+		out = append(out, pieces[lo:])
+	}
+	return out
+}
+
+// writeFileSegment writes pieces (in path order) as segment id.
+func writeFileSegment(dir string, id int, pieces []*segPiece, small bool) (segInfo, error) {
+	info := segInfo{ID: id, Kind: segFiles, Files: len(pieces)}
+	var pages []Page
+	start := make([]uint32, len(pieces))
+	for i, pc := range pieces {
+		start[i] = uint32(len(pages))
+		pages = append(pages, pc.pages...)
+	}
+	byID := make(map[string]uint32, len(pages))
+	for i := range pages {
+		byID[pages[i].ID] = uint32(i)
+	}
+	var edges []Edge
+	var ext []extEdge
+	for i, pc := range pieces {
+		for _, e := range pc.edges {
+			if e.From == fromModule {
+				ext = append(ext, extEdge{Local: start[i], ID: e.To, Type: e.Type})
+				continue
+			}
+			from := start[i] + e.From
+			if t, ok := byID[e.To]; ok {
+				edges = append(edges, Edge{From: from, To: t, Type: e.Type})
+			} else {
+				ext = append(ext, extEdge{Local: from, ID: e.To, Type: e.Type, Out: true})
+			}
+		}
+	}
+	slices.SortStableFunc(ext, func(a, b extEdge) int { return int(a.Local) - int(b.Local) })
+	g := NewGraph(pages, edges)
+	info.Pages = len(g.Pages)
+	recs := make([]*FileRecord, len(pieces))
+	stats := make([]FileStat, len(pieces))
+	for i, pc := range pieces {
+		r := pc.rec
+		if r == nil {
+			return info, fmt.Errorf("segment %d: no record for %s", id, pc.pages[0].Path)
+		}
+		recs[i] = r
+		stats[i] = FileStat{Path: r.Path, Size: r.Size, ModTime: r.ModTime, Hash: r.Hash}
+		info.Bytes += r.Size
+	}
+	group := Groups(g)
+	facts, _ := encodeFactsBlob(recs)
+	w, err := newSegWriter(dir, id, small)
+	if err != nil {
+		return info, NotWritable(dir, err)
+	}
+	err = w.setNames(&info, g, recs)
+	if err == nil {
+		err = writeSegmentData(w, &info, g, group, compress(facts), stats, ext)
+	}
+	if err == nil {
+		err = w.commit()
+	} else {
+		w.abort()
+	}
+	if err != nil {
+		return info, NotWritable(dir, err)
+	}
+	return info, nil
+}
+
+// writeModulesSegment writes the module pages as segment id, with the
+// generation-wide blobs.
+func writeModulesSegment(dir string, id int, mods *modPiece, blobs map[string][]byte) (segInfo, error) {
+	info := segInfo{ID: id, Kind: segModules}
+	g := NewGraph(slices.Clone(mods.pages), slices.Clone(mods.edges))
+	info.Pages = len(g.Pages)
+	w, err := newSegWriter(dir, id, false)
+	if err != nil {
+		return info, NotWritable(dir, err)
+	}
+	err = writeSegmentData(w, &info, g, Groups(g), nil, nil, nil)
+	for name, b := range compressAll(blobs) {
+		if err == nil {
+			err = w.setCompressedBlob(name, b)
+		}
+	}
+	if err == nil {
+		err = w.commit()
+	} else {
+		w.abort()
+	}
+	if err != nil {
+		return info, NotWritable(dir, err)
+	}
+	return info, nil
+}
+
+func writeSegmentData(w *segWriter, info *segInfo, g *Graph, group []uint32, facts []byte, stats []FileStat, ext []extEdge) error {
+	js, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	if err := w.set("m/seg", js); err != nil {
+		return err
+	}
+	if facts != nil {
+		if err := w.setCompressedBlob(factsBlob, facts); err != nil {
+			return err
+		}
+		if err := w.setStats(stats); err != nil {
+			return err
+		}
+	}
+	if err := w.setCompressedBlob(graphBlob, compressParts(encodeGraph(g, group))); err != nil {
+		return err
+	}
+	if err := w.setCompressedBlob(TextBlob, compress(textBlob(EncodeText(g, group)))); err != nil {
+		return err
+	}
+	if len(ext) > 0 {
+		if err := w.setCompressedBlob(extBlob, compress(encodeExt(ext))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setNames writes the segment's name keys, so that an incremental build
+// finds the definitions of a name and the files that look it up without
+// reading whole segments: n/NAME lists the symbol pages named NAME (each
+// its file's ordinal in the segment, its language's number in
+// segInfo.Langs and its qualified name), r/NAME the ordinals of the files
+// whose references look NAME up (uvarint differences).
+func (w *segWriter) setNames(info *segInfo, g *Graph, recs []*FileRecord) error {
+	ordinal := make(map[string]uint64, len(recs))
+	for i, r := range recs {
+		ordinal[r.Path] = uint64(i)
+	}
+	var langs strTable
+	defs := map[string]*enc{}
+	for i := range g.Pages {
+		p := &g.Pages[i]
+		if p.Kind != KindSymbol || p.Name == "" {
+			continue
+		}
+		e := defs[p.Name]
+		if e == nil {
+			e = &enc{}
+			defs[p.Name] = e
+		}
+		e.uint(ordinal[p.Path])
+		e.uint(langs.id(p.Lang))
+		e.str(p.Qualified)
+	}
+	info.Langs = langs.strs
+	for name, e := range defs {
+		if err := w.set("n/"+name, e.b); err != nil {
+			return err
+		}
+	}
+	refs := map[string]*enc{}
+	last := map[string]uint64{}
+	for i, r := range recs {
+		if r.Facts == nil {
+			continue
+		}
+		for _, name := range refNames(r) {
+			e := refs[name]
+			if e == nil {
+				e = &enc{}
+				refs[name] = e
+			}
+			e.uint(uint64(i) - last[name])
+			last[name] = uint64(i)
+		}
+	}
+	for name, e := range refs {
+		if err := w.set("r/"+name, e.b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refNames returns the distinct names r's references look up.
+func refNames(r *FileRecord) []string {
+	seen := make(map[string]bool, len(r.Facts.Refs))
+	var out []string
+	for _, rf := range r.Facts.Refs {
+		if !seen[rf.Name] {
+			seen[rf.Name] = true
+			out = append(out, rf.Name)
+		}
+	}
+	return out
+}
+
+// nextSegmentID returns a segment number above every one present or named
+// by the live generation.
+func nextSegmentID(dir string, prev *Snapshot) int {
+	next := 1
+	if ids := segmentIDs(dir); len(ids) > 0 {
+		next = ids[len(ids)-1] + 1
+	}
+	if prev != nil {
+		for _, ms := range prev.man.Segments {
+			next = max(next, ms.ID+1)
+		}
+	}
+	return next
+}
+
+// commitGeneration writes generation n's manifest and seal and makes it
+// live. Its segments are committed (synced) already. Crash points:
+// manifest-*, seal-*, gen-dir-synced, current-*.
+func commitGeneration(dir string, n int, m manifest) error {
+	gd := genDir(dir, n)
+	if err := os.RemoveAll(gd); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(gd, 0o755); err != nil {
+		return err
+	}
+	js, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(gd, manifestName), js, "manifest"); err != nil {
+		return err
+	}
+	if err := writeSeal(gd, "seal"); err != nil {
+		return err
+	}
+	if err := syncDir(filepath.Join(dir, "gen")); err != nil {
+		return err
+	}
+	crashPoint("gen", "dir-synced")
+	return writeFileAtomic(filepath.Join(dir, "CURRENT"), []byte(strconv.Itoa(n)+"\n"), "current")
+}
+
+// piecesEqual reports whether two pieces of the same file carry the same
+// pages and edges.
+func piecesEqual(a, b *segPiece) bool {
+	if len(a.pages) != len(b.pages) || len(a.edges) != len(b.edges) {
+		return false
+	}
+	for i := range a.pages {
+		if !pageEqual(&a.pages[i], &b.pages[i]) {
+			return false
+		}
+	}
+	ea, eb := slices.Clone(a.edges), slices.Clone(b.edges)
+	cmp := func(x, y pieceEdge) int {
+		if x.From != y.From {
+			return int(int64(x.From) - int64(y.From))
+		}
+		if x.Type != y.Type {
+			return int(x.Type) - int(y.Type)
+		}
+		return strings.Compare(x.To, y.To)
+	}
+	slices.SortFunc(ea, cmp)
+	slices.SortFunc(eb, cmp)
+	return slices.Equal(ea, eb)
+}
+
+func pageEqual(a, b *Page) bool {
+	return a.ID == b.ID && a.Kind == b.Kind && a.Title == b.Title && a.Name == b.Name && a.Qualified == b.Qualified &&
+		a.Path == b.Path && a.Line == b.Line && a.EndLine == b.EndLine && a.Lang == b.Lang && a.Doc == b.Doc &&
+		a.SymKind == b.SymKind && a.Test == b.Test && a.Hash == b.Hash && a.BodyHash == b.BodyHash &&
+		slices.Equal(a.Idents, b.Idents) && slices.Equal(a.Literals, b.Literals)
+}
+
+func modsEqual(a, b *modPiece) bool {
+	if a == nil || b == nil || len(a.pages) != len(b.pages) || !slices.Equal(a.edges, b.edges) {
+		return false
+	}
+	for i := range a.pages {
+		if !pageEqual(&a.pages[i], &b.pages[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,404 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Segments (the design is written out at the top of store.go).
+//
+// A segment is an immutable Badger database under seg/NNNNNN holding the
+// derived data of a set of files (a "files" segment) or of the
+// repository's directories (the "modules" segment). Keys:
+//
+//	m/seg               segInfo as JSON
+//	m/stats             the stat of each of its files (path order)
+//	x/facts/<nnnnnn>    its files' FileRecords (record.go), decoded against x/graph
+//	x/graph/<nnnnnn>    its pages and the edges among them (graphcodec.go)
+//	x/ext/<nnnnnn>      its edges to or from pages of other segments, by page ID (extEdge)
+//	x/text/<nnnnnn>     its page text (pagetext.go), shared with the ranking data
+//	x/<name>/<nnnnnn>   other blobs (the ranking data: x/engine, x/names...)
+//	n/<name>            the symbol definitions named name among its pages (defEntry list)
+//	r/<name>            the files whose references look a name up (reverse index)
+//
+// A segment's files' pages come in path order, each file page followed by
+// its definitions' pages (what restoreText and the facts codec rely on).
+
+// segInfo describes a segment (m/seg).
+type segInfo struct {
+	ID    int    `json:"id"`
+	Kind  string `json:"kind"` // segFiles or segModules
+	Files int    `json:"files"`
+	Pages int    `json:"pages"`
+	Bytes int64  `json:"source_bytes"`
+	// Langs numbers the languages the n/ keys name.
+	Langs []string `json:"langs,omitempty"`
+}
+
+const (
+	segFiles   = "files"
+	segModules = "modules"
+)
+
+func segDir(dir string, id int) string { return filepath.Join(dir, "seg", fmt.Sprintf("%06d", id)) }
+
+// segWriter writes one new segment.
+type segWriter struct {
+	dir   string // the index directory
+	id    int
+	db    *badger.DB
+	wb    *badger.WriteBatch
+	chunk int
+	bytes int64 // value bytes written
+}
+
+// newSegWriter creates segment id. small picks Badger options for a
+// segment of a few files (a delta): a 1 MiB memtable opens and closes in
+// a few ms where the build's 32 MiB one takes ~20.
+func newSegWriter(dir string, id int, small bool) (*segWriter, error) {
+	sd := segDir(dir, id)
+	if err := os.RemoveAll(sd); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(sd), 0o755); err != nil {
+		return nil, err
+	}
+	opt := badgerOptions(sd, false).WithMemTableSize(32 << 20).WithSyncWrites(false)
+	chunk := blobChunk
+	if small {
+		// Values above the threshold would go to the value log; with a
+		// small memtable the threshold must stay below its batch size.
+		opt = opt.WithMemTableSize(2 << 20).WithValueLogFileSize(2 << 20).WithValueThreshold(192 << 10).WithNumGoroutines(1)
+		chunk = 128 << 10
+	}
+	db, err := badger.Open(opt)
+	if err != nil {
+		return nil, fmt.Errorf("create segment %s: %w", sd, err)
+	}
+	return &segWriter{dir: dir, id: id, db: db, wb: db.NewWriteBatch(), chunk: chunk}, nil
+}
+
+func (w *segWriter) set(key string, val []byte) error {
+	w.bytes += int64(len(key) + len(val))
+	return w.wb.Set([]byte(key), val)
+}
+
+// setCompressedBlob stores b, already compressed, in chunks.
+func (w *segWriter) setCompressedBlob(name string, b []byte) error {
+	for i := 0; len(b) > 0 || i == 0; i++ {
+		n := min(len(b), w.chunk)
+		if err := w.set(fmt.Sprintf("x/%s/%06d", name, i), b[:n]); err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+func (w *segWriter) setStats(stats []FileStat) error {
+	return w.set("m/stats", compress(encodeStats(stats)))
+}
+
+// commit flushes, syncs and closes the segment and seals it; the segment
+// is durable (its folder entry synced) when commit returns, and immutable
+// from then on. Crash points: seg-written, seg-synced, seg-closed, the
+// segseal-* steps, seg-dir-synced.
+func (w *segWriter) commit() error {
+	if err := w.wb.Flush(); err != nil {
+		w.db.Close()
+		return fmt.Errorf("write segment: %w", err)
+	}
+	crashPoint("seg", "written")
+	if err := w.db.Sync(); err != nil {
+		w.db.Close()
+		return err
+	}
+	crashPoint("seg", "synced")
+	if err := w.db.Close(); err != nil {
+		return fmt.Errorf("close segment: %w", err)
+	}
+	crashPoint("seg", "closed")
+	if err := writeSeal(segDir(w.dir, w.id), "segseal"); err != nil {
+		return err
+	}
+	if err := syncDir(filepath.Join(w.dir, "seg")); err != nil {
+		return err
+	}
+	crashPoint("seg", "dir-synced")
+	return nil
+}
+
+// abort drops a segment that will never be used.
+func (w *segWriter) abort() {
+	w.wb.Cancel()
+	w.db.Close()
+	os.RemoveAll(segDir(w.dir, w.id))
+}
+
+// segment is one segment opened read-only.
+type segment struct {
+	id   int
+	dir  string // its folder
+	db   *badger.DB
+	info segInfo
+	seal []sealFile
+	seen []fileID
+	dead map[string]bool // its files a newer segment replaced, or removed
+}
+
+// openSegment checks the seal of segment id and opens it read-only.
+func openSegment(dir string, id int, dead []string) (*segment, error) {
+	sd := segDir(dir, id)
+	seal, seen, err := verifySeal(dir, sd)
+	if err != nil {
+		return nil, err
+	}
+	db, err := badger.Open(badgerOptions(sd, true))
+	if err != nil {
+		return nil, err
+	}
+	sg := &segment{id: id, dir: sd, db: db, seal: seal, seen: seen}
+	b, err := sg.get("m/seg")
+	if err == nil {
+		err = json.Unmarshal(b, &sg.info)
+	}
+	if err != nil {
+		db.Close()
+		return nil, damaged(dir, "%s has no readable segment info (%v)", relIndex(dir, sd), err)
+	}
+	if len(dead) > 0 {
+		sg.dead = make(map[string]bool, len(dead))
+		for _, p := range dead {
+			sg.dead[p] = true
+		}
+	}
+	return sg, nil
+}
+
+func (sg *segment) close() error { return sg.db.Close() }
+
+func (sg *segment) get(key string) ([]byte, error) {
+	var out []byte
+	err := sg.db.View(func(txn *badger.Txn) error {
+		it, err := txn.Get([]byte(key))
+		if err != nil {
+			return err
+		}
+		out, err = it.ValueCopy(nil)
+		return err
+	})
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, ErrNotFound
+	}
+	return out, err
+}
+
+// blob returns the blob stored under name, or ErrNotFound.
+func (sg *segment) blob(name string) ([]byte, error) {
+	var buf bytes.Buffer
+	prefix := []byte("x/" + name + "/")
+	err := sg.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
+		defer it.Close()
+		size := 0
+		for it.Rewind(); it.Valid(); it.Next() {
+			size += int(it.Item().ValueSize())
+		}
+		buf.Grow(size)
+		for it.Rewind(); it.Valid(); it.Next() {
+			if err := it.Item().Value(func(v []byte) error { buf.Write(v); return nil }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if buf.Len() == 0 {
+		return nil, ErrNotFound
+	}
+	b, err := decompress(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("segment %d blob %s: %w", sg.id, name, err)
+	}
+	return b, nil
+}
+
+// stats returns the stat of each of the segment's files, dead ones included.
+func (sg *segment) stats() ([]FileStat, error) {
+	b, err := sg.get("m/stats")
+	if err != nil {
+		return nil, err
+	}
+	if b, err = decompress(b); err != nil {
+		return nil, fmt.Errorf("segment %d m/stats: %w", sg.id, err)
+	}
+	return decodeStats(b)
+}
+
+// graph decodes the segment's pages and its own edges.
+func (sg *segment) graph() (*Graph, error) {
+	b, err := sg.blob(graphBlob)
+	if err != nil {
+		return nil, fmt.Errorf("read segment %d graph: %w", sg.id, err)
+	}
+	if err := checkGraphFormat(b); err != nil {
+		return nil, err
+	}
+	text, err := sg.blob(TextBlob)
+	if err != nil {
+		return nil, fmt.Errorf("read segment %d page text: %v", sg.id, err)
+	}
+	return decodeGraph(b, text)
+}
+
+// ext decodes the segment's edges to and from other segments.
+func (sg *segment) ext() ([]extEdge, error) {
+	b, err := sg.blob(extBlob)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeExt(b)
+}
+
+// keys returns the values of the keys prefix+name for each name, missing
+// ones skipped, in one read transaction.
+func (sg *segment) lookup(prefix string, names []string, fn func(name string, v []byte)) error {
+	return sg.db.View(func(txn *badger.Txn) error {
+		for _, n := range names {
+			it, err := txn.Get([]byte(prefix + n))
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if err := it.Value(func(v []byte) error { fn(n, v); return nil }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// segments lists the segment numbers present under dir/seg.
+func segmentIDs(dir string) []int {
+	ents, _ := os.ReadDir(filepath.Join(dir, "seg"))
+	var out []int
+	for _, e := range ents {
+		if n, err := strconv.Atoi(e.Name()); err == nil && e.IsDir() {
+			out = append(out, n)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// extEdge is an edge between a page of a segment (Local) and a page of
+// another (ID): Local → ID when Out, else ID → Local (a module's contains
+// edge to a file, which the file's segment owns).
+type extEdge struct {
+	Local uint32
+	ID    string
+	Type  EdgeType
+	Out   bool
+}
+
+const extBlob = "ext"
+
+func encodeExt(es []extEdge) []byte {
+	e := enc{b: make([]byte, 0, 24*len(es))}
+	e.uint(uint64(len(es)))
+	var last uint32
+	var tab strTable
+	ids := make([]uint64, len(es))
+	for i, x := range es {
+		ids[i] = tab.id(x.ID)
+	}
+	e.strs(tab.strs)
+	for i, x := range es {
+		e.uint(uint64(x.Local - last)) // es is sorted by Local
+		last = x.Local
+		flags := uint64(x.Type) << 1
+		if x.Out {
+			flags |= 1
+		}
+		e.uint(flags)
+		e.uint(ids[i])
+	}
+	return e.b
+}
+
+func decodeExt(b []byte) ([]extEdge, error) {
+	d := dec{b: b}
+	n := d.count()
+	tab := d.strs()
+	out := make([]extEdge, 0, n)
+	var last uint32
+	for range n {
+		last += uint32(d.uint())
+		flags := d.uint()
+		id := d.uint()
+		if d.err != nil || id >= uint64(len(tab)) {
+			return nil, fmt.Errorf("ext edges: %w", errCorrupt)
+		}
+		out = append(out, extEdge{Local: last, ID: tab[id], Type: EdgeType(flags >> 1), Out: flags&1 == 1})
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("ext edges: %w", errCorrupt)
+	}
+	return out, nil
+}
+
+// encodeStats is the stored form of stats (paths front-coded).
+func encodeStats(stats []FileStat) []byte {
+	e := enc{b: make([]byte, 0, 64*len(stats))}
+	e.uint(uint64(len(stats)))
+	prev := ""
+	for _, st := range stats {
+		common := 0
+		for common < len(prev) && common < len(st.Path) && prev[common] == st.Path[common] {
+			common++
+		}
+		e.uint(uint64(common))
+		e.str(st.Path[common:])
+		e.int(int(st.Size))
+		e.int(int(st.ModTime))
+		e.uint(st.Hash)
+		prev = st.Path
+	}
+	return e.b
+}
+
+func decodeStats(b []byte) ([]FileStat, error) {
+	d := dec{b: b}
+	n := d.count()
+	out := make([]FileStat, n)
+	prev := ""
+	for i := range out {
+		common := int(d.uint())
+		if common > len(prev) {
+			d.fail()
+			break
+		}
+		p := prev[:common] + d.str()
+		out[i] = FileStat{Path: p, Size: int64(d.int()), ModTime: int64(d.int()), Hash: d.uint()}
+		prev = p
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return out, nil
+}

@@ -1,0 +1,662 @@
+package graph
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"golang.org/x/sys/unix"
+)
+
+// manifestName is the file of a generation folder that names its segments.
+const manifestName = "MANIFEST"
+
+// manifest is a generation: the build that made it and the segments it is
+// made of, each with the files of it that later segments replaced or the
+// repository lost (tombstones).
+type manifest struct {
+	Info     BuildInfo     `json:"info"`
+	Segments []manifestSeg `json:"segments"`
+}
+
+type manifestSeg struct {
+	ID   int      `json:"id"`
+	Kind string   `json:"kind"`
+	Dead []string `json:"dead,omitempty"` // sorted
+}
+
+// Snapshot is one generation opened read-only: its manifest and every
+// segment it names. It is safe for concurrent use; Close it when done (its
+// segments hold shared locks that keep them from being deleted).
+type Snapshot struct {
+	Dir        string // the index directory
+	Generation int
+	info       BuildInfo
+	man        manifest
+	segs       []*segment // in manifest order
+	genSeal    []sealFile // the manifest's seal, and how its files looked
+	genSeen    []fileID
+
+	verifyMu sync.Mutex
+	damage   *DamagedError
+
+	graphOnce sync.Once
+	graph     *Graph
+	graphErr  error
+	statOnce  sync.Once
+	stats     []FileStat
+	statErr   error
+}
+
+// OpenSnapshot opens the live generation of the index directory dir
+// read-only. It returns ErrNoIndex when nothing was built yet. A build that
+// replaces CURRENT concurrently is harmless: the open retries with the new
+// generation.
+func OpenSnapshot(dir string) (*Snapshot, error) {
+	var lastErr error
+	for attempt := 0; attempt < 20; attempt++ {
+		n, err := CurrentGeneration(dir)
+		if err != nil {
+			return nil, err
+		}
+		s, err := openGeneration(dir, n)
+		if err == nil {
+			return s, nil
+		}
+		lastErr = err
+		if m, _ := CurrentGeneration(dir); m == n {
+			// Same generation and still failing: not a race with a build
+			// (which never touches what CURRENT names).
+			if attempt >= 3 || errors.Is(err, ErrDamaged) {
+				break
+			}
+		}
+		time.Sleep(time.Duration(attempt+1) * 10 * time.Millisecond)
+	}
+	if errors.Is(lastErr, ErrDamaged) {
+		return nil, lastErr
+	}
+	return nil, fmt.Errorf("open index %s: %w (run `wikitoolkit build --full` to rebuild it)", dir, lastErr)
+}
+
+// readManifest reads and checks generation n's manifest.
+func readManifest(dir string, n int) (manifest, error) {
+	m, _, _, err := readManifestSealed(dir, n)
+	return m, err
+}
+
+func readManifestSealed(dir string, n int) (manifest, []sealFile, []fileID, error) {
+	gd := genDir(dir, n)
+	var m manifest
+	seal, seen, err := verifySeal(dir, gd)
+	if err != nil {
+		return m, nil, nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(gd, manifestName))
+	if err != nil {
+		return m, nil, nil, damaged(dir, "cannot read %s: %v", relIndex(dir, filepath.Join(gd, manifestName)), err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, nil, nil, damaged(dir, "%s is unreadable (%v)", relIndex(dir, filepath.Join(gd, manifestName)), err)
+	}
+	return m, seal, seen, nil
+}
+
+func openGeneration(dir string, n int) (*Snapshot, error) {
+	m, seal, seen, err := readManifestSealed(dir, n)
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Dir: dir, Generation: n, man: m, info: m.Info, genSeal: seal, genSeen: seen}
+	for _, ms := range m.Segments {
+		// Badger panics on a truncated or scribbled table, on goroutines
+		// of its own where no recover reaches: openSegment checks the
+		// seal before Badger reads.
+		sg, err := openSegment(dir, ms.ID, ms.Dead)
+		if err != nil {
+			s.Close()
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, damaged(dir, "segment %d of generation %d is missing", ms.ID, n)
+			}
+			return nil, err
+		}
+		s.segs = append(s.segs, sg)
+	}
+	s.info = overlayLastBuild(dir, n, s.info)
+	return s, nil
+}
+
+// Close releases the snapshot.
+func (s *Snapshot) Close() error {
+	var first error
+	for _, sg := range s.segs {
+		if err := sg.close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	s.segs = nil
+	return first
+}
+
+// Info returns the build info of the generation.
+func (s *Snapshot) Info() BuildInfo { return s.info }
+
+// Verify reports whether the snapshot's segments are still the ones their
+// builds sealed, as a *DamagedError when not. It costs one stat per file
+// while nothing changed since the last check (a long-running server calls
+// it before every read); a file whose size, mtime or inode moved is hashed
+// again.
+func (s *Snapshot) Verify() error {
+	s.verifyMu.Lock()
+	defer s.verifyMu.Unlock()
+	if s.damage != nil {
+		return s.damage
+	}
+	// The generation folder: read once at open, but while CURRENT names
+	// it, damage there is damage to the index (a later generation
+	// replacing it and deleting the folder is not).
+	gd := genDir(s.Dir, s.Generation)
+	for i, sf := range s.genSeal {
+		fi, err := os.Stat(filepath.Join(gd, sf.name))
+		if err == nil && statID(fi) == s.genSeen[i] {
+			continue
+		}
+		if cur, cerr := CurrentGeneration(s.Dir); cerr == nil && cur != s.Generation {
+			break
+		}
+		if _, _, err := verifySeal(s.Dir, gd); err != nil {
+			var de *DamagedError
+			if !errors.As(err, &de) {
+				de = damaged(s.Dir, "%v", err)
+			}
+			s.damage = de
+			return de
+		}
+		break
+	}
+	for _, sg := range s.segs {
+		same := true
+		for i, sf := range sg.seal {
+			fi, err := os.Stat(filepath.Join(sg.dir, sf.name))
+			if err != nil || statID(fi) != sg.seen[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			continue
+		}
+		seal, ids, err := verifySeal(s.Dir, sg.dir)
+		if err == nil && len(seal) != len(sg.seal) {
+			err = damaged(s.Dir, "the seal of %s changed", relIndex(s.Dir, sg.dir))
+		}
+		if err != nil {
+			var de *DamagedError
+			if !errors.As(err, &de) {
+				de = damaged(s.Dir, "%v", err)
+			}
+			s.damage = de
+			return de
+		}
+		sg.seen = ids
+	}
+	return nil
+}
+
+// fileSegs returns the segments holding files.
+func (s *Snapshot) fileSegs() []*segment {
+	var out []*segment
+	for _, sg := range s.segs {
+		if sg.info.Kind == segFiles {
+			out = append(out, sg)
+		}
+	}
+	return out
+}
+
+// modulesSeg returns the modules segment, or nil.
+func (s *Snapshot) modulesSeg() *segment {
+	for _, sg := range s.segs {
+		if sg.info.Kind == segModules {
+			return sg
+		}
+	}
+	return nil
+}
+
+// Stats returns the stat of every indexed file, sorted by path.
+func (s *Snapshot) Stats() ([]FileStat, error) {
+	s.statOnce.Do(func() {
+		var all []FileStat
+		for _, sg := range s.fileSegs() {
+			st, err := sg.stats()
+			if err != nil {
+				s.statErr = err
+				return
+			}
+			for _, f := range st {
+				if !sg.dead[f.Path] {
+					all = append(all, f)
+				}
+			}
+		}
+		slices.SortFunc(all, func(a, b FileStat) int { return strings.Compare(a.Path, b.Path) })
+		s.stats = all
+	})
+	return s.stats, s.statErr
+}
+
+// FileStat returns the stat recorded for path at build time.
+func (s *Snapshot) FileStat(path string) (FileStat, bool) {
+	stats, _ := s.Stats()
+	i, ok := sort.Find(len(stats), func(i int) int { return strings.Compare(path, stats[i].Path) })
+	if !ok {
+		return FileStat{}, false
+	}
+	return stats[i], true
+}
+
+// Graph assembles the generation's graph from its segments on first use
+// and returns it; later calls share it. Its pages come in the order a full
+// build makes them (modules, then each file in path order followed by its
+// definitions), so that it does not matter how files fell into segments.
+func (s *Snapshot) Graph() (*Graph, error) {
+	s.graphOnce.Do(func() { s.graph, s.graphErr = s.readGraph() })
+	return s.graph, s.graphErr
+}
+
+// Page returns the page with the given ID and its neighbours, or ErrNotFound.
+func (s *Snapshot) Page(id string) (*PageRecord, error) {
+	g, err := s.Graph()
+	if err != nil {
+		return nil, err
+	}
+	i, ok := g.Lookup(id)
+	if !ok {
+		return nil, ErrNotFound
+	}
+	return g.Record(i), nil
+}
+
+// Names of the blobs Build writes itself (x/NAME, see the keys in segment.go).
+const (
+	factsBlob = "facts"
+	graphBlob = "graph"
+	// TextBlob holds the page records the graph and the ranking index share.
+	TextBlob = "text"
+)
+
+// Blob returns the generation-wide blob stored under name (in the modules
+// segment), or ErrNotFound.
+func (s *Snapshot) Blob(name string) ([]byte, error) {
+	ms := s.modulesSeg()
+	if ms == nil {
+		return nil, ErrNotFound
+	}
+	return ms.blob(name)
+}
+
+// PartSizes returns the stored bytes of each blob of the generation by
+// name ("engine", "graph", "facts", ...) summed over its segments, and of
+// their other keys under "meta": where an index's bytes go.
+func (s *Snapshot) PartSizes() map[string]int64 {
+	out := map[string]int64{}
+	for _, sg := range s.segs {
+		_ = sg.db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				k := string(it.Item().Key())
+				name := "meta"
+				switch {
+				case strings.HasPrefix(k, "x/"):
+					name, _, _ = strings.Cut(k[2:], "/")
+					name, _, _ = strings.Cut(name, ".") // the chunks of a blob stored in parts ("names.0003")
+				case strings.HasPrefix(k, "n/"), strings.HasPrefix(k, "r/"):
+					name = "names-by-key"
+				}
+				out[name] += it.Item().ValueSize() + int64(len(k))
+			}
+			return nil
+		})
+	}
+	return out
+}
+
+// SizeBytes returns the bytes on disk of the live generation: its
+// manifest and its segments.
+func (s *Snapshot) SizeBytes() int64 {
+	n := dirSize(genDir(s.Dir, s.Generation))
+	for _, sg := range s.segs {
+		n += dirSize(sg.dir)
+	}
+	return n
+}
+
+// Segments returns how many segments the generation has.
+func (s *Snapshot) Segments() int { return len(s.segs) }
+
+// PageIDs returns up to limit page IDs starting with prefix, sorted.
+func (s *Snapshot) PageIDs(prefix string, limit int) []string {
+	g, err := s.Graph()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i := range g.Pages {
+		if strings.HasPrefix(g.Pages[i].ID, prefix) {
+			out = append(out, g.Pages[i].ID)
+		}
+	}
+	sort.Strings(out)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// segPiece is the derived data one file owns: its pages (the file page,
+// then its definitions'), the edges leaving them and the contains edge of
+// its module, with targets by page ID, and its record.
+type segPiece struct {
+	rec   *FileRecord
+	pages []Page
+	edges []pieceEdge
+}
+
+// pieceEdge is an edge of a piece: from pages[From] (or, with From ==
+// fromModule, from the file's module) to the page with ID To.
+type pieceEdge struct {
+	From uint32
+	To   string
+	Type EdgeType
+}
+
+const fromModule = ^uint32(0)
+
+// modPiece is the modules segment's content: every module page and the
+// contains edges between modules.
+type modPiece struct {
+	pages []Page
+	edges []Edge // among pages
+}
+
+// readPieces decodes the live pieces of segment sg (records with their
+// text restored when records is set).
+func (sg *segment) readPieces(records bool) ([]*segPiece, error) {
+	g, err := sg.graph()
+	if err != nil {
+		return nil, err
+	}
+	ext, err := sg.ext()
+	if err != nil {
+		return nil, err
+	}
+	var out []*segPiece
+	owner := make([]int32, len(g.Pages)) // piece of each page, -1 dead
+	local := make([]uint32, len(g.Pages))
+	cur := int32(-1)
+	for i := range g.Pages {
+		p := &g.Pages[i]
+		if p.Kind == KindFile {
+			cur = -1
+			if !sg.dead[p.Path] {
+				out = append(out, &segPiece{})
+				cur = int32(len(out) - 1)
+			}
+		}
+		owner[i] = cur
+		if cur >= 0 {
+			pc := out[cur]
+			local[i] = uint32(len(pc.pages))
+			pc.pages = append(pc.pages, *p)
+		}
+	}
+	for _, e := range g.Edges() {
+		if o := owner[e.From]; o >= 0 {
+			out[o].edges = append(out[o].edges, pieceEdge{From: local[e.From], To: g.Pages[e.To].ID, Type: e.Type})
+		}
+	}
+	for _, x := range ext {
+		if int(x.Local) >= len(owner) {
+			return nil, fmt.Errorf("segment %d: ext edge from page %d of %d", sg.id, x.Local, len(owner))
+		}
+		o := owner[x.Local]
+		if o < 0 {
+			continue
+		}
+		if x.Out {
+			out[o].edges = append(out[o].edges, pieceEdge{From: local[x.Local], To: x.ID, Type: x.Type})
+		} else {
+			out[o].edges = append(out[o].edges, pieceEdge{From: fromModule, To: x.ID, Type: x.Type})
+		}
+	}
+	if records {
+		b, err := sg.blob(factsBlob)
+		if err != nil {
+			return nil, err
+		}
+		stats, err := sg.stats()
+		if err != nil {
+			return nil, err
+		}
+		byPath := make(map[string]*segPiece, len(out))
+		for _, pc := range out {
+			byPath[pc.pages[0].Path] = pc
+		}
+		err = decodeFactsBlob(b, stats, g, func(rec *FileRecord) error {
+			st := stats[0]
+			stats = stats[1:]
+			if pc := byPath[rec.Path]; pc != nil {
+				rec.Size, rec.ModTime, rec.Hash = st.Size, st.ModTime, st.Hash
+				restoreText(rec, g)
+				restoreLiterals(pc, rec)
+				pc.rec = rec
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// readModules decodes the modules segment.
+func (sg *segment) readModules() (*modPiece, error) {
+	g, err := sg.graph()
+	if err != nil {
+		return nil, err
+	}
+	return &modPiece{pages: g.Pages, edges: g.Edges()}, nil
+}
+
+// readGraph assembles the graph of the live pieces of every segment.
+func (s *Snapshot) readGraph() (*Graph, error) {
+	var mods *modPiece
+	if ms := s.modulesSeg(); ms != nil {
+		var err error
+		if mods, err = ms.readModules(); err != nil {
+			return nil, fmt.Errorf("read graph: %w (run `wikitoolkit build --full`)", err)
+		}
+	}
+	var pieces []*segPiece
+	for _, sg := range s.fileSegs() {
+		ps, err := sg.readPieces(false)
+		if err != nil {
+			return nil, fmt.Errorf("read graph: %w (run `wikitoolkit build --full`)", err)
+		}
+		pieces = append(pieces, ps...)
+	}
+	return assemble(mods, pieces), nil
+}
+
+// assemble builds the graph of the modules and pieces: the pages of a full
+// build's graph in its order, and every edge whose target exists.
+func assemble(mods *modPiece, pieces []*segPiece) *Graph {
+	slices.SortFunc(pieces, func(a, b *segPiece) int { return strings.Compare(a.pages[0].Path, b.pages[0].Path) })
+	n := 0
+	ne := 0
+	if mods != nil {
+		n, ne = len(mods.pages), len(mods.edges)
+	}
+	for _, pc := range pieces {
+		n += len(pc.pages)
+		ne += len(pc.edges)
+	}
+	pages := make([]Page, 0, n)
+	edges := make([]Edge, 0, ne)
+	if mods != nil {
+		pages = append(pages, mods.pages...)
+		edges = append(edges, mods.edges...)
+	}
+	start := make([]uint32, len(pieces))
+	for i, pc := range pieces {
+		start[i] = uint32(len(pages))
+		pages = append(pages, pc.pages...)
+	}
+	byID := make(map[string]uint32, len(pages))
+	for i := range pages {
+		byID[pages[i].ID] = uint32(i)
+	}
+	for i, pc := range pieces {
+		for _, e := range pc.edges {
+			to, ok := byID[e.To]
+			if !ok {
+				continue
+			}
+			if e.From == fromModule {
+				// The module's contains edge, stored as module ID → file.
+				edges = append(edges, Edge{From: to, To: start[i], Type: e.Type})
+				continue
+			}
+			edges = append(edges, Edge{From: start[i] + e.From, To: to, Type: e.Type})
+		}
+	}
+	return NewGraph(pages, edges)
+}
+
+// generations lists the generation numbers present under dir/gen.
+func generations(dir string) []int {
+	ents, _ := os.ReadDir(filepath.Join(dir, "gen"))
+	var out []int
+	for _, e := range ents {
+		if n, err := strconv.Atoi(e.Name()); err == nil && e.IsDir() {
+			out = append(out, n)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// removeStale deletes every generation but keep, every segment keep does
+// not name that no process holds open, and leftovers of killed builds
+// (partial generations and segments, CURRENT's temporary files). A segment
+// still open read-only by a server stays until a later build finds it
+// free; generation folders are read once at open and go at once.
+func removeStale(dir string, keep int) {
+	if tmps, err := filepath.Glob(filepath.Join(dir, ".tmp-CURRENT-*")); err == nil {
+		for _, p := range tmps {
+			os.Remove(p) // only builds write CURRENT, and this one holds the build lock
+		}
+	}
+	live := map[string]bool{}
+	if m, err := readManifest(dir, keep); err == nil {
+		for _, ms := range m.Segments {
+			live[fmt.Sprintf("%06d", ms.ID)] = true
+		}
+	} else {
+		return // never delete segments without knowing which are live
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "gen"))
+	for _, e := range ents {
+		if e.Name() == fmt.Sprintf("%06d", keep) {
+			continue
+		}
+		os.RemoveAll(filepath.Join(dir, "gen", e.Name()))
+	}
+	ents, _ = os.ReadDir(filepath.Join(dir, "seg"))
+	for _, e := range ents {
+		name := e.Name()
+		if live[name] {
+			continue
+		}
+		path := filepath.Join(dir, "seg", name)
+		if strings.HasPrefix(name, "trash-") {
+			os.RemoveAll(path)
+			continue
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			continue
+		}
+		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
+			f.Close() // a reader holds it
+			continue
+		}
+		trash := filepath.Join(dir, "seg", "trash-"+name)
+		if os.Rename(path, trash) == nil {
+			os.RemoveAll(trash)
+		}
+		f.Close()
+	}
+}
+
+// EachFileRecord calls fn for every live file record, in path order, with
+// its stat and its text restored.
+func (s *Snapshot) EachFileRecord(fn func(*FileRecord) error) error {
+	var recs []*FileRecord
+	for _, sg := range s.fileSegs() {
+		ps, err := sg.readPieces(true)
+		if err != nil {
+			return err
+		}
+		for _, pc := range ps {
+			if pc.rec != nil {
+				recs = append(recs, pc.rec)
+			}
+		}
+	}
+	slices.SortFunc(recs, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
+	for _, r := range recs {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restoreLiterals puts back on a piece's pages the identifiers and string
+// literals the graph blob leaves to the facts (the ranking data needs them, readers of
+// the graph do not), as addFilesAndSymbols sets them.
+func restoreLiterals(pc *segPiece, rec *FileRecord) {
+	if rec.Facts == nil {
+		return
+	}
+	idents := identsByDef(rec.Facts.Refs, len(rec.Facts.Defs), maxIdents)
+	pc.pages[0].Idents = idents[0]
+	for i := 1; i < len(pc.pages) && i < len(idents); i++ {
+		if pc.pages[i].Kind == KindSymbol {
+			pc.pages[i].Idents = idents[i]
+		}
+	}
+	lits := literalsByDef(rec.Facts, maxLiterals)
+	if len(lits) == 0 {
+		return
+	}
+	pc.pages[0].Literals = lits[0]
+	for i := 1; i < len(pc.pages) && i < len(lits); i++ {
+		if pc.pages[i].Kind == KindSymbol {
+			pc.pages[i].Literals = lits[i]
+		}
+	}
+}
