@@ -241,6 +241,30 @@ func (w *segWriter) setNames(info *segInfo, g *Graph, recs []*FileRecord) error 
 		e.str(p.Qualified)
 	}
 	info.Langs = langs.strs
+	// d/PATH: each file's named definitions (its language's number, then
+	// name and qualified name of each), so that a build learns what an
+	// edit changed in a file's definitions without decoding its segment.
+	fileDefs := map[string]*enc{}
+	for i := range g.Pages {
+		p := &g.Pages[i]
+		if p.Kind != KindSymbol || p.Name == "" {
+			continue
+		}
+		e := fileDefs[p.Path]
+		if e == nil {
+			e = &enc{}
+			e.uint(langs.id(p.Lang))
+			fileDefs[p.Path] = e
+		}
+		e.str(p.Name)
+		e.str(p.Qualified)
+	}
+	for path, e := range fileDefs {
+		if err := w.set("d/"+path, e.b); err != nil {
+			return err
+		}
+	}
+	info.Langs = langs.strs
 	for name, e := range defs {
 		if err := w.set("n/"+name, e.b); err != nil {
 			return err

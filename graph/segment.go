@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 )
 
 // Segments (the design is written out at the top of store.go).
@@ -71,7 +72,11 @@ func newSegWriter(dir string, id int, small bool) (*segWriter, error) {
 	if err := os.MkdirAll(filepath.Dir(sd), 0o755); err != nil {
 		return nil, err
 	}
-	opt := badgerOptions(sd, false).WithMemTableSize(32 << 20).WithSyncWrites(false)
+	// Segments compress in blocks (zstd): the name keys are small values
+	// that compress well together; the blobs, compressed already, pass
+	// through.
+	opt := badgerOptions(sd, false).WithMemTableSize(32 << 20).WithSyncWrites(false).
+		WithCompression(options.ZSTD).WithZSTDCompressionLevel(1)
 	chunk := blobChunk
 	if small {
 		// Values above the threshold would go to the value log; with a
