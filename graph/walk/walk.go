@@ -75,6 +75,9 @@ type Options struct {
 	// (Result.NotIndexed). nil means "no language", or with a nil
 	// Detect "binary (by extension)". Called from several goroutines.
 	Reason func(path string) string
+	// ListDirs fills Result.DirPaths: the directories the walk read, for a
+	// watcher that must see every file a later walk would list.
+	ListDirs bool
 }
 
 // File is one file to index.
@@ -104,6 +107,9 @@ type Result struct {
 	// rejected counts the Unsupported files by extension and reason.
 	rejected map[notIndexedKey]int
 	Dirs     int // directories read
+	// DirPaths are the repo-relative slash paths of the directories read
+	// ("" for the root), sorted; only with Options.ListDirs.
+	DirPaths []string
 	// TrackedErr is why the tracked files that ignore rules exclude could
 	// not be listed (git missing or failing); they were then left out. It is
 	// nil when git succeeded or was not needed.
@@ -191,6 +197,13 @@ func Walk(ctx context.Context, root string, opt Options) (*Result, error) {
 	}
 	slices.SortFunc(w.res.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortFunc(w.res.Skipped, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
+	if opt.ListDirs {
+		w.res.DirPaths = make([]string, 0, len(w.visited))
+		for _, rel := range w.visited {
+			w.res.DirPaths = append(w.res.DirPaths, rel)
+		}
+		slices.Sort(w.res.DirPaths)
+	}
 	return w.res, nil
 }
 
