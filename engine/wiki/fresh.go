@@ -17,9 +17,10 @@ import (
 
 // freshness watches the repository for files that changed since the live
 // generation was built. Checks run on a background goroutine, at most every
-// Options.CheckEvery and only after a call (an idle server costs nothing);
-// the walk they do takes about 20 ms on moby (graph/walk), too much to
-// pay inside a call whose budget is a few milliseconds.
+// Options.CheckEvery after a call, and, with LiveOptions.Watch, when saved
+// files settle (watch.go); the walk they do takes about 20 ms on moby
+// (graph/walk), too much to pay inside a call whose budget is a few
+// milliseconds.
 type freshness struct {
 	mu        sync.Mutex
 	running   bool

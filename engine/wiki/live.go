@@ -55,8 +55,8 @@ type LiveOptions struct {
 // each Acquire, stats the CURRENT file; when a build has made a new
 // generation live it opens that one, swaps it in atomically, and closes the
 // old one once the calls using it have returned. It also runs the
-// freshness checks and background builds (fresh.go, firstbuild.go). Safe
-// for concurrent use.
+// freshness checks, background builds and the watcher (fresh.go,
+// firstbuild.go, watch.go). Safe for concurrent use.
 type Live struct {
 	opt         LiveOptions
 	dir         string

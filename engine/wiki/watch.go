@@ -155,14 +155,13 @@ func (w *watcher) run(ctx context.Context) {
 		case ev, ok := <-events:
 			if !ok {
 				w.fallback("the file watcher stopped")
-				break
-			}
-			if w.relevant(ev) {
+			} else if w.relevant(ev) {
 				w.note(time.Now())
 			}
 		case err, ok := <-errs:
 			switch {
 			case !ok:
+				w.fallback("the file watcher stopped")
 			case errors.Is(err, fsnotify.ErrEventOverflow):
 				w.note(time.Now()) // events were lost: the walk finds what they said
 			default:
