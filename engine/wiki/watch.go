@@ -103,7 +103,7 @@ func (w *watcher) setMode(m string) { w.mode.Store(&m) }
 // run is the watcher's loop, until the view closes.
 func (w *watcher) run(ctx context.Context) {
 	defer w.stop()
-	w.wopt = w.s.WalkOptions()
+	w.wopt = graph.SourceWalk(w.s.WalkOptions())
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		w.fallback("cannot watch files (" + err.Error() + ")")
@@ -198,7 +198,7 @@ func (w *watcher) checkNow(ctx context.Context) {
 		w.mu.Unlock()
 	}()
 	w.checks.Add(1)
-	w.wopt = w.s.WalkOptions()
+	w.wopt = graph.SourceWalk(w.s.WalkOptions())
 	var root string
 	var dirs []string
 	if _, ok := statKey(filepath.Join(w.s.dir, "CURRENT")); ok {
@@ -214,7 +214,7 @@ func (w *watcher) checkNow(ctx context.Context) {
 			return
 		}
 		root = w.s.RootNoIndex()
-		opt := graph.SourceWalk(w.wopt)
+		opt := w.wopt
 		opt.ListDirs = true
 		res, err := walk.Walk(ctx, root, opt)
 		if err != nil {
@@ -331,7 +331,7 @@ func (w *watcher) relevant(ev fsnotify.Event) bool {
 	if rel == "." {
 		return true
 	}
-	if omittedPath(rel, w.wopt) {
+	if w.wopt.Omits(rel) {
 		return false
 	}
 	base := path.Base(rel)
@@ -350,27 +350,6 @@ func (w *watcher) relevant(ev fsnotify.Event) bool {
 	}
 	if ev.Has(fsnotify.Create) {
 		if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
-			return true
-		}
-	}
-	return false
-}
-
-// omittedPath reports whether the walk of a build omits rel: a component
-// is .git, the index folder, one of opt.OmitNames or opt.ExcludeDirs, or
-// rel lies in one of opt.OmitPaths.
-func omittedPath(rel string, opt walk.Options) bool {
-	exclude := opt.ExcludeDirs
-	if exclude == nil {
-		exclude = walk.DefaultExcludeDirs
-	}
-	for _, p := range opt.OmitPaths {
-		if rel == p || strings.HasPrefix(rel, p+"/") {
-			return true
-		}
-	}
-	for c := range strings.SplitSeq(rel, "/") {
-		if c == ".git" || c == graph.IndexDirName || slices.Contains(opt.OmitNames, c) || slices.Contains(exclude, c) {
 			return true
 		}
 	}

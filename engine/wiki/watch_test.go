@@ -15,6 +15,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
@@ -268,7 +269,7 @@ func TestWatchIgnoresScratch(t *testing.T) {
 func TestWatchRelevant(t *testing.T) {
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, "newdir"), 0o755)
-	w := &watcher{root: root, dirs: map[string]bool{"": true, "pay": true}, wopt: LoadWalkSettings(filepath.Join(root, ".wikitoolkit")).WalkOptions()}
+	w := &watcher{root: root, dirs: map[string]bool{"": true, "pay": true}, wopt: graph.SourceWalk(LoadWalkSettings(filepath.Join(root, ".wikitoolkit")).WalkOptions())}
 	for _, c := range []struct {
 		rel  string
 		op   fsnotify.Op
@@ -294,7 +295,7 @@ func TestWatchRelevant(t *testing.T) {
 		{".wikitoolkit/CURRENT", fsnotify.Create, false},
 		{".git/index", fsnotify.Write, false},
 		{"vendor/x/y.go", fsnotify.Write, false},
-		{"node_modules", fsnotify.Create, false},
+		{"node_modules/x/y.js", fsnotify.Create, false},
 		{".wiki/notes.md", fsnotify.Write, false}, // the shared notes folder
 	} {
 		ev := fsnotify.Event{Name: filepath.Join(root, filepath.FromSlash(c.rel)), Op: c.op}

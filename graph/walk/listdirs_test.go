@@ -42,3 +42,21 @@ func TestListDirs(t *testing.T) {
 		t.Errorf("without ListDirs: DirPaths = %q, %v", res.DirPaths, err)
 	}
 }
+
+// TestOmits: the paths a walk leaves out by name or place.
+func TestOmits(t *testing.T) {
+	opt := Options{OmitNames: []string{".wikitoolkit"}, OmitPaths: []string{".wiki"}}
+	for rel, want := range map[string]bool{
+		"a/b.go": false, ".git": true, ".git/index": true, "a/.git/x": true,
+		".wikitoolkit/CURRENT": true, "sub/.wikitoolkit": true, ".wiki": true, ".wiki/n.md": true, ".wikis/x": false,
+		"vendor/x.go": true, "a/node_modules/y/z.js": true, "vendor": false, // a file named vendor is listed
+		"vendored.go": false,
+	} {
+		if got := opt.Omits(rel); got != want {
+			t.Errorf("Omits(%q) = %v, want %v", rel, got, want)
+		}
+	}
+	if (Options{ExcludeDirs: []string{}}).Omits("vendor/x.go") {
+		t.Error("an empty ExcludeDirs excludes vendor/")
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -78,6 +79,38 @@ type Options struct {
 	// ListDirs fills Result.DirPaths: the directories the walk read, for a
 	// watcher that must see every file a later walk would list.
 	ListDirs bool
+}
+
+// Omits reports whether a walk with opt leaves out the repo-relative slash
+// path rel for its name or place, whatever the ignore rules say: a
+// component is .git, one of OmitNames or (as a directory holding rel) one
+// of ExcludeDirs (nil: DefaultExcludeDirs), or rel is or lies below one of
+// OmitPaths. A file watcher asks it of each event's path.
+func (opt Options) Omits(rel string) bool {
+	exclude := opt.ExcludeDirs
+	if exclude == nil {
+		exclude = DefaultExcludeDirs
+	}
+	for _, p := range opt.OmitPaths {
+		if rel == p || strings.HasPrefix(rel, p+"/") {
+			return true
+		}
+	}
+	dir := path.Dir(rel)
+	for c := range strings.SplitSeq(rel, "/") {
+		if c == ".git" || slices.Contains(opt.OmitNames, c) {
+			return true
+		}
+	}
+	if dir == "." {
+		return false
+	}
+	for c := range strings.SplitSeq(dir, "/") {
+		if slices.Contains(exclude, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // File is one file to index.
