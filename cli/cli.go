@@ -59,7 +59,7 @@ func init() {
 		{"memory", "export|import [DIR] [--json]", "write all notes and memories to DIR (default .wiki/), or load them from it", runMemory},
 		{"search", "[--regex] [-i] [-C N] [-l] [--glob G] [--max N] [--json] PATTERN", "exact text (or RE2) search in the repository's text files", runSearch},
 		{"read", "[--json] PATH[:START-END]", "print numbered lines of a file inside the repository", runRead},
-		{"mcp", "[--http ADDR] [--token-file F] [--config F] [--log-file F] [--refresh=false]", "serve the wiki to AI agents over MCP (stdio by default)", runMCP},
+		{"mcp", "[--http ADDR] [--token-file F] [--config F] [--log-file F] [--refresh=false] [--no-watch]", "serve the wiki to AI agents over MCP (stdio by default)", runMCP},
 		{"install", "[--client claude,vscode,cursor,codex]", "register the MCP server, tool permissions and hook with agent clients", runInstall},
 		{"uninstall", "[--client claude,vscode,cursor,codex]", "undo exactly what install did", runUninstall},
 		{"hook", "[--debug] [--budget D] claude", "Claude Code PreToolUse hook: adds wiki hits to Grep/Glob/grep calls, never blocks", runHook},

@@ -31,6 +31,7 @@ func runMCP(e *env, args []string) error {
 	config := fs.String("config", "", `JSON file {"allow": [tools], "deny": [tools]} restricting the tools served`)
 	logFile := fs.String("log-file", "", "append one line per tool call here instead of stderr")
 	refresh := fs.Bool("refresh", true, "notice changed files and rebuild the index in the background")
+	noWatch := fs.Bool("no-watch", false, "do not watch the files (inotify); notice changes only when a tool is called")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -66,6 +67,7 @@ func runMCP(e *env, args []string) error {
 		Log:      logw,
 		Allow:    cfg.Allow,
 		Deny:     cfg.Deny,
+		Watch:    !*noWatch,
 		// The same pipeline as `wikitoolkit build`, with the walk options
 		// the index's last build stored.
 		Build: func(ctx context.Context) error {
@@ -76,7 +78,7 @@ func runMCP(e *env, args []string) error {
 		},
 	}
 	if !*refresh {
-		opt.Build, opt.CheckEvery = nil, -1
+		opt.Build, opt.CheckEvery, opt.Watch = nil, -1, false
 	}
 	srv, err := mcp.New(opt)
 	if err != nil {

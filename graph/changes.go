@@ -32,5 +32,7 @@ func (s *Snapshot) Changes(ctx context.Context, root string, opt walk.Options) (
 	for _, st := range stats {
 		indexed[st.Path] = walk.Stamp{Size: st.Size, ModTime: st.ModTime}
 	}
-	return walk.Diff(listed.Files, indexed, leftOut), nil
+	c := walk.Diff(listed.Files, indexed, leftOut)
+	c.Dirs = listed.DirPaths
+	return c, nil
 }

@@ -50,6 +50,9 @@ type Options struct {
 	// CheckEvery is the least time between two freshness checks; 0 means
 	// 3 s, negative disables them.
 	CheckEvery time.Duration
+	// Watch notices saved files at once, without waiting for a call
+	// (wiki.LiveOptions.Watch); `wikitoolkit mcp` sets it unless --no-watch.
+	Watch bool
 	// Log receives one line per tool call (tool, argument and result sizes,
 	// status, milliseconds; never contents). nil discards.
 	Log io.Writer
@@ -87,7 +90,7 @@ func New(opt Options) (*Server, error) {
 		}
 	}
 	s := &Server{opt: opt, dir: dir}
-	s.live, err = wiki.NewLive(wiki.LiveOptions{IndexDir: dir, Root: opt.Root, Build: opt.Build, Walk: opt.Walk, CheckEvery: opt.CheckEvery, Logf: s.logf})
+	s.live, err = wiki.NewLive(wiki.LiveOptions{IndexDir: dir, Root: opt.Root, Build: opt.Build, Walk: opt.Walk, CheckEvery: opt.CheckEvery, Watch: opt.Watch, Logf: s.logf})
 	if err != nil {
 		return nil, err
 	}

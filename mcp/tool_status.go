@@ -29,7 +29,7 @@ func (s *Server) status(ctx context.Context, c *call, _ statusIn) (string, *wiki
 		return "", nil, err
 	}
 	f := s.live.Freshness()
-	st.Building, st.BuildError = f.Building, f.BuildError
+	st.Building, st.BuildError, st.Watching = f.Building, f.BuildError, s.live.Watching()
 	var b strings.Builder
 	wiki.RenderStatus(&b, st)
 	return b.String(), st, nil

@@ -27,5 +27,7 @@
 //	firstbuild.go     process (open, notice a new generation, swap, freshness
 //	                  checks, background and first builds); it owns its state
 //	                  and is given its logger
+//	watch.go          the watcher: saved files start the freshness check
+//	                  (fsnotify, debounced; polling where watches run out)
 //	format.go         CountsLine, HumanBytes: text both front ends print
 package wiki

@@ -17,9 +17,10 @@ import (
 
 // freshness watches the repository for files that changed since the live
 // generation was built. Checks run on a background goroutine, at most every
-// Options.CheckEvery and only after a call (an idle server costs nothing);
-// the walk they do takes about 20 ms on moby (graph/walk), too much to
-// pay inside a call whose budget is a few milliseconds.
+// Options.CheckEvery after a call, and, with LiveOptions.Watch, when saved
+// files settle (watch.go); the walk they do takes about 20 ms on moby
+// (graph/walk), too much to pay inside a call whose budget is a few
+// milliseconds.
 type freshness struct {
 	mu        sync.Mutex
 	running   bool
@@ -57,7 +58,7 @@ func (f *freshness) touch(s *Live) {
 				f.running = false
 				f.mu.Unlock()
 			}()
-			f.check(ctx, s)
+			f.check(ctx, s, false)
 		})
 	}
 }
@@ -109,24 +110,33 @@ func (s *Live) goBackground(fn func(ctx context.Context)) {
 	}()
 }
 
-// check walks the repository and compares it with the live generation.
-func (f *freshness) check(ctx context.Context, s *Live) {
+// check walks the repository and compares it with the live generation,
+// starting a build when files changed. With listDirs it also returns the
+// root and the directories the walk read (for the watcher, watch.go); ok
+// is false when there was no generation to compare with or the walk
+// failed.
+func (f *freshness) check(ctx context.Context, s *Live, listDirs bool) (root string, dirs []string, ok bool) {
 	g, release, err := s.Acquire()
 	if err != nil {
-		return
+		return "", nil, false
 	}
-	changed, n, sig, err := changedFiles(ctx, s.Root(g), g.Snap, s.WalkOptions())
+	wopt := s.WalkOptions()
+	wopt.ListDirs = listDirs
+	root = s.Root(g)
+	c, err := g.Snap.Changes(ctx, root, wopt)
 	release()
 	if err != nil {
 		s.logf("freshness check: %v", err)
-		return
+		return "", nil, false
 	}
+	changed, n, sig := changeSet(c)
 	f.mu.Lock()
 	f.changed, f.nChanged, f.checked = changed, n, true
 	f.mu.Unlock()
 	if n > 0 {
 		f.startBuild(s, sig|2) // never 1, kick's fingerprint
 	}
+	return root, c.Dirs, true
 }
 
 // startBuild runs Options.Build in the background unless a build for the
@@ -167,16 +177,12 @@ func (f *freshness) startBuild(s *Live, fingerprint uint64) {
 	})
 }
 
-// changedFiles lists the files added, modified or removed since the
+// changeSet lists the files added, modified or removed since the
 // generation was built (graph.Snapshot.Changes; at most maxStaleListed
 // paths, plus the count), with a signature of every change (path, size,
 // mtime) so that a file changing again after a build started is a new
 // change set.
-func changedFiles(ctx context.Context, root string, snap *graph.Snapshot, wopt walk.Options) ([]string, int, uint64, error) {
-	c, err := snap.Changes(ctx, root, wopt)
-	if err != nil {
-		return nil, 0, 0, err
-	}
+func changeSet(c *walk.Changes) ([]string, int, uint64) {
 	h := fnv.New64a()
 	for _, list := range [][]walk.File{c.Added, c.Modified} {
 		for _, fe := range list {
@@ -187,7 +193,7 @@ func changedFiles(ctx context.Context, root string, snap *graph.Snapshot, wopt w
 		fmt.Fprintf(h, "%s\x00-1\x00-1\x00", p)
 	}
 	out := c.Paths()
-	return out[:min(len(out), maxStaleListed)], c.Len(), h.Sum64(), nil
+	return out[:min(len(out), maxStaleListed)], c.Len(), h.Sum64()
 }
 
 // fileStats returns the generation's file stats by path, decoded once.

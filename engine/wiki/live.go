@@ -39,6 +39,15 @@ type LiveOptions struct {
 	// Logf receives the view's log lines (open failures, background
 	// builds, panics). nil discards.
 	Logf func(format string, a ...any)
+	// Watch starts a watcher (watch.go) that notices saved files at once,
+	// without waiting for a call, and runs the freshness check (and so
+	// Build) when a burst of changes settles; where file watches run out
+	// it polls instead. Needs Build to refresh anything.
+	Watch bool
+
+	// watchAdd replaces the watcher's fsnotify.Watcher.Add (tests: make
+	// watches run out).
+	watchAdd func(path string) error
 }
 
 // Live is the live view of one index for a long-running process: it holds
@@ -46,8 +55,8 @@ type LiveOptions struct {
 // each Acquire, stats the CURRENT file; when a build has made a new
 // generation live it opens that one, swaps it in atomically, and closes the
 // old one once the calls using it have returned. It also runs the
-// freshness checks and background builds (fresh.go, firstbuild.go). Safe
-// for concurrent use.
+// freshness checks, background builds and the watcher (fresh.go,
+// firstbuild.go, watch.go). Safe for concurrent use.
 type Live struct {
 	opt         LiveOptions
 	dir         string
@@ -65,6 +74,7 @@ type Live struct {
 	bgStop  context.CancelFunc
 	nowFunc func() time.Time
 
+	watch    *watcher      // never nil after NewLive
 	progress buildProgress // of the running background build
 	// FirstWait overrides firstBuildWait when positive (tests).
 	FirstWait time.Duration
@@ -122,6 +132,7 @@ func NewLive(opt LiveOptions) (*Live, error) {
 	}
 	l := &Live{opt: opt, dir: dir, annotations: annotate.NewCache(dir), nowFunc: time.Now}
 	l.bgCtx, l.bgStop = context.WithCancel(context.Background())
+	l.startWatch()
 	return l, nil
 }
 

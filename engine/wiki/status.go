@@ -56,6 +56,9 @@ type Status struct {
 	Hook           HookEvents `json:"bypass"` // the searches the hook saw bypass the wiki
 	Building       bool       `json:"building,omitempty"`
 	BuildError     string     `json:"build_error,omitempty"`
+	// Watching is how a running server notices saved files: "fsnotify",
+	// "polling" (file watches ran out) or "off"; empty outside a server.
+	Watching string `json:"watching,omitempty"`
 }
 
 // LastBuild summarises the build that wrote the live generation.

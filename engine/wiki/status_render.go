@@ -55,6 +55,15 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	if st.BuildError != "" {
 		fmt.Fprintf(w, "refresh    failed: %s\n", st.BuildError)
 	}
+	switch st.Watching {
+	case "":
+	case WatchPolling:
+		fmt.Fprintf(w, "watching   polling: file watches ran out, changed files are looked for every %s (the server's log says why)\n", pollEvery)
+	case WatchOff:
+		fmt.Fprintln(w, "watching   off: changed files are noticed when a tool is called")
+	default:
+		fmt.Fprintf(w, "watching   %s: saved files are noticed at once\n", st.Watching)
+	}
 	fmt.Fprintf(w, "notes      %d on %d pages", st.Notes, st.NotedPages)
 	if st.OrphanNotes > 0 {
 		fmt.Fprintf(w, " (%d on pages that no longer exist, kept: %s)", st.OrphanNotes, strings.Join(st.Orphans, ", "))

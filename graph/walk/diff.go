@@ -16,6 +16,9 @@ type Changes struct {
 	Modified  []File   // indexed, listed with another size or modification time
 	Removed   []string // indexed, no longer listed
 	Unchanged []File   // indexed, listed with the same size and modification time
+	// Dirs are the directories the walk read (Result.DirPaths), when its
+	// options asked for them (Options.ListDirs).
+	Dirs []string
 }
 
 // Diff compares files, the listing of a Walk (sorted by path), with

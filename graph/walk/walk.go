@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -75,6 +76,41 @@ type Options struct {
 	// (Result.NotIndexed). nil means "no language", or with a nil
 	// Detect "binary (by extension)". Called from several goroutines.
 	Reason func(path string) string
+	// ListDirs fills Result.DirPaths: the directories the walk read, for a
+	// watcher that must see every file a later walk would list.
+	ListDirs bool
+}
+
+// Omits reports whether a walk with opt leaves out the repo-relative slash
+// path rel for its name or place, whatever the ignore rules say: a
+// component is .git, one of OmitNames or (as a directory holding rel) one
+// of ExcludeDirs (nil: DefaultExcludeDirs), or rel is or lies below one of
+// OmitPaths. A file watcher asks it of each event's path.
+func (opt Options) Omits(rel string) bool {
+	exclude := opt.ExcludeDirs
+	if exclude == nil {
+		exclude = DefaultExcludeDirs
+	}
+	for _, p := range opt.OmitPaths {
+		if rel == p || strings.HasPrefix(rel, p+"/") {
+			return true
+		}
+	}
+	dir := path.Dir(rel)
+	for c := range strings.SplitSeq(rel, "/") {
+		if c == ".git" || slices.Contains(opt.OmitNames, c) {
+			return true
+		}
+	}
+	if dir == "." {
+		return false
+	}
+	for c := range strings.SplitSeq(dir, "/") {
+		if slices.Contains(exclude, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // File is one file to index.
@@ -104,6 +140,9 @@ type Result struct {
 	// rejected counts the Unsupported files by extension and reason.
 	rejected map[notIndexedKey]int
 	Dirs     int // directories read
+	// DirPaths are the repo-relative slash paths of the directories read
+	// ("" for the root), sorted; only with Options.ListDirs.
+	DirPaths []string
 	// TrackedErr is why the tracked files that ignore rules exclude could
 	// not be listed (git missing or failing); they were then left out. It is
 	// nil when git succeeded or was not needed.
@@ -191,6 +230,13 @@ func Walk(ctx context.Context, root string, opt Options) (*Result, error) {
 	}
 	slices.SortFunc(w.res.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortFunc(w.res.Skipped, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
+	if opt.ListDirs {
+		w.res.DirPaths = make([]string, 0, len(w.visited))
+		for _, rel := range w.visited {
+			w.res.DirPaths = append(w.res.DirPaths, rel)
+		}
+		slices.Sort(w.res.DirPaths)
+	}
 	return w.res, nil
 }
 

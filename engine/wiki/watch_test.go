@@ -1,0 +1,335 @@
+package wiki
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+)
+
+// watchDeadline bounds every wait for the watcher; a pass takes well
+// under a second, the margin is for a loaded machine.
+const watchDeadline = 30 * time.Second
+
+// watchRig is a built tree and a Live view over it with its Build counted.
+// The tests never call Touch (nor anything else that starts the old
+// call-driven check): only the watcher can make them pass.
+type watchRig struct {
+	t      *testing.T
+	root   string
+	live   *Live
+	builds atomic.Int64
+	// after, when set, runs inside Build after the real build, with the
+	// build's number (1 for the first).
+	after func(n int64)
+
+	logMu sync.Mutex
+	log   []string
+}
+
+func newWatchRig(t *testing.T, opt LiveOptions) *watchRig {
+	t.Helper()
+	r := &watchRig{t: t, root: t.TempDir()}
+	walktest.WriteTree(t, r.root, map[string]string{
+		".gitignore":   "gen/\n*_gen.go\n",
+		"pay/pay.go":   "// Package pay charges cards.\npackage pay\n\n// Charge charges a card.\nfunc Charge(amount int) error { return nil }\n",
+		"cart/cart.go": "package cart\n\n// Checkout pays for the cart.\nfunc Checkout(total int) error { return nil }\n",
+		"README.md":    "# Shop\n\nA tiny shop.\n",
+	})
+	buildTree(t, r.root)
+	opt.IndexDir = filepath.Join(r.root, ".wikitoolkit")
+	opt.Build = func(ctx context.Context) error {
+		n := r.builds.Add(1)
+		_, err := Build(ctx, BuildOptions{Root: r.root})
+		if r.after != nil {
+			r.after(n)
+		}
+		return err
+	}
+	opt.Logf = func(format string, a ...any) {
+		r.logMu.Lock()
+		r.log = append(r.log, fmt.Sprintf(format, a...))
+		r.logMu.Unlock()
+	}
+	l, err := NewLive(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	r.live = l
+	return r
+}
+
+func (r *watchRig) logText() string {
+	r.logMu.Lock()
+	defer r.logMu.Unlock()
+	return strings.Join(r.log, "\n")
+}
+
+func (r *watchRig) write(rel, content string) {
+	r.t.Helper()
+	walktest.WriteTree(r.t, r.root, map[string]string{rel: content})
+}
+
+// has reports whether a query for name through the live view returns a
+// page titled with it.
+func (r *watchRig) has(name string) bool {
+	r.t.Helper()
+	g, release, err := r.live.Acquire()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer release()
+	res, err := Query(context.Background(), g.Snap, g.Index, nil, name, engine.Options{})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	for _, st := range res.Results {
+		if strings.Contains(st.Title, name) || strings.HasSuffix(st.ID, "#"+name) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitFor polls cond until it holds, failing after watchDeadline with what.
+func (r *watchRig) waitFor(what string, cond func() bool) {
+	r.t.Helper()
+	for deadline := time.Now().Add(watchDeadline); !cond(); {
+		if time.Now().After(deadline) {
+			r.t.Fatalf("%s: not after %s (watching %s, %d checks, %d builds); log:\n%s",
+				what, watchDeadline, r.live.Watching(), r.live.watch.checks.Load(), r.builds.Load(), r.logText())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (r *watchRig) waitIdle() {
+	r.t.Helper()
+	r.waitFor("the watcher goes idle", r.live.watch.idle)
+}
+
+// TestWatchNoticesSavedFiles: with the watcher on and no call made, a new
+// file, an edit, a removal, a new directory and a new nested directory
+// reach the live view's answers.
+func TestWatchNoticesSavedFiles(t *testing.T) {
+	r := newWatchRig(t, LiveOptions{Watch: true})
+	if got := r.live.Watching(); got != WatchFsnotify {
+		t.Fatalf("Watching() = %q, want %q; log:\n%s", got, WatchFsnotify, r.logText())
+	}
+	r.waitIdle() // the first check has set up the watches
+	r.write("pay/refund.go", "package pay\n\n// RefundWatchAlpha returns money.\nfunc RefundWatchAlpha(amount int) error { return nil }\n")
+	r.waitFor("a new file's symbol is answered", func() bool { return r.has("RefundWatchAlpha") })
+
+	r.write("pay/pay.go", "// Package pay charges cards.\npackage pay\n\n// ChargeWatchBeta charges a card twice.\nfunc ChargeWatchBeta(amount int) error { return nil }\n")
+	r.waitFor("an edited file's new symbol is answered", func() bool { return r.has("ChargeWatchBeta") })
+
+	if err := os.Remove(filepath.Join(r.root, "pay", "refund.go")); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor("a removed file's symbol is no longer answered", func() bool { return !r.has("RefundWatchAlpha") })
+
+	r.write("tax/vat.go", "package tax\n\n// VatWatchGamma adds the tax.\nfunc VatWatchGamma(net int) int { return net }\n")
+	r.waitFor("a file in a new directory is answered", func() bool { return r.has("VatWatchGamma") })
+
+	// mkdir -p: the directories below the first exist before any watch.
+	r.write("deep/er/still/x.go", "package still\n\n// DeepWatchDelta is nested.\nfunc DeepWatchDelta() {}\n")
+	r.waitFor("a file in new nested directories is answered", func() bool { return r.has("DeepWatchDelta") })
+	r.waitIdle()
+	// and the nested directory is watched now: a second file there.
+	r.write("deep/er/still/y.go", "package still\n\n// DeepWatchEpsilon is nested too.\nfunc DeepWatchEpsilon() {}\n")
+	r.waitFor("a second file in the nested directory is answered", func() bool { return r.has("DeepWatchEpsilon") })
+
+	// A removed directory is no longer watched.
+	if err := os.RemoveAll(filepath.Join(r.root, "deep")); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor("a removed directory's symbols are no longer answered", func() bool { return !r.has("DeepWatchDelta") })
+	r.waitIdle()
+	for _, p := range r.live.watch.watchList() {
+		if strings.Contains(p, "deep") {
+			t.Errorf("still watching %s after it was removed", p)
+		}
+	}
+}
+
+// watchList returns the watched directories (tests), or nil when polling.
+func (w *watcher) watchList() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fw == nil {
+		return nil
+	}
+	return w.fw.WatchList()
+}
+
+// TestWatchDebounce: a burst of 200 new files, saved one by one like a
+// formatter would, makes at most three builds (and few checks: a check
+// per event would walk the tree hundreds of times), and a file saved
+// while a build runs makes exactly one more after it.
+func TestWatchDebounce(t *testing.T) {
+	r := newWatchRig(t, LiveOptions{Watch: true})
+	r.waitIdle()
+	checks := r.live.watch.checks.Load()
+	for i := range 200 {
+		r.write(fmt.Sprintf("burst/f%03d.go", i), fmt.Sprintf("package burst\n\n// BurstWatch%03d is one of many.\nfunc BurstWatch%03d() {}\n", i, i))
+		time.Sleep(3 * time.Millisecond) // a formatter's pace; without the debounce each gap would start a check
+	}
+	r.waitFor("the last file of the burst is answered", func() bool { return r.has("BurstWatch199") && r.has("BurstWatch000") })
+	r.waitIdle()
+	t.Logf("200 files in a burst: %d builds, %d checks", r.builds.Load(), r.live.watch.checks.Load()-checks)
+	if n := r.builds.Load(); n < 1 || n > 3 {
+		t.Errorf("200 files saved in a burst made %d builds, want 1 to 3", n)
+	}
+	if n := r.live.watch.checks.Load() - checks; n > 10 {
+		t.Errorf("200 files saved in a burst made %d checks, want at most 10", n)
+	}
+
+	// A save after the build listed the files, before it returned.
+	base := r.builds.Load()
+	built, release := make(chan struct{}), make(chan struct{})
+	var releaseOnce sync.Once
+	t.Cleanup(func() { releaseOnce.Do(func() { close(release) }) }) // before Close waits for the build
+	r.after = func(n int64) {
+		if n == base+1 {
+			close(built)
+			<-release
+		}
+	}
+	r.write("pay/late_one.go", "package pay\n\n// LateWatchOne starts a build.\nfunc LateWatchOne() {}\n")
+	select {
+	case <-built:
+	case <-time.After(watchDeadline):
+		t.Fatalf("no build after a save; log:\n%s", r.logText())
+	}
+	r.write("pay/late_two.go", "package pay\n\n// LateWatchTwo is saved during the build.\nfunc LateWatchTwo() {}\n")
+	// The check it calls for is due (its burst settled) while the build
+	// still runs: it must wait for the build, not run and be lost.
+	r.waitFor("the save during the build is seen and its check due", func() bool {
+		r.live.watch.mu.Lock()
+		defer r.live.watch.mu.Unlock()
+		return r.live.watch.pending && time.Since(r.live.watch.last) > 2*watchQuiet
+	})
+	releaseOnce.Do(func() { close(release) })
+	r.waitFor("the file saved during the build is answered", func() bool { return r.has("LateWatchTwo") })
+	r.waitIdle()
+	if n := r.builds.Load() - base; n != 2 {
+		t.Errorf("a save, then one during its build: %d builds, want 2", n)
+	}
+}
+
+// TestWatchIgnoresScratch: events for editor scratch files and the index
+// folder start no check, and a Go file the ignore rules exclude costs one
+// check (the walk decides) but no build.
+func TestWatchIgnoresScratch(t *testing.T) {
+	r := newWatchRig(t, LiveOptions{Watch: true})
+	r.waitIdle()
+	checks := r.live.watch.checks.Load()
+	scratch := []string{"pay/.pay.go.swp", "pay/pay.go~", "pay/4913", "pay/#pay.go#", "pay/pay.go___jb_tmp___"}
+	for _, p := range scratch {
+		r.write(p, "scratch")
+	}
+	r.write(".wikitoolkit/stray.go", "package x\n")
+	for _, p := range scratch {
+		if err := os.Remove(filepath.Join(r.root, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Were the scratch events relevant, a check would run in the quiet
+	// time that ends their burst; this sleep makes that check come before
+	// the next file's (it is not what the test passes on).
+	time.Sleep(3 * watchQuiet)
+	r.write("pay/money_gen.go", "package pay\n\n// GeneratedWatch is ignored.\nfunc GeneratedWatch() {}\n")
+	r.waitFor("a check runs for the ignored Go file", func() bool { return r.live.watch.checks.Load() > checks })
+	r.waitIdle()
+	if n := r.live.watch.checks.Load() - checks; n != 1 {
+		t.Errorf("scratch files, then an ignored Go file: %d checks, want 1; log:\n%s", n, r.logText())
+	}
+	if n := r.builds.Load(); n != 0 {
+		t.Errorf("scratch and ignored files made %d builds, want 0", n)
+	}
+	if r.has("GeneratedWatch") {
+		t.Error("an ignored file was indexed")
+	}
+}
+
+// TestWatchRelevant: which events are worth a check.
+func TestWatchRelevant(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "newdir"), 0o755)
+	w := &watcher{root: root, dirs: map[string]bool{"": true, "pay": true}, wopt: graph.SourceWalk(LoadWalkSettings(filepath.Join(root, ".wikitoolkit")).WalkOptions())}
+	for _, c := range []struct {
+		rel  string
+		op   fsnotify.Op
+		want bool
+	}{
+		{"pay/pay.go", fsnotify.Write, true},
+		{"pay/pay.go", fsnotify.Remove, true},
+		{"pay/pay.go", fsnotify.Chmod, true},
+		{"pay", fsnotify.Remove, true},           // a watched directory
+		{"newdir", fsnotify.Create, true},        // a new directory
+		{"gone", fsnotify.Remove, true},          // a text file, for all we know
+		{"pay/logo.png", fsnotify.Remove, false}, // binary by its extension
+		{".gitignore", fsnotify.Write, true},     // changes what is indexed
+		{"pay/.pay.go.swp", fsnotify.Create, false},
+		{"pay/.pay.go.swx", fsnotify.Create, false},
+		{"pay/pay.go~", fsnotify.Create, false},
+		{"pay/4913", fsnotify.Create, false},
+		{"pay/#pay.go#", fsnotify.Create, false},
+		{"pay/.#pay.go", fsnotify.Create, false},
+		{"pay/pay.go___jb_tmp___", fsnotify.Create, false},
+		{"pay/logo.png", fsnotify.Create, false},
+		{"S.swift", fsnotify.Write, true},
+		{".wikitoolkit/CURRENT", fsnotify.Create, false},
+		{".git/index", fsnotify.Write, false},
+		{"vendor/x/y.go", fsnotify.Write, false},
+		{"node_modules/x/y.js", fsnotify.Create, false},
+		{".wiki/notes.md", fsnotify.Write, false}, // the shared notes folder
+	} {
+		ev := fsnotify.Event{Name: filepath.Join(root, filepath.FromSlash(c.rel)), Op: c.op}
+		if got := w.relevant(ev); got != c.want {
+			t.Errorf("relevant(%s %s) = %v, want %v", c.op, c.rel, got, c.want)
+		}
+	}
+}
+
+// TestWatchPollingFallback: when watches run out (ENOSPC), the view polls,
+// says so once, and still picks up a saved file without a call.
+func TestWatchPollingFallback(t *testing.T) {
+	r := newWatchRig(t, LiveOptions{Watch: true, watchAdd: func(string) error { return syscall.ENOSPC }})
+	r.waitFor("the view falls back to polling", func() bool { return r.live.Watching() == WatchPolling })
+	r.write("pay/refund.go", "package pay\n\n// RefundPollAlpha returns money.\nfunc RefundPollAlpha(amount int) error { return nil }\n")
+	r.waitFor("a saved file is answered while polling", func() bool { return r.has("RefundPollAlpha") })
+	r.write("pay/refund.go", "package pay\n\n// RefundPollBeta returns money twice.\nfunc RefundPollBeta(amount int) error { return nil }\n")
+	r.waitFor("an edit is answered while polling", func() bool { return r.has("RefundPollBeta") })
+	log := r.logText()
+	if n := strings.Count(log, "watches ran out"); n != 1 {
+		t.Errorf("the log says %d times that watches ran out, want once:\n%s", n, log)
+	}
+	if !strings.Contains(log, "max_user_watches") {
+		t.Errorf("the log does not say which limit to raise:\n%s", log)
+	}
+}
+
+// TestWatchOff: without Watch nothing watches, and Watching says so.
+func TestWatchOff(t *testing.T) {
+	r := newWatchRig(t, LiveOptions{})
+	if got := r.live.Watching(); got != WatchOff {
+		t.Errorf("Watching() = %q, want %q", got, WatchOff)
+	}
+	if r.live.watch.checks.Load() != 0 {
+		t.Error("a check ran without Watch and without a call")
+	}
+}
