@@ -160,7 +160,7 @@ PY
 
 # ---- rebuilds
 victim=$(cd "$tree" && { git ls-files '*.go' 2>/dev/null || true; } | sort | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
-[[ -n $victim ]] || victim=$(cd "$tree" && find . \( -name .git -o -name .wikitoolkit -o -name vendor \) -prune -o -name '*.go' -print | sort | sed -n 1p)
+[[ -n $victim ]] || victim=$(cd "$tree" && find . \( -name .git -o -name .wikitoolkit -o -name vendor \) -prune -o -name '*.go' -print | sort | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
 [[ -n $victim ]] || die "no .go file in $tree to edit"
 victim=$tree/${victim#./}
 cp "$victim" "$work/victim.orig"
@@ -222,7 +222,7 @@ pairs, edits, queries, saves = sys.argv[2:6]
 mb = lambda kb: f"{kb / 1024:,.0f} MB" if kb < 1024 * 1024 else f"{kb / 1024 / 1024:.2f} GB"
 ms = lambda s: f"{s * 1000:,.0f} ms" if s < 10 else f"{s:,.1f} s"
 name = (f"synthetic {r['files'] - 1:,} files" if r["synthetic"] else r["tree"].rsplit("/", 1)[-1]) + \
-    f" ({r['files']:,} files, {r['bytes'] / 1e6:,.0f} MB, git: {r['git']})"
+    f" ({r['files']:,} files on disk, {r['bytes'] / 1e6:,.0f} MB, git: {r['git']})"
 f, m, s, n = r["full"], r["mcp"], r["saved"], r["noindex"]
 src = r.get("source_bytes") or 0
 rows = [
