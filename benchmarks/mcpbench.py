@@ -279,7 +279,9 @@ def cmd_saved(a):
                 time.sleep(0.05)
             out.append({"ms": round((time.monotonic() - t0) * 1000, 1), "polls": polls,
                         "file": os.path.relpath(victim, a.tree)})
-        print(json.dumps({"trials": out, "median_ms": statistics.median(t["ms"] for t in out)}))
+        st = srv.status()  # the server rebuilt the index in process, once per save
+        print(json.dumps({"trials": out, "median_ms": statistics.median(t["ms"] for t in out),
+                          "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM")}))
     finally:
         srv.close()
         for p, b in originals.items():

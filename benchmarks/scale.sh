@@ -243,6 +243,7 @@ rows += [
     ("wiki_query over stdio MCP: p50 / p99 (open + first answer)",
      f"{m['p50_ms']:.1f} ms / {m['p99_ms']:.1f} ms ({ms(m['open_first_ms'] / 1000)}; {m['n']} queries, {m['empty']} empty, {m['errors']} errors)"),
     (f"server RSS after {queries} queries", f"{mb(m['rss_kb'])} (peak {mb(m['hwm_kb'])})"),
+    (f"server RSS after the {saves} saves above (rebuilt in process)", f"{mb(s['rss_kb'])} (peak {mb(s['hwm_kb'])})"),
 ]
 print(f"| corpus | what | measured |\n| --- | --- | --- |")
 for i, (what, val) in enumerate(rows):
