@@ -8,7 +8,7 @@
 #   benchmarks/scale.sh - /tmp/moby          # an existing tree (a checkout or git archive)
 #   OUT=table.md PAIRS=3 benchmarks/scale.sh 5000
 #
-# A synthetic tree (benchmarks/synth, seed 1) is written by benchmarks/writesynth
+# A synthetic tree (benchmarks/synth, seed 1) is written by TestWriteSynth
 # and committed to a fresh git repository, as users run the tool in one. An
 # existing tree is used as it is, with its index at TREE/.wikitoolkit (removed
 # at the end if it was not there before). Rows, each a median where repeated:
@@ -96,9 +96,8 @@ PY
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-say "building wikitoolkit, the P2 benchmark and writesynth (from $repo)"
-(cd "$repo" && go build -o "$bin" . && go build -o "$work/writesynth" ./benchmarks/writesynth &&
-	go test -c -o "$work/bench.test" ./benchmarks) >&2
+say "building wikitoolkit and the benchmarks' test binary (from $repo)"
+(cd "$repo" && go build -o "$bin" . && go test -c -o "$work/bench.test" ./benchmarks) >&2
 
 # ---- the tree
 if [[ -z $tree_arg ]]; then
@@ -117,7 +116,9 @@ if [[ -n $own_tree ]]; then
 	need=$((files * 50 / 1000)) # MB: about 45 KB per file at the issue's start
 	((avail > need)) || echo "scale.sh: warning: ${avail} MB available, a build of $files files may need ~${need} MB" >&2
 	say "writing $files synthetic files to $tree"
-	"$work/writesynth" -files "$files" -seed 1 "$tree" >"$work/synth.json"
+	WIKITOOLKIT_SYNTH_DIR=$tree WIKITOOLKIT_SYNTH_FILES=$files "$work/bench.test" -test.run '^TestWriteSynth$' \
+		-test.v >"$work/synth.out" 2>&1 || { cat "$work/synth.out" >&2; die "writing the synthetic tree failed"; }
+	grep -o 'synth {.*}' "$work/synth.out" >&2
 	say "git init + commit (as users run it: in a git repository)"
 	git -C "$tree" init -q
 	git -C "$tree" add -A
@@ -212,7 +213,7 @@ mv "$kept_index" "$tree/.wikitoolkit"
 kept_index=
 
 # ---- the table
-record "{\"load\": \"$(cut -d' ' -f1-3 /proc/loadavg)\", \"cores\": $(nproc), \"commit\": \"$(git -C "$repo" rev-parse --short HEAD)\"}"
+record "{\"load\": \"$(cut -d' ' -f1-3 /proc/loadavg)\", \"cores\": $(nproc), \"commit\": \"$(git -C "$repo" describe --always --dirty)\"}"
 python3 - "$res" "$PAIRS" "$EDITS" "$QUERIES" "$SAVES" >"$work/table.md" <<'PY'
 import json, sys
 r = {}
