@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# The scale benchmark of issue #13: every row of its "Numbers to reach" table,
+# measured in one run on one tree, printed as one markdown table.
+#
+#   benchmarks/scale.sh                      # 100,000 synthetic files in a temp tree
+#   benchmarks/scale.sh 5000                 # a smaller synthetic tree
+#   benchmarks/scale.sh 100000 /tmp/synth    # write the tree there (kept; reused if it exists)
+#   benchmarks/scale.sh - /tmp/moby          # an existing tree (a checkout or git archive)
+#   OUT=table.md PAIRS=3 benchmarks/scale.sh 5000
+#
+# A synthetic tree (benchmarks/synth, seed 1) is written by TestWriteSynth
+# and committed to a fresh git repository, as users run the tool in one. An
+# existing tree is used as it is, with its index at TREE/.wikitoolkit (removed
+# at the end if it was not there before). Rows, each a median where repeated:
+#   full build / P2     `build --full` wall time under /usr/bin/time -v over P2
+#                       (BenchmarkParseOnly: tree-sitter alone, 2 workers) measured
+#                       just before it; PAIRS pairs (default 1), median ratio
+#   full build RSS      peak RSS of that build
+#   rebuilds            no change, touch, a line appended, a function added: EDITS
+#                       (default 5) `build` runs each, wall time and peak RSS
+#   MCP                 benchmarks/mcpbench.py over stdio: open + first answer,
+#                       QUERIES (default 120) wiki_query p50/p99, server VmRSS/VmHWM,
+#                       a saved file → in answers (SAVES, default 3), and a server
+#                       started with no index → its first answer
+# Not run in CI: a 100k-file run takes tens of minutes and several GB of memory.
+set -euo pipefail
+
+files=${1:-100000}
+tree_arg=${2:-}
+PAIRS=${PAIRS:-1}
+EDITS=${EDITS:-5}
+QUERIES=${QUERIES:-120}
+SAVES=${SAVES:-3}
+unset WIKITOOLKIT_INDEX # every command finds TREE/.wikitoolkit the way a user's would
+
+die() { echo "scale.sh: $*" >&2; exit 1; }
+say() { echo "== $*" >&2; }
+for c in go git python3 /usr/bin/time; do
+	command -v "$c" >/dev/null || die "$c is needed (install it, or put it on PATH)"
+done
+[[ $files == - || $files =~ ^[1-9][0-9]*$ ]] || die "FILES must be a positive number or - (got '$files'); usage: benchmarks/scale.sh [FILES] [TREE]"
+
+bench=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$bench/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/wikitoolkit-scale.XXXXXX")
+bin=$work/wikitoolkit
+res=$work/results # one JSON object per line, merged into the table at the end
+
+tree= own_tree= kept_index= had_index= victim=
+cleanup() {
+	local rc=$?
+	set +e
+	[[ -n $victim && -f $work/victim.orig ]] && cp "$work/victim.orig" "$victim"
+	if [[ -n $kept_index && -d $kept_index ]]; then
+		rm -rf "$tree/.wikitoolkit"
+		mv "$kept_index" "$tree/.wikitoolkit"
+	fi
+	[[ -n $tree && -z $own_tree && -z $had_index ]] && rm -rf "$tree/.wikitoolkit"
+	[[ $own_tree == temp ]] && rm -rf "$tree"
+	rm -rf "$work"
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+record() { echo "$1" >>"$res"; }
+
+# timed OUTFILE CMD... runs CMD under /usr/bin/time -v with stdout to OUTFILE
+# and sets wall (seconds) and rss (peak, KB).
+timed() {
+	local out=$1
+	shift
+	/usr/bin/time -v -o "$work/time" "$@" >"$out" 2>"$work/stderr" || {
+		cat "$work/stderr" >&2
+		die "failed: $*"
+	}
+	local tr
+	tr=$(python3 - "$work/time" <<'PY'
+import sys
+wall = rss = None
+for line in open(sys.argv[1]):
+    k, _, v = line.strip().rpartition(": ")
+    if k.startswith("Elapsed (wall clock)"):
+        s = 0.0
+        for part in v.split(":"):
+            s = s * 60 + float(part)
+        wall = s
+    elif k == "Maximum resident set size (kbytes)":
+        rss = int(v)
+print(wall, rss)
+PY
+	) || die "cannot read /usr/bin/time's report"
+	read -r wall rss <<<"$tr"
+	[[ $wall != None && $rss != None ]] || die "no wall time or peak RSS in /usr/bin/time's report"
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+say "building wikitoolkit and the benchmarks' test binary (from $repo)"
+(cd "$repo" && go build -o "$bin" . && go test -c -o "$work/bench.test" ./benchmarks) >&2
+
+# ---- the tree
+if [[ -z $tree_arg ]]; then
+	[[ $files != - ]] || die "FILES - needs a TREE"
+	tree=$work/tree own_tree=temp
+elif [[ -d $tree_arg && -n $(ls -A "$tree_arg" 2>/dev/null) ]]; then
+	tree=$(cd "$tree_arg" && pwd)
+	[[ -e $tree/.wikitoolkit ]] && had_index=1
+else
+	[[ $files != - ]] || die "$tree_arg does not exist or is empty: give FILES to write a synthetic tree there"
+	mkdir -p "$tree_arg"
+	tree=$(cd "$tree_arg" && pwd) own_tree=kept
+fi
+if [[ -n $own_tree ]]; then
+	avail=$(awk '/MemAvailable/ {print int($2/1024)}' /proc/meminfo)
+	need=$((files * 50 / 1000)) # MB: about 45 KB per file at the issue's start
+	((avail > need)) || echo "scale.sh: warning: ${avail} MB available, a build of $files files may need ~${need} MB" >&2
+	say "writing $files synthetic files to $tree"
+	WIKITOOLKIT_SYNTH_DIR=$tree WIKITOOLKIT_SYNTH_FILES=$files "$work/bench.test" -test.run '^TestWriteSynth$' \
+		-test.v >"$work/synth.out" 2>&1 || { cat "$work/synth.out" >&2; die "writing the synthetic tree failed"; }
+	grep -o 'synth {.*}' "$work/synth.out" >&2
+	say "git init + commit (as users run it: in a git repository)"
+	git -C "$tree" init -q
+	git -C "$tree" add -A
+	git -C "$tree" -c user.name=scale -c user.email=scale@localhost commit -q -m "synthetic monorepo"
+fi
+git_repo=no
+git -C "$tree" rev-parse --show-toplevel 2>/dev/null | grep -qxF "$tree" && git_repo=yes
+read -r nfiles nbytes < <(find "$tree" \( -name .git -o -name .wikitoolkit \) -prune -o -type f -printf '%s\n' |
+	awk '{n++; b+=$1} END {print n+0, b+0}')
+record "{\"tree\": \"$tree\", \"synthetic\": $([[ -n $own_tree ]] && echo true || echo false), \"git\": \"$git_repo\", \"files\": $nfiles, \"bytes\": $nbytes}"
+say "tree: $nfiles files, $((nbytes / 1000000)) MB, git repository: $git_repo"
+
+# ---- full build and P2, side by side
+ratios=() walls=() p2s=() rsss=()
+for i in $(seq "$PAIRS"); do
+	say "P2 $i/$PAIRS (BenchmarkParseOnly, 2 workers)"
+	WIKITOOLKIT_BENCH_REPO=$tree "$work/bench.test" -test.run '^$' -test.bench '^BenchmarkParseOnly$' \
+		-test.benchtime 1x >"$work/p2.out" 2>&1 || { cat "$work/p2.out" >&2; die "the P2 benchmark failed"; }
+	p2=$(awk '/^BenchmarkParseOnly/ {for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") print $i / 1e9}' "$work/p2.out")
+	[[ -n $p2 ]] || { cat "$work/p2.out" >&2; die "no ns/op in the P2 benchmark's output"; }
+	say "full build $i/$PAIRS (build --full under /usr/bin/time -v)"
+	timed "$work/build.json" "$bin" build --full --json "$tree"
+	ratios+=("$(awk -v a="$wall" -v b="$p2" 'BEGIN {print a / b}')") walls+=("$wall") p2s+=("$p2") rsss+=("$rss")
+	say "  build ${wall}s, P2 ${p2}s, peak RSS $((rss / 1024)) MB"
+done
+python3 - "$work/build.json" "$(median "${ratios[@]}")" "$(median "${walls[@]}")" "$(median "${p2s[@]}")" "$(median "${rsss[@]}")" "$PAIRS" >>"$res" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(json.dumps({"full": {k: d.get(k) for k in ("files_parsed", "files_skipped", "pages", "edges", "seconds")},
+                  "ratio": float(sys.argv[2]), "build_s": float(sys.argv[3]), "p2_s": float(sys.argv[4]),
+                  "build_rss_kb": int(sys.argv[5]), "pairs": int(sys.argv[6])}))
+PY
+(cd "$tree" && "$bin" status --json) >"$work/status.json"
+du_bytes=$(du -sb "$tree/.wikitoolkit" | cut -f1)
+python3 - "$work/status.json" "$du_bytes" >>"$res" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(json.dumps({"index_bytes": d.get("index_bytes"), "source_bytes": d.get("source_bytes"), "du_bytes": int(sys.argv[2])}))
+PY
+
+# ---- rebuilds
+victim=$(cd "$tree" && { git ls-files '*.go' 2>/dev/null || true; } | sort | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
+[[ -n $victim ]] || victim=$(cd "$tree" && find . \( -name .git -o -name .wikitoolkit -o -name vendor \) -prune -o -name '*.go' -print | sort | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
+[[ -n $victim ]] || die "no .go file in $tree to edit"
+victim=$tree/${victim#./}
+cp "$victim" "$work/victim.orig"
+rebuilds() { # NAME PREPARE-FUNCTION → record median wall and RSS of EDITS builds
+	local name=$1 prep=$2 ws=() rs=() parsed=()
+	for i in $(seq "$EDITS"); do
+		$prep "$i"
+		timed "$work/rebuild.json" "$bin" build --json "$tree"
+		ws+=("$wall") rs+=("$rss")
+		parsed+=("$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("files_parsed", 0))' "$work/rebuild.json")")
+	done
+	say "  $name: ${ws[*]} s; files parsed ${parsed[*]}"
+	record "{\"rebuild_$name\": {\"s\": $(median "${ws[@]}"), \"rss_kb\": $(median "${rs[@]}"), \"parsed\": ${parsed[0]}}}"
+}
+nochange() { :; }
+touchit() { touch "$victim"; }
+appendline() { printf '\n// scale edit %s\n' "$1" >>"$victim"; }
+addfunc() { printf '\n// ScaleEdit%s was added by scale.sh.\nfunc ScaleEdit%s() int { return %s }\n' "$1" "$1" "$1" >>"$victim"; }
+say "rebuilds, $EDITS each; victim ${victim#$tree/}"
+rebuilds nochange nochange
+rebuilds touch touchit
+rebuilds edit_line appendline
+cp "$work/victim.orig" "$victim"
+rebuilds edit_func addfunc
+cp "$work/victim.orig" "$victim"
+"$bin" build --quiet "$tree"
+
+# ---- MCP over stdio
+say "MCP: open + first answer, then $QUERIES wiki_query calls"
+python3 "$bench/mcpbench.py" "$bin" "$tree" queries --n "$QUERIES" --log "$work/mcp.log" |
+	python3 -c 'import json,sys; print(json.dumps({"mcp": json.load(sys.stdin)}))' >>"$res"
+tail -n 1 "$res" >&2
+noticer="the freshness check of the next call"
+mcphelp=$("$bin" mcp --help 2>&1 || true)
+[[ ${mcphelp,,} == *watch* ]] && noticer="the server's watcher"
+say "MCP: a file saved → in answers ($SAVES times; noticed by $noticer)"
+python3 "$bench/mcpbench.py" "$bin" "$tree" saved --trials "$SAVES" --log "$work/mcp.log" |
+	python3 -c 'import json,sys; d=json.load(sys.stdin); d["noticer"]=sys.argv[1]; print(json.dumps({"saved": d}))' "$noticer" >>"$res"
+tail -n 1 "$res" >&2
+"$bin" build --quiet "$tree" # the saved files were restored
+say "MCP: a server started with no index → first answer"
+kept_index=$work/index.kept
+mv "$tree/.wikitoolkit" "$kept_index"
+python3 "$bench/mcpbench.py" "$bin" "$tree" noindex --log "$work/mcp.log" |
+	python3 -c 'import json,sys; print(json.dumps({"noindex": json.load(sys.stdin)}))' >>"$res"
+tail -n 1 "$res" >&2
+rm -rf "$tree/.wikitoolkit"
+mv "$kept_index" "$tree/.wikitoolkit"
+kept_index=
+
+# ---- the table
+record "{\"load\": \"$(cut -d' ' -f1-3 /proc/loadavg)\", \"cores\": $(nproc), \"commit\": \"$(git -C "$repo" describe --always --dirty)\"}"
+python3 - "$res" "$PAIRS" "$EDITS" "$QUERIES" "$SAVES" >"$work/table.md" <<'PY'
+import json, sys
+r = {}
+for line in open(sys.argv[1]):
+    r.update(json.loads(line))
+pairs, edits, queries, saves = sys.argv[2:6]
+mb = lambda kb: f"{kb / 1024:,.0f} MB" if kb < 1024 * 1024 else f"{kb / 1024 / 1024:.2f} GB"
+ms = lambda s: f"{s * 1000:,.0f} ms" if s < 10 else f"{s:,.1f} s"
+name = (f"synthetic {r['files'] - 1:,} files" if r["synthetic"] else r["tree"].rsplit("/", 1)[-1]) + \
+    f" ({r['files']:,} files on disk, {r['bytes'] / 1e6:,.0f} MB, git: {r['git']})"
+f, m, s, n = r["full"], r["mcp"], r["saved"], r["noindex"]
+src = r.get("source_bytes") or 0
+rows = [
+    ("full build / P2 (same run)", f"{r['ratio']:.2f} (build {r['build_s']:.1f} s, P2 {r['p2_s']:.1f} s; median of {pairs})"),
+    ("full build peak RSS", mb(r["build_rss_kb"]) + f" ({f['files_parsed']:,} files parsed, {f['pages']:,} pages, {f['edges']:,} edges)"),
+    ("index on disk (du) / parsed source", (f"{r['du_bytes'] / src:.0%} ({r['du_bytes'] / 1e6:,.0f} MB / {src / 1e6:,.0f} MB)" if src else f"{r['du_bytes'] / 1e6:,.0f} MB")),
+]
+for key, what in (("nochange", "rebuild, no change"), ("touch", "rebuild, one file touched"),
+                  ("edit_line", "one-file edit (a line appended): time / peak RSS"),
+                  ("edit_func", "one-file edit (a function added): time / peak RSS")):
+    e = r[f"rebuild_{key}"]
+    rows.append((what, f"{ms(e['s'])} / {mb(e['rss_kb'])} (median of {edits}; {e['parsed']} parsed)"))
+rows += [
+    ("file saved → in a running server's answers", f"{ms(s['median_ms'] / 1000)} (median of {saves}: " +
+     ", ".join(ms(t['ms'] / 1000) for t in s["trials"]) + f"; noticed by {s['noticer']})"),
+    ("server started on no index → first answer", f"{ms(n['first_ms'] / 1000)}, " +
+     ("an error" if n["is_error"] else f"{n['results']} results") + ": \"" + n["text80"].replace("\n", " ").replace("|", "\\|") + "\""),
+    ("wiki_query over stdio MCP: p50 / p99 (open + first answer)",
+     f"{m['p50_ms']:.1f} ms / {m['p99_ms']:.1f} ms ({ms(m['open_first_ms'] / 1000)}; {m['n']} queries, {m['empty']} empty, {m['errors']} errors)"),
+    (f"server RSS after {queries} queries", f"{mb(m['rss_kb'])} (peak {mb(m['hwm_kb'])})"),
+    (f"server RSS after the {saves} saves above (rebuilt in process)", f"{mb(s['rss_kb'])} (peak {mb(s['hwm_kb'])})"),
+]
+print(f"| corpus | what | measured |\n| --- | --- | --- |")
+for i, (what, val) in enumerate(rows):
+    print(f"| {name if i == 0 else ''} | {what} | {val} |")
+print(f"\ncommit {r['commit']}, {r['cores']} cores, load average at the end {r['load']}")
+PY
+cat "$work/table.md"
+if [[ -n ${OUT:-} ]]; then
+	cp "$work/table.md" "$OUT"
+	say "table written to $OUT"
+fi
