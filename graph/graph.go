@@ -18,7 +18,13 @@ type Graph struct {
 // NewGraph builds a Graph from pages and edges; it takes ownership of both.
 // Duplicate edges are dropped.
 func NewGraph(pages []Page, edges []Edge) *Graph {
-	g := &Graph{Pages: pages, byID: make(map[string]uint32, len(pages))}
+	return newGraphIndexed(pages, edges, nil)
+}
+
+// newGraphIndexed is NewGraph given, unless nil, the map from page ID to
+// index (AssembleGraph has built it already).
+func newGraphIndexed(pages []Page, edges []Edge, byID map[string]uint32) *Graph {
+	g := &Graph{Pages: pages, byID: byID}
 	// The two directions sort on two cores.
 	in := slices.Clone(edges)
 	done := make(chan struct{})
@@ -35,8 +41,11 @@ func NewGraph(pages []Page, edges []Edge) *Graph {
 		g.in = slices.Compact(in)
 		close(done)
 	}()
-	for i := range pages {
-		g.byID[pages[i].ID] = uint32(i)
+	if g.byID == nil {
+		g.byID = make(map[string]uint32, len(pages))
+		for i := range pages {
+			g.byID[pages[i].ID] = uint32(i)
+		}
 	}
 	slices.SortFunc(edges, func(a, b Edge) int {
 		if a.From != b.From {

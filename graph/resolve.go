@@ -1,13 +1,10 @@
 package graph
 
 import (
-	"github.com/wikitoolkit/wikitoolkit/graph/walk"
-
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -45,96 +42,172 @@ func dirOf(p string) string {
 	return d
 }
 
-// resolver turns file records into pages and edges.
+// buildGraph derives every page and edge from the file records (sorted by
+// path): ResolvePieces against a MemWorld of all of them, assembled. The
+// pages are laid out once, in graph order, and the world and the pieces
+// share them.
+func buildGraph(files []*FileRecord, goModule string) *Graph {
+	modules := ModulePiece(files)
+	n := len(modules.Pages)
+	ne := 0
+	for _, f := range files {
+		n += pageCount(f)
+		ne += pageCount(f)
+	}
+	// Every file and definition is a page: sized up front, the pages are
+	// not copied as they grow, which held two or three copies of them at
+	// once (50k-file repo: 344 MB for 127 MB of pages, at the build's peak).
+	pages := make([]Page, 0, n)
+	pages = append(pages, modules.Pages...)
+	contains := make([]PieceEdge, 0, ne)
+	pieces := make([]Piece, len(files))
+	w := newMemWorld(goModule)
+	for i, f := range files {
+		a, b := len(pages), len(contains)
+		pages, contains = filePages(f, pages, contains)
+		pieces[i] = Piece{Path: f.Path, Pages: pages[a:len(pages):len(pages)], Edges: contains[b:len(contains):len(contains)]}
+		w.addFile(f.Path, pieces[i].Pages)
+	}
+	w.addDirs(files)
+	r := newResolver(w)
+	for i, f := range files {
+		r.resolve(f, &pieces[i])
+	}
+	return assemble(modules, pieces, pages)
+}
+
+// ResolvePieces returns the pieces of files (in their order), resolved
+// against w as a full build would resolve them if w describes the whole
+// tree, these files included.
+func ResolvePieces(files []*FileRecord, w World) []Piece {
+	r := newResolver(w)
+	pieces := make([]Piece, len(files))
+	for i, f := range files {
+		pc := &pieces[i]
+		pc.Path = f.Path
+		pc.Pages, pc.Edges = filePages(f, nil, nil)
+		r.resolve(f, pc)
+		pc.sortEdges()
+	}
+	return pieces
+}
+
+// resolver resolves the imports and references of pieces against a World,
+// caching each name's candidates for the pieces it resolves.
 type resolver struct {
-	files    []*FileRecord
-	pages    []Page
-	edges    []Edge
-	fileIdx  map[string]uint32 // path → file page
-	modIdx   map[string]uint32 // dir → module page
-	byName   map[string][]uint32
-	fileSfx  map[string][]string
-	dirSfx   map[string][]string
-	goModule string
-	// pageMod holds, per page, the module page of its directory, so scope
-	// tests compare integers (path.Dir per candidate was 4 % of a build).
-	pageMod []uint32
-	cands   map[candKey]*candSet
-	scratch []uint32
+	w       World
+	cands   map[string][]famSet // by name
+	scratch []int32
 }
 
-// candSet holds the definitions of one name in one language family, in
-// page order, with indexes by module and by qualifier built on first use
-// when the list is long: a name defined in thousands of places (New,
-// String, Close in a large monorepo) must not make every reference to it
-// scan them all — that made resolution quadratic (50k files: 320 s).
+func newResolver(w World) *resolver {
+	return &resolver{w: w, cands: map[string][]famSet{}}
+}
+
+// cand is one definition a reference may resolve to.
+type cand struct {
+	id, qual, path, dir string
+}
+
+// candSet holds the definitions of one name in one language family, with
+// indexes by directory, file and qualifier built on first use when the
+// list is long: a name defined in thousands of places (New, String, Close
+// in a large monorepo) must not make every reference to it scan them all
+// — that made resolution quadratic (50k files: 320 s).
 type candSet struct {
-	all      []uint32
-	byMod    map[uint32][]uint32
-	byPrefix map[string][]uint32
+	all      []cand
+	byDir    map[string][]int32
+	byPath   map[string][]int32
+	byPrefix map[string][]int32
 }
 
-type candKey struct{ name, fam string }
+// famSet is a name's candidates in one language family.
+type famSet struct {
+	fam string
+	cs  *candSet
+}
 
 // candIndexMin is the candidate count from which a candSet builds indexes.
 var candIndexMin = 32 // a variable so tests can force either path
 
 func (r *resolver) candidates(name, fam string) *candSet {
-	k := candKey{name, fam}
-	if cs, ok := r.cands[k]; ok {
-		return cs
+	fs, ok := r.cands[name]
+	if !ok {
+		// One lookup per name, families split here: most names have
+		// definitions in one family, or none (a library's).
+		for _, d := range r.w.Defs(name) {
+			df := langFamily(d.Lang)
+			i := slices.IndexFunc(fs, func(f famSet) bool { return f.fam == df })
+			if i < 0 {
+				i = len(fs)
+				fs = append(fs, famSet{df, &candSet{}})
+			}
+			fs[i].cs.all = append(fs[i].cs.all, cand{id: d.ID, qual: d.Qualified, path: d.Path, dir: dirOf(d.Path)})
+		}
+		r.cands[name] = fs
 	}
-	cs := &candSet{}
-	for _, c := range r.byName[name] {
-		if langFamily(r.pages[c].Lang) == fam {
-			cs.all = append(cs.all, c)
+	for _, f := range fs {
+		if f.fam == fam {
+			return f.cs
 		}
 	}
-	r.cands[k] = cs
-	return cs
+	return nil
 }
 
-// inMod returns the candidates in module page d.
-func (r *resolver) inMod(cs *candSet, d uint32) []uint32 {
+// filter returns the candidates keep accepts, from the index built by key
+// once the set is long.
+func (r *resolver) filter(cs *candSet, idx *map[string][]int32, key func(*cand) string, want string) []int32 {
 	if len(cs.all) < candIndexMin {
 		out := r.scratch[:0]
-		for _, c := range cs.all {
-			if r.pageMod[c] == d {
-				out = append(out, c)
+		for i := range cs.all {
+			if key(&cs.all[i]) == want {
+				out = append(out, int32(i))
 			}
 		}
 		r.scratch = out
 		return out
 	}
-	if cs.byMod == nil {
-		cs.byMod = map[uint32][]uint32{}
-		for _, c := range cs.all {
-			cs.byMod[r.pageMod[c]] = append(cs.byMod[r.pageMod[c]], c)
+	if *idx == nil {
+		*idx = map[string][]int32{}
+		for i := range cs.all {
+			k := key(&cs.all[i])
+			(*idx)[k] = append((*idx)[k], int32(i))
 		}
 	}
-	return cs.byMod[d]
+	return (*idx)[want]
+}
+
+func candDir(c *cand) string  { return c.dir }
+func candPath(c *cand) string { return c.path }
+
+// inDir returns the candidates in directory d.
+func (r *resolver) inDir(cs *candSet, d string) []int32 { return r.filter(cs, &cs.byDir, candDir, d) }
+
+// inFile returns the candidates in file p.
+func (r *resolver) inFile(cs *candSet, p string) []int32 {
+	return r.filter(cs, &cs.byPath, candPath, p)
 }
 
 // withQualifier returns the candidates whose qualified name continues
 // q + "." ("Server" of s.Server.Close; "pkg.Type" of pkg.Type.Method).
-func (r *resolver) withQualifier(cs *candSet, q string) []uint32 {
+func (r *resolver) withQualifier(cs *candSet, q string) []int32 {
 	if len(cs.all) < candIndexMin {
 		out := r.scratch[:0]
-		for _, c := range cs.all {
-			if qual := r.pages[c].Qualified; len(qual) > len(q) && qual[len(q)] == '.' && strings.HasPrefix(qual, q) {
-				out = append(out, c)
+		for i := range cs.all {
+			if hasQualifier(cs.all[i].qual, q) {
+				out = append(out, int32(i))
 			}
 		}
 		r.scratch = out
 		return out
 	}
 	if cs.byPrefix == nil {
-		cs.byPrefix = map[string][]uint32{}
-		for _, c := range cs.all {
-			qual := r.pages[c].Qualified
-			for i := range len(qual) {
-				if qual[i] == '.' {
-					cs.byPrefix[qual[:i]] = append(cs.byPrefix[qual[:i]], c)
+		cs.byPrefix = map[string][]int32{}
+		for i := range cs.all {
+			qual := cs.all[i].qual
+			for j := range len(qual) {
+				if qual[j] == '.' {
+					cs.byPrefix[qual[:j]] = append(cs.byPrefix[qual[:j]], int32(i))
 				}
 			}
 		}
@@ -142,108 +215,108 @@ func (r *resolver) withQualifier(cs *candSet, q string) []uint32 {
 	return cs.byPrefix[q]
 }
 
-// inRange returns the candidates c with lo < c < hi (all is in page order).
-func inRange(all []uint32, lo, hi uint32) []uint32 {
-	i, _ := slices.BinarySearch(all, lo+1)
-	j, _ := slices.BinarySearch(all, hi)
-	return all[i:max(i, j)]
+// hasQualifier reports that qualified name qual continues q + ".".
+func hasQualifier(qual, q string) bool {
+	return len(qual) > len(q) && qual[len(q)] == '.' && strings.HasPrefix(qual, q)
 }
 
-// buildGraph derives every page and edge from the file records (sorted by path).
-func buildGraph(files []*FileRecord, goModule string) *Graph {
-	r := &resolver{
-		files:    files,
-		fileIdx:  make(map[string]uint32, len(files)),
-		modIdx:   make(map[string]uint32),
-		byName:   make(map[string][]uint32),
-		fileSfx:  make(map[string][]string),
-		dirSfx:   make(map[string][]string),
-		goModule: goModule,
-		cands:    make(map[candKey]*candSet),
-	}
-	r.addModules()
-	symStart := r.addFilesAndSymbols()
-	r.addImportsAndRefs(symStart)
-	return NewGraph(r.pages, r.edges)
-}
-
-func (r *resolver) add(p Page) uint32 {
-	r.pages = append(r.pages, p)
-	return uint32(len(r.pages) - 1)
-}
-
-// addInDir adds a page that lives in the directory of module page mod.
-func (r *resolver) addInDir(p Page, mod uint32) uint32 {
-	for len(r.pageMod) < len(r.pages) {
-		r.pageMod = append(r.pageMod, 0)
-	}
-	r.pageMod = append(r.pageMod, mod)
-	return r.add(p)
-}
-
-func (r *resolver) edge(from, to uint32, t EdgeType) {
-	if from != to {
-		r.edges = append(r.edges, Edge{From: from, To: to, Type: t})
-	}
-}
-
-func (r *resolver) addModules() {
-	dirs := map[string]bool{".": true}
-	for _, f := range r.files {
-		for d := dirOf(f.Path); !dirs[d]; d = dirOf(d) {
-			dirs[d] = true
-		}
-	}
-	sorted := make([]string, 0, len(dirs))
-	for d := range dirs {
-		sorted = append(sorted, d)
-	}
-	sort.Strings(sorted)
-	// Module doc: a Go package comment (doc.go first), else the README's first paragraph.
-	docs := map[string]string{}
-	prio := map[string]int{}
-	for _, f := range r.files {
-		if f.Facts == nil || f.Facts.Doc == "" {
-			continue
-		}
-		base := strings.ToLower(path.Base(f.Path))
-		p := 0
-		switch {
-		case base == "doc.go":
-			p = 4
-		case strings.HasPrefix(base, "readme"):
-			p = 3
-		case base == "__init__.py" || base == "mod.rs" || base == "lib.rs" || base == "index.ts" || base == "index.js":
-			p = 2
-		case f.Lang == "go" && strings.HasPrefix(f.Facts.Doc, "Package "):
-			p = 1
-		default:
-			continue
-		}
-		d := dirOf(f.Path)
-		if p > prio[d] {
-			prio[d], docs[d] = p, f.Facts.Doc
-		}
-	}
-	for _, d := range sorted {
-		name := path.Base(d)
-		if d == "." {
-			name = "."
-		}
-		i := r.add(Page{ID: ModuleID(d), Kind: KindModule, Title: d, Name: name, Path: d, Doc: docs[d], Test: d != "." && walk.IsTest(d+"/x")})
-		r.modIdx[d] = i
-		if d != "." {
-			r.edge(r.modIdx[dirOf(d)], i, Contains)
-		}
-		for s := d; d != "."; {
-			r.dirSfx[s] = append(r.dirSfx[s], d)
-			j := strings.IndexByte(s, '/')
-			if j < 0 {
-				break
+// inImported returns the candidates in any of the imported directories.
+func (r *resolver) inImported(cs *candSet, imported map[string]bool) []int32 {
+	if len(cs.all) < candIndexMin || len(imported) > len(cs.all) {
+		out := r.scratch[:0]
+		for i := range cs.all {
+			if imported[cs.all[i].dir] {
+				out = append(out, int32(i))
 			}
-			s = s[j+1:]
+		}
+		r.scratch = out
+		return out
+	}
+	var out []int32
+	for d := range imported {
+		out = append(out, r.inDir(cs, d)...)
+	}
+	return out
+}
+
+// importLocal is the name under which an import's module is known in the
+// importing file: its alias, else the last element of its path.
+func importLocal(im parser.Import) string {
+	if im.Alias != "" {
+		return im.Alias
+	}
+	return path.Base(strings.NewReplacer(".", "/", "::", "/", "\\", "/").Replace(im.Path))
+}
+
+// resolve adds to pc (holding f's pages and contains edges) the imports
+// and references of f, in no particular order and maybe repeated.
+func (r *resolver) resolve(f *FileRecord, pc *Piece) {
+	if f.Facts == nil {
+		return
+	}
+	fileID := pc.Pages[0].ID
+	fam := langFamily(f.Lang)
+	dir := dirOf(f.Path)
+	imported := map[string]bool{}   // directories of imported modules and files
+	aliasDir := map[string]string{} // local name → imported directory
+	for _, im := range f.Facts.Imports {
+		id, d, ok := resolveImport(r.w, f, im.Path)
+		if !ok {
+			continue
+		}
+		if id != fileID {
+			pc.Edges = append(pc.Edges, PieceEdge{From: 0, To: id, Type: Imports})
+		}
+		imported[d] = true
+		aliasDir[importLocal(im)] = d
+	}
+	for _, rf := range f.Facts.Refs {
+		cs := r.candidates(rf.Name, fam)
+		if cs == nil {
+			continue
+		}
+		from := uint32(0)
+		if rf.Enclosing >= 0 && rf.Enclosing < len(f.Facts.Defs) {
+			from = uint32(1 + rf.Enclosing)
+		}
+		// A qualifier naming an import narrows to that module.
+		if d, ok := aliasDir[rf.Qualifier]; ok && rf.Qualifier != "" {
+			r.link(pc, from, cs, r.inDir(cs, d))
+			continue
+		}
+		if rf.Qualifier != "" && rf.Qualifier != "self" && rf.Qualifier != "this" && rf.Qualifier != "cls" {
+			if r.link(pc, from, cs, r.withQualifier(cs, rf.Qualifier)) {
+				continue
+			}
+		}
+		switch {
+		case r.link(pc, from, cs, r.inFile(cs, f.Path)):
+		case r.link(pc, from, cs, r.inDir(cs, dir)):
+		case len(imported) > 0 && r.link(pc, from, cs, r.inImported(cs, imported)):
+		case len(cs.all) == 1:
+			r.link(pc, from, cs, []int32{0})
 		}
 	}
+}
+
+// link adds reference edges from page `from` of pc to the candidates a
+// tier kept, unless there are none or more than maxFanOut. It reports
+// whether the tier decided the reference (some matched), so lower tiers
+// are not tried.
+func (r *resolver) link(pc *Piece, from uint32, cs *candSet, kept []int32) bool {
+	if len(kept) == 0 {
+		return false
+	}
+	if len(kept) > maxFanOut {
+		return true
+	}
+	self := pc.Pages[from].ID
+	for _, c := range kept {
+		if id := cs.all[c].id; id != self {
+			pc.Edges = append(pc.Edges, PieceEdge{From: from, To: id, Type: References})
+		}
+	}
+	return true
 }
 
 // identKey is a name used inside one definition (-1: the file's top level).
@@ -290,84 +363,6 @@ func literalsByDef(f *parser.Facts, limit int) [][]string {
 	return out
 }
 
-// addFilesAndSymbols adds file, symbol and doc pages; it returns, per file,
-// the page index of its first definition (defs are added in order).
-func (r *resolver) addFilesAndSymbols() []uint32 {
-	symStart := make([]uint32, len(r.files))
-	// Every file and definition is a page: sized up front, the pages are
-	// not copied as they grow, which held two or three copies of them at
-	// once (50k-file repo: 344 MB for 127 MB of pages, at the build's peak).
-	more := len(r.files)
-	for _, f := range r.files {
-		if f.Facts != nil {
-			more += len(f.Facts.Defs)
-		}
-	}
-	r.pages = slices.Grow(r.pages, more)
-	r.pageMod = slices.Grow(r.pageMod, len(r.pages)+more-len(r.pageMod))
-	for fi, f := range r.files {
-		facts := f.Facts
-		if facts == nil {
-			facts = &parser.Facts{}
-		}
-		test := walk.IsTest(f.Path)
-		mod := r.modIdx[dirOf(f.Path)]
-		idents := identsByDef(facts.Refs, len(facts.Defs), maxIdents)
-		lits := literalsByDef(facts, maxLiterals)
-		litsOf := func(i int) []string {
-			if i+1 < len(lits) {
-				return lits[i+1]
-			}
-			return nil
-		}
-		fp := r.addInDir(Page{ID: FileID(f.Path), Kind: KindFile, Title: f.Path, Name: path.Base(f.Path), Path: f.Path,
-			Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: idents[0], Literals: litsOf(-1), Test: test,
-			Hash: uint32(f.Hash) | 1}, mod)
-		r.fileIdx[f.Path] = fp
-		r.edge(r.modIdx[dirOf(f.Path)], fp, Contains)
-		for s := f.Path; ; {
-			r.fileSfx[s] = append(r.fileSfx[s], f.Path)
-			j := strings.IndexByte(s, '/')
-			if j < 0 {
-				break
-			}
-			s = s[j+1:]
-		}
-		symStart[fi] = uint32(len(r.pages))
-		seen := map[string]int{}
-		for di := range facts.Defs {
-			d := &facts.Defs[di]
-			qual := pageQual(seen, d)
-			p := Page{Name: d.Name, Qualified: qual, Path: f.Path, Line: d.StartLine, EndLine: d.EndLine, Lang: f.Lang,
-				Doc: d.Doc, Test: test}
-			if di < len(f.DefHash) && di < len(f.BodyHash) {
-				p.Hash, p.BodyHash = f.DefHash[di], f.BodyHash[di]
-			}
-			if d.Kind == parser.KindSection {
-				p.ID, p.Kind, p.Title = DocID(f.Path, qual), KindDoc, d.Name
-			} else {
-				p.ID, p.Kind, p.SymKind = SymbolID(f.Path, qual), KindSymbol, d.Kind.String()
-				p.Title = d.Signature
-				if p.Title == "" {
-					p.Title = d.Kind.String() + " " + d.Qualified
-				}
-				p.Idents = idents[di+1]
-				p.Literals = litsOf(di)
-			}
-			pi := r.addInDir(p, mod)
-			parent := fp
-			if d.Parent >= 0 && d.Parent < di {
-				parent = symStart[fi] + uint32(d.Parent)
-			}
-			r.edge(parent, pi, Contains)
-			if p.Kind == KindSymbol && d.Name != "" {
-				r.byName[d.Name] = append(r.byName[d.Name], pi)
-			}
-		}
-	}
-	return symStart
-}
-
 // pageQual is the qualified name of a definition's page: its own, else
 // its name, else "_", with "~n" added to the nth of a file's definitions
 // that share it. seen counts them in the file so far. (Stored facts count
@@ -387,40 +382,62 @@ func pageQual(seen map[string]int, d *parser.Def) string {
 	return qual
 }
 
-// resolveImport finds the file or module an import names, or false.
-func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
-	dir := dirOf(f.Path)
-	lookFile := func(p string) (uint32, bool) {
-		p = path.Clean(p)
-		i, ok := r.fileIdx[p]
-		return i, ok
+// resolveImport finds the file or module an import names: its page ID
+// and directory, or false. It asks w nothing but HasFile, HasDir,
+// FileWithSuffix, DirWithSuffix and GoModule, and a hit only ever ends the
+// search: so a World that misses every question sees every question any
+// World could be asked (importKeys counts on it).
+func resolveImport(w World, f *FileRecord, imp string) (id, dir string, ok bool) {
+	fdir := dirOf(f.Path)
+	file := func(p string) (string, string, bool) { return FileID(p), dirOf(p), true }
+	mod := func(d string) (string, string, bool) { return ModuleID(d), d, true }
+	lookFile := func(p string) (string, string, bool) {
+		if p = path.Clean(p); w.HasFile(p) {
+			return file(p)
+		}
+		return "", "", false
 	}
-	lookSuffix := func(s string, exts []string) (uint32, bool) {
+	lookDir := func(d string) (string, string, bool) {
+		if w.HasDir(d) {
+			return mod(d)
+		}
+		return "", "", false
+	}
+	fileSfx := func(s string) (string, string, bool) {
+		if p, n := w.FileWithSuffix(s); n > 0 {
+			return file(p)
+		}
+		return "", "", false
+	}
+	dirSfx := func(s string) (string, string, bool) {
+		if d, ok := w.DirWithSuffix(s); ok {
+			return mod(d)
+		}
+		return "", "", false
+	}
+	lookSuffix := func(s string, exts []string) (string, string, bool) {
 		for _, e := range exts {
-			if c := r.fileSfx[s+e]; len(c) > 0 {
-				return r.fileIdx[shortest(c)], true
+			if id, d, ok := fileSfx(s + e); ok {
+				return id, d, ok
 			}
 		}
-		if c := r.dirSfx[s]; len(c) > 0 {
-			return r.modIdx[shortest(c)], true
-		}
-		return 0, false
+		return dirSfx(s)
 	}
 	switch f.Lang {
 	case "go":
-		if r.goModule != "" && strings.HasPrefix(imp, r.goModule+"/") {
-			if i, ok := r.modIdx[strings.TrimPrefix(imp, r.goModule+"/")]; ok {
-				return i, true
+		if gm := w.GoModule(); gm != "" && strings.HasPrefix(imp, gm+"/") {
+			if id, d, ok := lookDir(strings.TrimPrefix(imp, gm+"/")); ok {
+				return id, d, ok
 			}
 		}
 		first, _, _ := strings.Cut(imp, "/")
 		if !strings.Contains(first, ".") {
-			return 0, false // standard library
+			return "", "", false // standard library
 		}
 		parts := strings.Split(imp, "/")
 		for i := 0; i < len(parts)-1; i++ {
-			if c := r.dirSfx[strings.Join(parts[i:], "/")]; len(c) > 0 {
-				return r.modIdx[shortest(c)], true
+			if id, d, ok := dirSfx(strings.Join(parts[i:], "/")); ok {
+				return id, d, ok
 			}
 		}
 	case "python":
@@ -428,57 +445,50 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 		rest := strings.ReplaceAll(imp[dots:], ".", "/")
 		exts := []string{".py", "/__init__.py", ".pyi"}
 		if dots > 0 {
-			base := dir
+			base := fdir
 			for i := 1; i < dots; i++ {
 				base = dirOf(base)
 			}
 			for _, e := range exts {
-				if i, ok := lookFile(path.Join(base, rest) + e); ok {
-					return i, true
+				if id, d, ok := lookFile(path.Join(base, rest) + e); ok {
+					return id, d, ok
 				}
 			}
-			if i, ok := r.modIdx[path.Clean(path.Join(base, rest))]; ok {
-				return i, true
-			}
-			return 0, false
+			return lookDir(path.Clean(path.Join(base, rest)))
 		}
 		if rest != "" {
 			return lookSuffix(rest, exts)
 		}
 	case "javascript", "typescript", "tsx":
 		if strings.HasPrefix(imp, ".") {
-			base := path.Join(dir, imp)
+			base := path.Join(fdir, imp)
 			for _, e := range []string{"", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".d.ts", "/index.ts", "/index.tsx", "/index.js"} {
-				if i, ok := lookFile(base + e); ok {
-					return i, true
+				if id, d, ok := lookFile(base + e); ok {
+					return id, d, ok
 				}
 			}
-			if i, ok := r.modIdx[path.Clean(base)]; ok {
-				return i, true
-			}
+			return lookDir(path.Clean(base))
 		}
 	case "svelte":
 		// A component's script imports modules and components by relative path.
 		if strings.HasPrefix(imp, ".") {
-			base := path.Join(dir, imp)
+			base := path.Join(fdir, imp)
 			for _, e := range []string{"", ".ts", ".js", ".svelte", "/index.ts", "/index.js"} {
-				if i, ok := lookFile(base + e); ok {
-					return i, true
+				if id, d, ok := lookFile(base + e); ok {
+					return id, d, ok
 				}
 			}
 		}
 	case "html":
 		// Jinja extends/include/import name a template by its path under a
 		// templates folder: the file whose path ends with it.
-		if c := r.fileSfx[strings.TrimPrefix(imp, "/")]; len(c) > 0 {
-			return r.fileIdx[shortest(c)], true
-		}
+		return fileSfx(strings.TrimPrefix(imp, "/"))
 	case "c", "cpp":
-		if i, ok := lookFile(path.Join(dir, imp)); ok {
-			return i, true
+		if id, d, ok := lookFile(path.Join(fdir, imp)); ok {
+			return id, d, ok
 		}
-		if c := r.fileSfx[imp]; len(c) > 0 && strings.Contains(imp, "/") || len(c) == 1 {
-			return r.fileIdx[shortest(c)], true
+		if p, n := w.FileWithSuffix(imp); n > 0 && strings.Contains(imp, "/") || n == 1 {
+			return file(p)
 		}
 	case "rust":
 		s := imp
@@ -487,8 +497,8 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 		}
 		parts := strings.Split(s, "::")
 		for n := len(parts); n > 0; n-- {
-			if i, ok := lookSuffix(strings.Join(parts[:n], "/"), []string{".rs", "/mod.rs"}); ok {
-				return i, true
+			if id, d, ok := lookSuffix(strings.Join(parts[:n], "/"), []string{".rs", "/mod.rs"}); ok {
+				return id, d, ok
 			}
 		}
 	case "java", "csharp":
@@ -497,8 +507,8 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 		if f.Lang == "csharp" {
 			ext = ".cs"
 		}
-		if i, ok := lookSuffix(strings.ReplaceAll(s, ".", "/"), []string{ext}); ok && strings.Contains(s, ".") {
-			return i, true
+		if id, d, ok := lookSuffix(strings.ReplaceAll(s, ".", "/"), []string{ext}); ok && strings.Contains(s, ".") {
+			return id, d, ok
 		}
 	case "kotlin", "scala", "groovy":
 		// A package path names a file by its class (a.b.Cart → a/b/Cart.kt),
@@ -506,8 +516,8 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 		exts := map[string][]string{"kotlin": {".kt", ".kts"}, "scala": {".scala", ".sc"}, "groovy": {".groovy", ".gradle"}}[f.Lang]
 		parts := strings.Split(strings.TrimSuffix(strings.TrimSuffix(imp, ".*"), "._"), ".")
 		for n := len(parts); n > 1 && n >= len(parts)-1; n-- {
-			if i, ok := lookSuffix(strings.Join(parts[:n], "/"), exts); ok {
-				return i, true
+			if id, d, ok := lookSuffix(strings.Join(parts[:n], "/"), exts); ok {
+				return id, d, ok
 			}
 		}
 	case "swift":
@@ -517,24 +527,22 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 		// (Foundation, UIKit) have neither.
 		name, _, _ := strings.Cut(imp, ".")
 		if name == "" || strings.ContainsAny(name, "/\\ ") {
-			return 0, false
+			return "", "", false
 		}
-		if c := r.dirSfx["Sources/"+name]; len(c) > 0 {
-			return r.modIdx[shortest(c)], true
+		if id, d, ok := dirSfx("Sources/" + name); ok {
+			return id, d, ok
 		}
-		if i, ok := r.modIdx[name]; ok {
-			return i, true
-		}
+		return lookDir(name)
 	case "ruby":
-		if i, ok := lookFile(path.Join(dir, imp) + ".rb"); ok {
-			return i, true
+		if id, d, ok := lookFile(path.Join(fdir, imp) + ".rb"); ok {
+			return id, d, ok
 		}
 		return lookSuffix(imp, []string{".rb"})
 	case "php":
 		s := strings.ReplaceAll(strings.TrimPrefix(imp, "\\"), "\\", "/")
 		if strings.HasSuffix(s, ".php") {
-			if i, ok := lookFile(path.Join(dir, s)); ok {
-				return i, true
+			if id, d, ok := lookFile(path.Join(fdir, s)); ok {
+				return id, d, ok
 			}
 		}
 		return lookSuffix(strings.TrimSuffix(s, ".php"), []string{".php"})
@@ -551,23 +559,21 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 		if strings.HasPrefix(s, "$") {
 			j := strings.IndexByte(s, '/')
 			if j < 0 {
-				return 0, false
+				return "", "", false
 			}
 			s = s[j+1:]
-		} else if i, ok := lookFile(path.Join(dir, s)); ok {
-			return i, true
+		} else if id, d, ok := lookFile(path.Join(fdir, s)); ok {
+			return id, d, ok
 		}
 		if s != "" && !strings.ContainsAny(s, "$`*?") {
-			if c := r.fileSfx[path.Clean(s)]; len(c) > 0 {
-				return r.fileIdx[shortest(c)], true
-			}
+			return fileSfx(path.Clean(s))
 		}
 	case "elixir":
 		// alias Plug.Conn → plug/conn.ex: module names end the path of the
 		// file that defines them. A one-word name (Logger) must be a file
 		// at lib/ to count: most are the standard library's.
 		if imp == "" || strings.ContainsAny(imp, "{} ") {
-			return 0, false
+			return "", "", false
 		}
 		parts := strings.Split(imp, ".")
 		for i, p := range parts {
@@ -587,49 +593,43 @@ func (r *resolver) resolveImport(f *FileRecord, imp string) (uint32, bool) {
 				continue
 			}
 			name := strings.ToLower(p[:1]) + p[1:]
-			if c := r.fileSfx[name+".ml"]; len(c) > 0 {
-				return r.fileIdx[shortest(c)], true
+			if id, d, ok := fileSfx(name + ".ml"); ok {
+				return id, d, ok
 			}
 		}
 	case "elm":
 		// import Api.Endpoint → src/Api/Endpoint.elm.
 		if imp != "" {
-			if c := r.fileSfx[strings.ReplaceAll(imp, ".", "/")+".elm"]; len(c) > 0 {
-				return r.fileIdx[shortest(c)], true
-			}
+			return fileSfx(strings.ReplaceAll(imp, ".", "/") + ".elm")
 		}
 	case "hcl":
 		// A Terraform module source that is a local path names a folder.
 		if strings.HasPrefix(imp, "./") || strings.HasPrefix(imp, "../") {
-			if i, ok := r.modIdx[path.Clean(path.Join(dir, imp))]; ok {
-				return i, true
-			}
+			return lookDir(path.Clean(path.Join(fdir, imp)))
 		}
 	case "protobuf":
 		// Relative to an include root: the file itself, else the one
 		// whose path ends so.
-		if i, ok := lookFile(path.Join(dir, imp)); ok {
-			return i, true
+		if id, d, ok := lookFile(path.Join(fdir, imp)); ok {
+			return id, d, ok
 		}
-		if c := r.fileSfx[imp]; len(c) > 0 {
-			return r.fileIdx[shortest(c)], true
-		}
+		return fileSfx(imp)
 	case "cue":
 		// A module path (example.com/infra/kube): the folder whose path
 		// ends with the longest tail of it; standard packages have no dot.
 		first, _, _ := strings.Cut(imp, "/")
 		if !strings.Contains(first, ".") {
-			return 0, false
+			return "", "", false
 		}
 		imp, _, _ = strings.Cut(imp, ":") // a package qualifier
 		parts := strings.Split(imp, "/")
 		for i := 1; i < len(parts); i++ {
-			if c := r.dirSfx[strings.Join(parts[i:], "/")]; len(c) > 0 {
-				return r.modIdx[shortest(c)], true
+			if id, d, ok := dirSfx(strings.Join(parts[i:], "/")); ok {
+				return id, d, ok
 			}
 		}
 	}
-	return 0, false
+	return "", "", false
 }
 
 // snakeCase turns an Elixir module name segment into its file name the way
@@ -662,106 +662,6 @@ func shortest(c []string) string {
 		}
 	}
 	return best
-}
-
-func (r *resolver) addImportsAndRefs(symStart []uint32) {
-	for fi, f := range r.files {
-		if f.Facts == nil {
-			continue
-		}
-		fp := r.fileIdx[f.Path]
-		fam := langFamily(f.Lang)
-		imported := map[uint32]bool{}   // module pages of imported modules and files
-		aliasDir := map[string]uint32{} // local name → imported module page
-		mod := r.pageMod[fp]
-		symEnd := uint32(len(r.pages))
-		if fi+1 < len(r.files) {
-			symEnd = r.fileIdx[r.files[fi+1].Path]
-		}
-		for _, im := range f.Facts.Imports {
-			t, ok := r.resolveImport(f, im.Path)
-			if !ok {
-				continue
-			}
-			r.edge(fp, t, Imports)
-			d := t
-			if r.pages[t].Kind == KindFile {
-				d = r.pageMod[t]
-			}
-			imported[d] = true
-			local := im.Alias
-			if local == "" {
-				local = path.Base(strings.NewReplacer(".", "/", "::", "/", "\\", "/").Replace(im.Path))
-			}
-			aliasDir[local] = d
-		}
-		for _, rf := range f.Facts.Refs {
-			if len(r.byName[rf.Name]) == 0 {
-				continue
-			}
-			cs := r.candidates(rf.Name, fam)
-			if len(cs.all) == 0 {
-				continue
-			}
-			from := fp
-			if rf.Enclosing >= 0 && rf.Enclosing < len(f.Facts.Defs) {
-				from = symStart[fi] + uint32(rf.Enclosing)
-			}
-			// A qualifier naming an import narrows to that module.
-			if d, ok := aliasDir[rf.Qualifier]; ok && rf.Qualifier != "" {
-				r.link(from, r.inMod(cs, d))
-				continue
-			}
-			if rf.Qualifier != "" && rf.Qualifier != "self" && rf.Qualifier != "this" && rf.Qualifier != "cls" {
-				if r.link(from, r.withQualifier(cs, rf.Qualifier)) {
-					continue
-				}
-			}
-			switch {
-			case r.link(from, inRange(cs.all, fp, symEnd)):
-			case r.link(from, r.inMod(cs, mod)):
-			case len(imported) > 0 && r.link(from, r.inImported(cs, imported)):
-			case len(cs.all) == 1:
-				r.edge(from, cs.all[0], References)
-			}
-		}
-	}
-}
-
-// inImported returns the candidates in any of the imported modules, in page order.
-func (r *resolver) inImported(cs *candSet, imported map[uint32]bool) []uint32 {
-	if len(cs.all) < candIndexMin || len(imported) > len(cs.all) {
-		out := r.scratch[:0]
-		for _, c := range cs.all {
-			if imported[r.pageMod[c]] {
-				out = append(out, c)
-			}
-		}
-		r.scratch = out
-		return out
-	}
-	var out []uint32
-	for d := range imported {
-		out = append(out, r.inMod(cs, d)...)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// link adds reference edges from `from` to the candidates a tier kept,
-// unless there are none or more than maxFanOut. It reports whether the
-// tier decided the reference (some matched), so lower tiers are not tried.
-func (r *resolver) link(from uint32, kept []uint32) bool {
-	if len(kept) == 0 {
-		return false
-	}
-	if len(kept) > maxFanOut {
-		return true
-	}
-	for _, c := range kept {
-		r.edge(from, c, References)
-	}
-	return true
 }
 
 // goModulePath reads the module path of root/go.mod, or "".
