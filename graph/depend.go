@@ -1,0 +1,318 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+)
+
+// Incremental resolution: which unchanged files must be re-resolved.
+//
+// A file's piece is a function of its own record and of the World answers
+// its resolution reads: for each name its references use, Defs(name); for
+// each import, the HasFile, HasDir, FileWithSuffix, DirWithSuffix and
+// GoModule questions resolveImport asks. So an unchanged file F keeps its
+// piece unless one of those answers changes, and a change of the files C
+// (edited, added, removed; a rename is a removal and an addition) can
+// change only
+//
+//   - Defs(n) for the names n whose definitions in C differ between the old
+//     and new records of C (added, removed, or a different page ID,
+//     qualified name, path or language): ChangedNames;
+//   - the answers to import keys that name the paths added or removed, any
+//     of their suffixes, or a directory that appeared or emptied, or any of
+//     its suffixes — those whose answer actually differs: Change.Keys;
+//   - GoModule, when go.mod changed (the key "gomod").
+//
+// The rule: re-resolve F (unchanged) when one of F's import keys
+// (ImportKeys) is in Change.Keys, or when a reference of F names a changed
+// name n and one of the definitions of n added or removed, in F's language
+// family, is one that a resolution tier of that reference looks at:
+//
+//   - the reference's qualifier names an import (alias tier): a definition
+//     in that import's directory — no other tier is tried;
+//   - a qualifier q other than self/this/cls: a definition whose qualified
+//     name continues q + ".";
+//   - a definition in F itself, or in F's directory;
+//   - a definition in a directory F imports;
+//   - the unique-anywhere tier: the name had one definition in the family
+//     before the change, or has one after.
+//
+// Each tier keeps a subset of Defs(n) selected by one of those tests, and a
+// tier with more than maxFanOut definitions decides with no edge, so a
+// definition that passes none of the tests changes no tier's set, hence no
+// decision; one that passes a test may add edges, move the reference to
+// another tier, or push a tier over maxFanOut and remove edges. The tiers'
+// order does not matter to the rule: any change to the set a tier sees
+// re-resolves the file. A reverse index serves the rule from two keys a
+// file holds: RefNames (name → files) and ImportKeys (key → files); then
+// Change.Affects filters those candidates by tier.
+
+// Import keys: the questions resolveImport asks a World.
+const (
+	keyFile    = "file:" // HasFile(path)
+	keyDir     = "dir:"  // HasDir(dir)
+	keyFileSfx = "file~" // FileWithSuffix(s)
+	keyDirSfx  = "dir~"  // DirWithSuffix(s)
+	keyGoMod   = "gomod" // GoModule()
+)
+
+// RefNames returns the distinct names f's references look up, sorted: the
+// names whose Defs f's piece depends on.
+func RefNames(f *FileRecord) []string {
+	if f.Facts == nil {
+		return nil
+	}
+	out := make([]string, 0, len(f.Facts.Refs))
+	for _, rf := range f.Facts.Refs {
+		out = append(out, rf.Name)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// ImportKeys returns the import keys f's imports may ask of any World
+// whose Go module path is goModule, sorted: "file:P" (HasFile), "dir:D"
+// (HasDir), "file~S" (FileWithSuffix), "dir~S" (DirWithSuffix), "gomod".
+// It runs the import resolver against a World that has nothing: since a
+// found answer only ever ends an import's search, that World is asked
+// every question any other could be.
+func ImportKeys(f *FileRecord, goModule string) []string {
+	if f.Facts == nil || len(f.Facts.Imports) == 0 {
+		return nil
+	}
+	k := &keyRecorder{goModule: goModule, keys: map[string]bool{}}
+	for _, im := range f.Facts.Imports {
+		resolveImport(k, f, im.Path)
+	}
+	out := make([]string, 0, len(k.keys))
+	for s := range k.keys {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// keyRecorder is a World with no files and no definitions that records
+// the questions it is asked.
+type keyRecorder struct {
+	goModule string
+	keys     map[string]bool
+}
+
+func (k *keyRecorder) Defs(string) []DefInfo { return nil }
+func (k *keyRecorder) HasFile(p string) bool { k.keys[keyFile+p] = true; return false }
+func (k *keyRecorder) HasDir(d string) bool  { k.keys[keyDir+d] = true; return false }
+func (k *keyRecorder) FileWithSuffix(s string) (string, int) {
+	k.keys[keyFileSfx+s] = true
+	return "", 0
+}
+func (k *keyRecorder) DirWithSuffix(s string) (string, bool) {
+	k.keys[keyDirSfx+s] = true
+	return "", false
+}
+func (k *keyRecorder) GoModule() string { k.keys[keyGoMod] = true; return k.goModule }
+
+// Change is what changing some files alters in the World: see the rule
+// above. Build it with Changes.
+type Change struct {
+	// Names holds, per name whose definitions changed, the difference.
+	Names map[string]*NameChange
+	// Keys holds the import keys whose answer differs between the worlds.
+	Keys map[string]bool
+}
+
+// NameChange is how a name's definitions changed.
+type NameChange struct {
+	Added, Removed []DefInfo
+	// Before and After count the name's definitions per language family
+	// (langFamily) in the old and the new World.
+	Before, After map[string]int
+}
+
+// defsOf returns the definitions the records give to the World (its
+// symbol pages with a name), by name.
+func defsOf(recs []*FileRecord) map[string][]DefInfo {
+	out := map[string][]DefInfo{}
+	var pages []Page
+	for _, f := range recs {
+		pages, _ = filePages(f, pages[:0], nil)
+		for i := range pages {
+			if pg := &pages[i]; pg.Kind == KindSymbol && pg.Name != "" {
+				out[pg.Name] = append(out[pg.Name], DefInfo{ID: pg.ID, Qualified: pg.Qualified, Path: pg.Path, Lang: pg.Lang})
+			}
+		}
+	}
+	return out
+}
+
+// ChangedNames returns, sorted, the names whose definitions differ between
+// old and new, the old and new records of the changed files (an added file
+// only in new, a removed one only in old).
+func ChangedNames(old, new []*FileRecord) []string {
+	var out []string
+	for n := range diffDefs(old, new) {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func diffDefs(old, new []*FileRecord) map[string]*NameChange {
+	was, now := defsOf(old), defsOf(new)
+	out := map[string]*NameChange{}
+	diff := func(a, b map[string][]DefInfo, add func(*NameChange, DefInfo)) {
+		for n, ds := range a {
+			for _, d := range ds {
+				if !slices.Contains(b[n], d) {
+					nc := out[n]
+					if nc == nil {
+						nc = &NameChange{}
+						out[n] = nc
+					}
+					add(nc, d)
+				}
+			}
+		}
+	}
+	diff(now, was, func(nc *NameChange, d DefInfo) { nc.Added = append(nc.Added, d) })
+	diff(was, now, func(nc *NameChange, d DefInfo) { nc.Removed = append(nc.Removed, d) })
+	return out
+}
+
+// Changes returns what replacing the records old by new (see ChangedNames)
+// alters between the World before, was, and after, now.
+func Changes(old, new []*FileRecord, was, now World) *Change {
+	c := &Change{Names: diffDefs(old, new), Keys: map[string]bool{}}
+	count := func(w World, n string) map[string]int {
+		m := map[string]int{}
+		for _, d := range w.Defs(n) {
+			m[langFamily(d.Lang)]++
+		}
+		return m
+	}
+	for n, nc := range c.Names {
+		nc.Before, nc.After = count(was, n), count(now, n)
+	}
+	// Paths added or removed, and the directories above them.
+	present := map[string]int{} // 1: in old, 2: in new
+	for _, f := range old {
+		present[f.Path] |= 1
+	}
+	for _, f := range new {
+		present[f.Path] |= 2
+	}
+	dirs := map[string]bool{}
+	suffixes := func(s string, each func(string)) {
+		for {
+			each(s)
+			j := strings.IndexByte(s, '/')
+			if j < 0 {
+				return
+			}
+			s = s[j+1:]
+		}
+	}
+	for p, in := range present {
+		if in == 3 {
+			continue
+		}
+		if was.HasFile(p) != now.HasFile(p) {
+			c.Keys[keyFile+p] = true
+		}
+		suffixes(p, func(s string) {
+			a, an := was.FileWithSuffix(s)
+			b, bn := now.FileWithSuffix(s)
+			if a != b || min(an, 2) != min(bn, 2) {
+				c.Keys[keyFileSfx+s] = true
+			}
+		})
+		for d := dirOf(p); d != "." && !dirs[d]; d = dirOf(d) {
+			dirs[d] = true
+		}
+	}
+	for d := range dirs {
+		if was.HasDir(d) == now.HasDir(d) {
+			continue
+		}
+		c.Keys[keyDir+d] = true
+		suffixes(d, func(s string) {
+			a, aok := was.DirWithSuffix(s)
+			b, bok := now.DirWithSuffix(s)
+			if a != b || aok != bok {
+				c.Keys[keyDirSfx+s] = true
+			}
+		})
+	}
+	if was.GoModule() != now.GoModule() {
+		c.Keys[keyGoMod] = true
+	}
+	return c
+}
+
+// Affects reports whether the change can alter the piece of f, a file it
+// did not change, by the rule above; now is the World after the change.
+// (f's imports resolve against now: if their answers changed, Keys says
+// so first.)
+func (c *Change) Affects(f *FileRecord, now World) bool {
+	if f.Facts == nil {
+		return false
+	}
+	if len(f.Facts.Imports) > 0 && len(c.Keys) > 0 {
+		for _, k := range ImportKeys(f, now.GoModule()) {
+			if c.Keys[k] {
+				return true
+			}
+		}
+	}
+	if len(c.Names) == 0 {
+		return false
+	}
+	fam := langFamily(f.Lang)
+	dir := dirOf(f.Path)
+	var imported, aliasDir map[string]string
+	for _, rf := range f.Facts.Refs {
+		nc := c.Names[rf.Name]
+		if nc == nil {
+			continue
+		}
+		if imported == nil { // resolved imports, on first need
+			imported, aliasDir = map[string]string{}, map[string]string{}
+			for _, im := range f.Facts.Imports {
+				if _, d, ok := resolveImport(now, f, im.Path); ok {
+					imported[d] = d
+					aliasDir[importLocal(im)] = d
+				}
+			}
+		}
+		if c.refSees(nc, rf.Qualifier, fam, f.Path, dir, imported, aliasDir) {
+			return true
+		}
+	}
+	return false
+}
+
+// refSees reports whether a reference with qualifier q, from file p in
+// directory dir of language family fam, has a tier that sees one of the
+// definitions nc added or removed.
+func (c *Change) refSees(nc *NameChange, q, fam, p, dir string, imported, aliasDir map[string]string) bool {
+	alias, isAlias := aliasDir[q]
+	isAlias = isAlias && q != ""
+	qualified := q != "" && q != "self" && q != "this" && q != "cls"
+	// The unique-anywhere tier, reached unless the alias tier decides.
+	unique := !isAlias && (nc.Before[fam] == 1 || nc.After[fam] == 1)
+	seen := func(d DefInfo) bool {
+		if langFamily(d.Lang) != fam {
+			return false
+		}
+		dd := dirOf(d.Path)
+		if isAlias {
+			return dd == alias // the alias tier decides alone
+		}
+		if unique || qualified && hasQualifier(d.Qualified, q) || d.Path == p || dd == dir {
+			return true
+		}
+		_, imp := imported[dd]
+		return imp
+	}
+	return slices.ContainsFunc(nc.Added, seen) || slices.ContainsFunc(nc.Removed, seen)
+}
