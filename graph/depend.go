@@ -32,7 +32,7 @@ import (
 //     in that import's directory — no other tier is tried;
 //   - a qualifier q other than self/this/cls: a definition whose qualified
 //     name continues q + ".";
-//   - a definition in F itself, or in F's directory;
+//   - a definition in F's directory (F's own are there too);
 //   - a definition in a directory F imports;
 //   - the unique-anywhere tier: the name had one definition in the family
 //     before the change, or has one after.
@@ -284,17 +284,19 @@ func (c *Change) Affects(f *FileRecord, now World) bool {
 				}
 			}
 		}
-		if c.refSees(nc, rf.Qualifier, fam, f.Path, dir, imported, aliasDir) {
+		if c.refSees(nc, rf.Qualifier, fam, dir, imported, aliasDir) {
 			return true
 		}
 	}
 	return false
 }
 
-// refSees reports whether a reference with qualifier q, from file p in
+// refSees reports whether a reference with qualifier q, from a file in
 // directory dir of language family fam, has a tier that sees one of the
-// definitions nc added or removed.
-func (c *Change) refSees(nc *NameChange, q, fam, p, dir string, imported, aliasDir map[string]string) bool {
+// definitions nc added or removed. (The same-file tier needs no test of
+// its own: a definition in the file lies in its directory, and it changes
+// only when the file does.)
+func (c *Change) refSees(nc *NameChange, q, fam, dir string, imported, aliasDir map[string]string) bool {
 	alias, isAlias := aliasDir[q]
 	isAlias = isAlias && q != ""
 	qualified := q != "" && q != "self" && q != "this" && q != "cls"
@@ -308,7 +310,7 @@ func (c *Change) refSees(nc *NameChange, q, fam, p, dir string, imported, aliasD
 		if isAlias {
 			return dd == alias // the alias tier decides alone
 		}
-		if unique || qualified && hasQualifier(d.Qualified, q) || d.Path == p || dd == dir {
+		if unique || qualified && hasQualifier(d.Qualified, q) || dd == dir {
 			return true
 		}
 		_, imp := imported[dd]

@@ -51,6 +51,31 @@ func testTrees(t *testing.T) map[string]string {
 		t.Fatal(err)
 	}
 	trees["synth"] = root
+	// A Go module whose packages import each other by module path, with
+	// names defined in every package (New, Close: fan-out) and in few.
+	root = t.TempDir()
+	walktest.WriteFile(t, root, "go.mod", "module example.com/m\n")
+	for i := range 12 {
+		dir := fmt.Sprintf("p%02d", i)
+		walktest.WriteFile(t, root, dir+"/a.go", fmt.Sprintf(`package %s
+
+import q "example.com/m/p%02d"
+
+type Server struct{}
+
+func New() *Server { return nil }
+
+func (s *Server) Close() { s.flush(); New(); q.New(); Helper%d(); Boot() }
+
+func (s *Server) flush() { Server.Close(nil); q.Stop() }
+`, dir, (i+1)%12, i%3))
+		walktest.WriteFile(t, root, dir+"/b.go", fmt.Sprintf("package %s\n\nimport \"example.com/m/p%02d\"\n\nfunc Helper%d() { New(); Only(); p%02d.Helper%d() }\n", dir, (i+5)%12, i%3, (i+5)%12, (i+5)%3))
+		if i%4 == 0 {
+			walktest.WriteFile(t, root, dir+"/boot.go", fmt.Sprintf("package %s\n\nfunc Boot() {}\n\nfunc Stop() {}\n", dir))
+		}
+	}
+	walktest.WriteFile(t, root, "z/only.go", "package z\n\nfunc Only() {}\n")
+	trees["gomodule"] = root
 	return trees
 }
 
@@ -109,6 +134,8 @@ type mutator struct {
 	// language family: the names worth defining.
 	uses map[string][][2]string
 	n    int
+	// gm is the tree's Go module path; gm0 the one it started with.
+	gm, gm0 string
 }
 
 func (m *mutator) paths() []string {
@@ -154,7 +181,7 @@ func symbolDefs(f *FileRecord) []int {
 // it touched.
 func (m *mutator) change() (string, []string) {
 	f := m.pick()
-	switch k := m.r.IntN(9); {
+	switch k := m.r.IntN(12); {
 	case k < 2: // add a definition
 		c := cloneRecord(f)
 		if c.Facts == nil {
@@ -236,7 +263,64 @@ func (m *mutator) change() (string, []string) {
 		c.Path = m.newPath(f.Path)
 		m.recs[c.Path] = c
 		return "add " + c.Path, []string{c.Path}
-	case k < 8:
+	case k < 8: // add a file that defines and uses nothing: it moves imports alone
+		c := cloneRecord(f)
+		c.Path = m.newPath(f.Path)
+		if c.Facts != nil {
+			c.Facts.Defs, c.Facts.Refs, c.Facts.Literals = nil, nil, nil
+		}
+		c.DefHash, c.BodyHash = nil, nil
+		m.recs[c.Path] = c
+		return "add empty " + c.Path, []string{c.Path}
+	case k < 9: // add such a file in a new folder named as an import ends
+		var imps []string
+		for _, p := range m.paths() {
+			if r := m.recs[p]; r.Facts != nil {
+				for _, im := range r.Facts.Imports {
+					imps = append(imps, im.Path)
+				}
+			}
+		}
+		if len(imps) == 0 {
+			return "", nil
+		}
+		s := strings.NewReplacer(".", "/", "::", "/", "\\", "/").Replace(imps[m.r.IntN(len(imps))])
+		var parts []string
+		for _, e := range strings.Split(s, "/") {
+			if e != "" {
+				parts = append(parts, e)
+			}
+		}
+		if len(parts) == 0 {
+			return "", nil
+		}
+		parts = parts[max(0, len(parts)-1-m.r.IntN(2)):]
+		m.n++
+		c := cloneRecord(f)
+		c.Path = fmt.Sprintf("zz%d/%s/%s", m.n, strings.Join(parts, "/"), path.Base(f.Path))
+		if m.r.IntN(2) == 0 {
+			c.Path = fmt.Sprintf("%s/%s", strings.Join(parts, "/"), path.Base(f.Path))
+		}
+		if c.Facts != nil {
+			c.Facts.Defs, c.Facts.Refs, c.Facts.Literals = nil, nil, nil
+		}
+		c.DefHash, c.BodyHash = nil, nil
+		if m.recs[c.Path] != nil {
+			return "", nil
+		}
+		m.recs[c.Path] = c
+		return "add empty " + c.Path, []string{c.Path}
+	case k < 10: // go.mod names another module, or the first again
+		if m.gm0 == "" {
+			return "", nil
+		}
+		if m.gm == m.gm0 {
+			m.gm = "example.org/other"
+		} else {
+			m.gm = m.gm0
+		}
+		return "go.mod: module " + m.gm, nil
+	case k < 11:
 		if len(m.recs) < 2 {
 			return "", nil
 		}
@@ -321,7 +405,7 @@ func TestIncrementalPiecesEqualFull(t *testing.T) {
 	var steps, deps, needed, naiveWrong int
 	for ti, name := range names {
 		recs, gm := treeRecords(t, trees[name])
-		m := &mutator{r: rand.New(rand.NewPCG(uint64(ti), 13)), recs: map[string]*FileRecord{}, uses: map[string][][2]string{}}
+		m := &mutator{r: rand.New(rand.NewPCG(uint64(ti), 13)), recs: map[string]*FileRecord{}, uses: map[string][][2]string{}, gm: gm, gm0: gm}
 		for _, r := range recs {
 			m.recs[r.Path] = r
 			if r.Facts != nil {
@@ -335,19 +419,20 @@ func TestIncrementalPiecesEqualFull(t *testing.T) {
 			cur[pc.Path] = pc
 		}
 		n := 30
-		if name == "synth" || name == "polyglot" {
+		if name == "synth" || name == "polyglot" || name == "gomodule" {
 			n = 120
 		}
 		for step := range n {
 			oldRecs := sortedRecords(m.recs)
 			oldByPath := maps(oldRecs)
+			oldGM := m.gm
 			what, touched := m.change()
 			if what == "" {
 				continue
 			}
 			steps++
 			newRecs := sortedRecords(m.recs)
-			was, now := NewMemWorld(oldRecs, gm), NewMemWorld(newRecs, gm)
+			was, now := NewMemWorld(oldRecs, oldGM), NewMemWorld(newRecs, m.gm)
 			var oldC, newC []*FileRecord
 			changed := map[string]bool{}
 			for _, p := range touched {
@@ -361,7 +446,7 @@ func TestIncrementalPiecesEqualFull(t *testing.T) {
 			}
 			c := Changes(oldC, newC, was, now)
 			// Candidates from the reverse index of the old tree, then the tier filter.
-			ri := newReverseIndex(oldRecs, gm)
+			ri := newReverseIndex(oldRecs, oldGM)
 			cand := map[string]bool{}
 			for n := range c.Names {
 				for _, p := range ri.byName[n] {

@@ -3,9 +3,13 @@ package graph
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/parser"
 )
 
 // cpuTime is the user and system time the process has used.
@@ -48,4 +52,96 @@ func BenchmarkBuildGraph(b *testing.B) {
 	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(len(g.Pages)), "pages")
 	b.ReportMetric(float64(len(g.Edges())), "edges")
+}
+
+// TestDependentsReport logs, for the index at WIKITOOLKIT_RESOLVE_INDEX,
+// how many files typical edits of WIKITOOLKIT_DEPENDENTS_FILE (default
+// daemon/daemon.go, moby's) make re-resolve: a body-only edit, a new
+// function Close, a new method Daemon.Close. It measures; it asserts only
+// that a body-only edit has none.
+func TestDependentsReport(t *testing.T) {
+	dir := os.Getenv("WIKITOOLKIT_RESOLVE_INDEX")
+	if dir == "" {
+		t.Skip("set WIKITOOLKIT_RESOLVE_INDEX to an index directory (ROOT/.wikitoolkit)")
+	}
+	target := os.Getenv("WIKITOOLKIT_DEPENDENTS_FILE")
+	if target == "" {
+		target = "daemon/daemon.go"
+	}
+	s, err := OpenSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g, err := s.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*FileRecord
+	if err := s.EachFileRecord(g, func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	gm := goModulePath(filepath.Dir(dir))
+	var old *FileRecord
+	for _, r := range recs {
+		if r.Path == target {
+			old = r
+		}
+	}
+	if old == nil || old.Facts == nil {
+		t.Fatalf("no parsed %s in the index", target)
+	}
+	was := NewMemWorld(recs, gm)
+	ri := newReverseIndex(recs, gm)
+	before := ResolvePieces(recs, was)
+	for _, edit := range []struct {
+		what string
+		def  *parser.Def
+	}{
+		{"body-only edit", nil},
+		{"add func Close", &parser.Def{Kind: parser.KindFunc, Name: "Close", Qualified: "Close", Parent: -1, StartLine: 9000, EndLine: 9001}},
+		{"add method Daemon.Close", &parser.Def{Kind: parser.KindMethod, Name: "Close", Qualified: "Daemon.Close", Parent: -1, StartLine: 9000, EndLine: 9001}},
+		{"add func NewDaemon (exists)", &parser.Def{Kind: parser.KindFunc, Name: "NewDaemon", Qualified: "NewDaemon~x", Parent: -1, StartLine: 9000, EndLine: 9001}},
+	} {
+		nw := cloneRecord(old)
+		nw.Hash++
+		if edit.def != nil {
+			nw.Facts.Defs = append(nw.Facts.Defs, *edit.def)
+		}
+		all := slices.Clone(recs)
+		for i := range all {
+			if all[i].Path == target {
+				all[i] = nw
+			}
+		}
+		now := NewMemWorld(all, gm)
+		c := Changes([]*FileRecord{old}, []*FileRecord{nw}, was, now)
+		cand := map[string]bool{}
+		for n := range c.Names {
+			for _, p := range ri.byName[n] {
+				cand[p] = p != target
+			}
+		}
+		dep := map[string]bool{}
+		for _, r := range all {
+			if cand[r.Path] && c.Affects(r, now) {
+				dep[r.Path] = true
+			}
+		}
+		if edit.def == nil && len(dep) != 0 {
+			t.Errorf("a body-only edit of %s has %d dependents", target, len(dep))
+		}
+		// Every other piece that moves must be a dependent's.
+		moved := 0
+		after := ResolvePieces(all, now)
+		for i := range after {
+			if p := after[i].Path; p != target && !reflect.DeepEqual(before[i], after[i]) {
+				moved++
+				if !dep[p] {
+					t.Errorf("%s: the piece of %s changed, but it is not a dependent", edit.what, p)
+				}
+			}
+		}
+		t.Logf("%s of %s: names %v, %d files use them, %d dependents, %d pieces moved", edit.what, target, ChangedNames([]*FileRecord{old}, []*FileRecord{nw}), len(cand), len(dep), moved)
+	}
 }
