@@ -523,3 +523,47 @@ func maps(recs []*FileRecord) map[string]*FileRecord {
 	}
 	return out
 }
+
+// TestAssembleSubset: the pieces of some files, resolved against the whole
+// tree, assemble into the full graph restricted to their pages (and the
+// modules): edges to pages of files left out are dropped, none are lost.
+func TestAssembleSubset(t *testing.T) {
+	recs, gm := treeRecords(t, walktest.CopyFixture(t, "polyglot"))
+	pieces := ResolvePieces(recs, NewMemWorld(recs, gm))
+	modules := ModulePiece(recs)
+	edgeSet := func(g *Graph, keep func(id string) bool) []string {
+		var out []string
+		for _, e := range g.Edges() {
+			if a, b := g.Pages[e.From].ID, g.Pages[e.To].ID; keep(a) && keep(b) {
+				out = append(out, fmt.Sprintf("%s -%s-> %s", a, e.Type, b))
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	full := AssembleGraph(modules, pieces)
+	var half []Piece
+	for i, pc := range pieces {
+		if i%2 == 0 {
+			half = append(half, pc)
+		}
+	}
+	part := AssembleGraph(modules, half)
+	in := func(id string) bool { _, ok := part.Lookup(id); return ok }
+	want, got := edgeSet(full, in), edgeSet(part, func(string) bool { return true })
+	if i, x, y, ok := walktest.FirstDiff(want, got); ok {
+		t.Fatalf("assembled half differs from the full graph restricted to it at %d:\n  full: %s\n  half: %s", i, x, y)
+	}
+	if len(got) == 0 || len(part.Pages) >= len(full.Pages) {
+		t.Fatalf("half assembled %d edges, %d of %d pages", len(got), len(part.Pages), len(full.Pages))
+	}
+	refs := 0
+	for _, e := range part.Edges() {
+		if e.Type == References {
+			refs++
+		}
+	}
+	if refs == 0 {
+		t.Fatal("no reference edges among the half: the test checks nothing")
+	}
+}
