@@ -392,9 +392,10 @@ func newReverseIndex(recs []*FileRecord, goModule string) *reverseIndex {
 
 // TestIncrementalPiecesEqualFull: after each of a seeded sequence of random
 // changes (definitions added, renamed, removed; bodies edited; files added,
-// removed, renamed), the pieces kept from before for the files the rule
-// leaves alone, plus the changed files and their dependents resolved again
-// against the new tree, equal the pieces of the new tree resolved in full.
+// removed, renamed; go.mod's module changed), the pieces kept from before
+// for the files the rule leaves alone, plus the changed files and their
+// dependents resolved again against the new tree, equal the pieces of the
+// new tree resolved in full.
 func TestIncrementalPiecesEqualFull(t *testing.T) {
 	trees := testTrees(t)
 	names := make([]string, 0, len(trees))
@@ -402,118 +403,150 @@ func TestIncrementalPiecesEqualFull(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	var steps, deps, needed, naiveWrong int
+	var sum incrStats
 	for ti, name := range names {
 		recs, gm := treeRecords(t, trees[name])
-		m := &mutator{r: rand.New(rand.NewPCG(uint64(ti), 13)), recs: map[string]*FileRecord{}, uses: map[string][][2]string{}, gm: gm, gm0: gm}
-		for _, r := range recs {
-			m.recs[r.Path] = r
-			if r.Facts != nil {
-				for _, rf := range r.Facts.Refs {
-					m.uses[langFamily(r.Lang)] = append(m.uses[langFamily(r.Lang)], [2]string{rf.Qualifier, rf.Name})
-				}
-			}
-		}
-		cur := map[string]Piece{}
-		for _, pc := range ResolvePieces(recs, NewMemWorld(recs, gm)) {
-			cur[pc.Path] = pc
-		}
 		n := 30
 		if name == "synth" || name == "polyglot" || name == "gomodule" {
 			n = 120
 		}
-		for step := range n {
-			oldRecs := sortedRecords(m.recs)
-			oldByPath := maps(oldRecs)
-			oldGM := m.gm
-			what, touched := m.change()
-			if what == "" {
-				continue
+		st := checkIncremental(t, name, recs, gm, n, uint64(ti))
+		sum.steps += st.steps
+		sum.deps += st.deps
+		sum.needed += st.needed
+		sum.naiveWrong += st.naiveWrong
+	}
+	t.Logf("%d changes, %d dependents re-resolved, %d of them needed; %d changes would be wrong with no dependents", sum.steps, sum.deps, sum.needed, sum.naiveWrong)
+	// The changes must exercise the rule: some move other files' edges.
+	if sum.naiveWrong < 20 || sum.needed < 20 {
+		t.Fatalf("only %d changes alter other files' pieces (%d dependents needed): the test does not exercise dependents", sum.naiveWrong, sum.needed)
+	}
+}
+
+// incrStats counts what checkIncremental saw.
+type incrStats struct {
+	steps      int // changes made
+	deps       int // dependents re-resolved
+	needed     int // dependents whose piece changed
+	naiveWrong int // changes after which some unchanged file's piece moved
+	maxDeps    int
+}
+
+// checkIncremental makes n seeded random changes to a tree's records and
+// after each checks that the incremental pieces equal the full ones.
+func checkIncremental(t *testing.T, name string, recs []*FileRecord, gm string, n int, seed uint64) incrStats {
+	t.Helper()
+	var st incrStats
+	m := &mutator{r: rand.New(rand.NewPCG(seed, 13)), recs: map[string]*FileRecord{}, uses: map[string][][2]string{}, gm: gm, gm0: gm}
+	for _, r := range recs {
+		m.recs[r.Path] = r
+		if r.Facts != nil {
+			for _, rf := range r.Facts.Refs {
+				m.uses[langFamily(r.Lang)] = append(m.uses[langFamily(r.Lang)], [2]string{rf.Qualifier, rf.Name})
 			}
-			steps++
-			newRecs := sortedRecords(m.recs)
-			was, now := NewMemWorld(oldRecs, oldGM), NewMemWorld(newRecs, m.gm)
-			var oldC, newC []*FileRecord
-			changed := map[string]bool{}
-			for _, p := range touched {
-				changed[p] = true
-				if r := oldByPath[p]; r != nil {
-					oldC = append(oldC, r)
-				}
-				if r := m.recs[p]; r != nil {
-					newC = append(newC, r)
-				}
-			}
-			c := Changes(oldC, newC, was, now)
-			// Candidates from the reverse index of the old tree, then the tier filter.
-			ri := newReverseIndex(oldRecs, oldGM)
-			cand := map[string]bool{}
-			for n := range c.Names {
-				for _, p := range ri.byName[n] {
-					cand[p] = true
-				}
-			}
-			for k := range c.Keys {
-				for _, p := range ri.byKey[k] {
-					cand[p] = true
-				}
-			}
-			redo := slices.Clone(newC)
-			var depPaths []string
-			for p := range cand {
-				if r := m.recs[p]; r != nil && !changed[p] && c.Affects(r, now) {
-					redo = append(redo, r)
-					depPaths = append(depPaths, p)
-				}
-			}
-			deps += len(depPaths)
-			if strings.HasPrefix(what, "body ") && len(depPaths) > 0 {
-				t.Errorf("%s step %d: %s: a body-only edit has dependents %v", name, step, what, depPaths)
-			}
-			full := map[string]Piece{}
-			for _, pc := range ResolvePieces(newRecs, now) {
-				full[pc.Path] = pc
-			}
-			next := map[string]Piece{}
-			for _, r := range newRecs {
-				if !changed[r.Path] {
-					next[r.Path] = cur[r.Path]
-				}
-			}
-			naive := 0 // pieces a rule with no dependents would get wrong
-			for p := range next {
-				if !reflect.DeepEqual(next[p], full[p]) {
-					naive++
-				}
-			}
-			if naive > 0 {
-				naiveWrong++
-			}
-			for _, pc := range ResolvePieces(redo, now) {
-				next[pc.Path] = pc
-			}
-			for _, p := range depPaths {
-				if !reflect.DeepEqual(cur[p], full[p]) {
-					needed++
-				}
-			}
-			for _, r := range newRecs {
-				p := r.Path
-				if !reflect.DeepEqual(next[p], full[p]) {
-					a, b := dumpPieces([]Piece{full[p]}), dumpPieces([]Piece{next[p]})
-					_, x, y, _ := walktest.FirstDiff(a, b)
-					t.Fatalf("%s step %d (%s): the incremental piece of %s differs from the full one (dependents %v):\n  full:        %s\n  incremental: %s",
-						name, step, what, p, depPaths, x, y)
-				}
-			}
-			cur = next
 		}
 	}
-	t.Logf("%d changes, %d dependents re-resolved, %d of them needed; %d changes would be wrong with no dependents", steps, deps, needed, naiveWrong)
-	// The changes must exercise the rule: some move other files' edges.
-	if naiveWrong < 20 || needed < 20 {
-		t.Fatalf("only %d changes alter other files' pieces (%d dependents needed): the test does not exercise dependents", naiveWrong, needed)
+	cur := map[string]Piece{}
+	for _, pc := range ResolvePieces(recs, NewMemWorld(recs, gm)) {
+		cur[pc.Path] = pc
 	}
+	for step := range n {
+		oldRecs := sortedRecords(m.recs)
+		oldByPath := maps(oldRecs)
+		oldGM := m.gm
+		what, touched := m.change()
+		if what == "" {
+			continue
+		}
+		st.steps++
+		newRecs := sortedRecords(m.recs)
+		was, now := NewMemWorld(oldRecs, oldGM), NewMemWorld(newRecs, m.gm)
+		var oldC, newC []*FileRecord
+		changed := map[string]bool{}
+		for _, p := range touched {
+			changed[p] = true
+			if r := oldByPath[p]; r != nil {
+				oldC = append(oldC, r)
+			}
+			if r := m.recs[p]; r != nil {
+				newC = append(newC, r)
+			}
+		}
+		c := Changes(oldC, newC, was, now)
+		// Candidates from the reverse index of the old tree, then the tier filter.
+		ri := newReverseIndex(oldRecs, oldGM)
+		cand := map[string]bool{}
+		for n := range c.Names {
+			for _, p := range ri.byName[n] {
+				cand[p] = true
+			}
+		}
+		for k := range c.Keys {
+			for _, p := range ri.byKey[k] {
+				cand[p] = true
+			}
+		}
+		redo := slices.Clone(newC)
+		var depPaths []string
+		for p := range cand {
+			if r := m.recs[p]; r != nil && !changed[p] && c.Affects(r, now) {
+				redo = append(redo, r)
+				depPaths = append(depPaths, p)
+			}
+		}
+		st.deps += len(depPaths)
+		st.maxDeps = max(st.maxDeps, len(depPaths))
+		if strings.HasPrefix(what, "body ") && len(depPaths) > 0 {
+			t.Errorf("%s step %d: %s: a body-only edit has dependents %v", name, step, what, depPaths)
+		}
+		full := map[string]Piece{}
+		for _, pc := range ResolvePieces(newRecs, now) {
+			full[pc.Path] = pc
+		}
+		next := map[string]Piece{}
+		for _, r := range newRecs {
+			if !changed[r.Path] {
+				next[r.Path] = cur[r.Path]
+			}
+		}
+		naive := 0 // pieces a rule with no dependents would get wrong
+		for p := range next {
+			if !reflect.DeepEqual(next[p], full[p]) {
+				naive++
+			}
+		}
+		if naive > 0 {
+			st.naiveWrong++
+		}
+		for _, pc := range ResolvePieces(redo, now) {
+			next[pc.Path] = pc
+		}
+		for _, p := range depPaths {
+			if !reflect.DeepEqual(cur[p], full[p]) {
+				st.needed++
+			}
+		}
+		for _, r := range newRecs {
+			p := r.Path
+			if !reflect.DeepEqual(next[p], full[p]) {
+				a, b := dumpPieces([]Piece{full[p]}), dumpPieces([]Piece{next[p]})
+				_, x, y, _ := walktest.FirstDiff(a, b)
+				t.Fatalf("%s step %d (%s): the incremental piece of %s differs from the full one (dependents %v):\n  full:        %s\n  incremental: %s",
+					name, step, what, p, depPaths, x, y)
+			}
+		}
+		if len(depPaths) > 100 { // worth a look
+			nd := 0
+			for _, p := range depPaths {
+				if !reflect.DeepEqual(cur[p], full[p]) {
+					nd++
+				}
+			}
+			t.Logf("%s step %d (%s): %d dependents, %d of them needed", name, step, what, len(depPaths), nd)
+		}
+		cur = next
+	}
+	return st
 }
 
 func maps(recs []*FileRecord) map[string]*FileRecord {

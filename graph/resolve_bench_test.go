@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -114,7 +115,10 @@ func TestDependentsReport(t *testing.T) {
 				all[i] = nw
 			}
 		}
+		t0 := time.Now()
 		now := NewMemWorld(all, gm)
+		worldTime := time.Since(t0)
+		t0 = time.Now()
 		c := Changes([]*FileRecord{old}, []*FileRecord{nw}, was, now)
 		cand := map[string]bool{}
 		for n := range c.Names {
@@ -128,6 +132,14 @@ func TestDependentsReport(t *testing.T) {
 				dep[r.Path] = true
 			}
 		}
+		redo := []*FileRecord{nw}
+		for _, r := range all {
+			if dep[r.Path] {
+				redo = append(redo, r)
+			}
+		}
+		ResolvePieces(redo, now)
+		incrTime := time.Since(t0)
 		if edit.def == nil && len(dep) != 0 {
 			t.Errorf("a body-only edit of %s has %d dependents", target, len(dep))
 		}
@@ -142,6 +154,37 @@ func TestDependentsReport(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%s of %s: names %v, %d files use them, %d dependents, %d pieces moved", edit.what, target, ChangedNames([]*FileRecord{old}, []*FileRecord{nw}), len(cand), len(dep), moved)
+		t.Logf("%s of %s: names %v, %d files use them, %d dependents, %d pieces moved; in-memory world %v, changes+dependents+resolve %v",
+			edit.what, target, ChangedNames([]*FileRecord{old}, []*FileRecord{nw}), len(cand), len(dep), moved, worldTime.Round(time.Millisecond), incrTime.Round(time.Microsecond))
 	}
+}
+
+// TestIncrementalPiecesReal runs the random changes of
+// TestIncrementalPiecesEqualFull on the index at WIKITOOLKIT_RESOLVE_INDEX
+// (WIKITOOLKIT_RESOLVE_STEPS of them, default 25).
+func TestIncrementalPiecesReal(t *testing.T) {
+	dir := os.Getenv("WIKITOOLKIT_RESOLVE_INDEX")
+	if dir == "" {
+		t.Skip("set WIKITOOLKIT_RESOLVE_INDEX to an index directory (ROOT/.wikitoolkit)")
+	}
+	n := 25
+	if v, err := strconv.Atoi(os.Getenv("WIKITOOLKIT_RESOLVE_STEPS")); err == nil {
+		n = v
+	}
+	s, err := OpenSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g, err := s.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*FileRecord
+	if err := s.EachFileRecord(g, func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	st := checkIncremental(t, dir, recs, goModulePath(filepath.Dir(dir)), n, 1)
+	t.Logf("%d files: %d changes, %d dependents re-resolved (at most %d for one change), %d of them needed; %d changes moved other files' pieces",
+		len(recs), st.steps, st.deps, st.maxDeps, st.needed, st.naiveWrong)
 }
