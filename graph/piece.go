@@ -76,7 +76,6 @@ func filePages(f *FileRecord, pages []Page, edges []PieceEdge) ([]Page, []PieceE
 	pages = append(pages, Page{ID: fileID, Kind: KindFile, Title: f.Path, Name: path.Base(f.Path), Path: f.Path,
 		Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: idents[0], Literals: litsOf(-1), Test: test,
 		Hash: uint32(f.Hash) | 1})
-	edges = append(edges, PieceEdge{From: FromModule, To: fileID, Type: Contains})
 	seen := map[string]int{}
 	for di := range facts.Defs {
 		d := &facts.Defs[di]
@@ -97,14 +96,27 @@ func filePages(f *FileRecord, pages []Page, edges []PieceEdge) ([]Page, []PieceE
 			p.Idents = idents[di+1]
 			p.Literals = litsOf(di)
 		}
-		parent := uint32(0)
-		if d.Parent >= 0 && d.Parent < di {
-			parent = uint32(1 + d.Parent)
-		}
-		edges = append(edges, PieceEdge{From: parent, To: p.ID, Type: Contains})
 		pages = append(pages, p)
 	}
-	return pages, edges
+	return pages, containsEdges(f, pages[len(pages)-1-len(facts.Defs):], edges)
+}
+
+// containsEdges appends the contains edges of a piece, given f and its
+// pages as filePages made them: module → file, and each definition's
+// parent (the file, else the enclosing definition) → it.
+func containsEdges(f *FileRecord, pages []Page, edges []PieceEdge) []PieceEdge {
+	edges = append(edges, PieceEdge{From: FromModule, To: pages[0].ID, Type: Contains})
+	if f.Facts == nil {
+		return edges
+	}
+	for di := range f.Facts.Defs {
+		parent := uint32(0)
+		if d := &f.Facts.Defs[di]; d.Parent >= 0 && d.Parent < di {
+			parent = uint32(1 + d.Parent)
+		}
+		edges = append(edges, PieceEdge{From: parent, To: pages[1+di].ID, Type: Contains})
+	}
+	return edges
 }
 
 // pageCount is the number of pages filePages makes of f.
@@ -203,35 +215,49 @@ func AssembleGraph(modules Piece, pieces []Piece) *Graph {
 
 // assemble is AssembleGraph given the pages already laid out in its order.
 func assemble(modules Piece, pieces []Piece, pages []Page) *Graph {
-	byID := make(map[string]uint32, len(pages))
-	for i := range pages {
-		byID[pages[i].ID] = uint32(i)
-	}
-	ne := len(modules.Edges)
-	for i := range pieces {
-		ne += len(pieces[i].Edges)
-	}
-	edges := make([]Edge, 0, ne)
-	add := func(base uint32, pc *Piece) {
-		for _, e := range pc.Edges {
-			f := base + e.From
-			if e.From == FromModule {
-				m, ok := byID[ModuleID(dirOf(pc.Path))]
-				if !ok {
-					continue
-				}
-				f = m
-			}
-			if t, ok := byID[e.To]; ok && t != f {
-				edges = append(edges, Edge{From: f, To: t, Type: e.Type})
-			}
-		}
-	}
-	add(0, &modules)
+	a := newAssembler(pages)
+	a.add(0, &modules)
 	base := uint32(len(modules.Pages))
 	for i := range pieces {
-		add(base, &pieces[i])
+		a.add(base, &pieces[i])
 		base += uint32(len(pieces[i].Pages))
 	}
-	return newGraphIndexed(pages, edges, byID)
+	return a.graph(pages)
 }
+
+// assembler turns the edges of pieces, added one at a time, into the
+// edges of one graph of pages.
+type assembler struct {
+	byID  map[string]uint32
+	edges []Edge
+}
+
+func newAssembler(pages []Page) *assembler {
+	a := &assembler{byID: make(map[string]uint32, len(pages))}
+	for i := range pages {
+		a.byID[pages[i].ID] = uint32(i)
+	}
+	return a
+}
+
+// add adds the edges of pc, whose pages start at index base, dropping
+// those to IDs of no page.
+func (a *assembler) add(base uint32, pc *Piece) {
+	mod, modOK := uint32(0), false
+	for _, e := range pc.Edges {
+		f := base + e.From
+		if e.From == FromModule {
+			if !modOK {
+				if mod, modOK = a.byID[ModuleID(dirOf(pc.Path))]; !modOK {
+					continue
+				}
+			}
+			f = mod
+		}
+		if t, ok := a.byID[e.To]; ok && t != f {
+			a.edges = append(a.edges, Edge{From: f, To: t, Type: e.Type})
+		}
+	}
+}
+
+func (a *assembler) graph(pages []Page) *Graph { return newGraphIndexed(pages, a.edges, a.byID) }

@@ -49,31 +49,37 @@ func dirOf(p string) string {
 func buildGraph(files []*FileRecord, goModule string) *Graph {
 	modules := ModulePiece(files)
 	n := len(modules.Pages)
-	ne := 0
 	for _, f := range files {
 		n += pageCount(f)
-		ne += pageCount(f)
 	}
 	// Every file and definition is a page: sized up front, the pages are
 	// not copied as they grow, which held two or three copies of them at
 	// once (50k-file repo: 344 MB for 127 MB of pages, at the build's peak).
 	pages := make([]Page, 0, n)
 	pages = append(pages, modules.Pages...)
-	contains := make([]PieceEdge, 0, ne)
-	pieces := make([]Piece, len(files))
 	w := newMemWorld(goModule)
-	for i, f := range files {
-		a, b := len(pages), len(contains)
-		pages, contains = filePages(f, pages, contains)
-		pieces[i] = Piece{Path: f.Path, Pages: pages[a:len(pages):len(pages)], Edges: contains[b:len(contains):len(contains)]}
-		w.addFile(f.Path, pieces[i].Pages)
+	for _, f := range files {
+		a := len(pages)
+		pages, _ = filePages(f, pages, nil)
+		w.addFile(f.Path, pages[a:])
 	}
 	w.addDirs(files)
+	// Each piece's edges become the graph's as soon as it is resolved, so
+	// that only one piece's are held by ID.
+	asm := newAssembler(pages)
+	asm.add(0, &modules)
 	r := newResolver(w, 2*len(w.byName))
-	for i, f := range files {
-		r.resolve(f, &pieces[i])
+	var scratch []PieceEdge
+	base := len(modules.Pages)
+	for _, f := range files {
+		pc := Piece{Path: f.Path, Pages: pages[base : base+pageCount(f)]}
+		pc.Edges = containsEdges(f, pc.Pages, scratch[:0])
+		r.resolve(f, &pc)
+		asm.add(uint32(base), &pc)
+		scratch = pc.Edges
+		base += len(pc.Pages)
 	}
-	return assemble(modules, pieces, pages)
+	return asm.graph(pages)
 }
 
 // ResolvePieces returns the pieces of files (in their order), resolved
@@ -107,9 +113,11 @@ func newResolver(w World, names int) *resolver {
 	return &resolver{w: w, cands: make(map[string][]famSet, names)}
 }
 
-// cand is one definition a reference may resolve to.
+// cand is one definition a reference may resolve to: one the World
+// returned (not copied: 24 bytes a definition, not 64), and its directory.
 type cand struct {
-	id, qual, path, dir string
+	*DefInfo
+	dir string
 }
 
 // candSet holds the definitions of one name in one language family, with
@@ -138,14 +146,16 @@ func (r *resolver) candidates(name, fam string) *candSet {
 	if !ok {
 		// One lookup per name, families split here: most names have
 		// definitions in one family, or none (a library's).
-		for _, d := range r.w.Defs(name) {
+		defs := r.w.Defs(name)
+		for j := range defs {
+			d := &defs[j]
 			df := langFamily(d.Lang)
 			i := slices.IndexFunc(fs, func(f famSet) bool { return f.fam == df })
 			if i < 0 {
 				i = len(fs)
 				fs = append(fs, famSet{fam: df})
 			}
-			fs[i].cs.all = append(fs[i].cs.all, cand{id: d.ID, qual: d.Qualified, path: d.Path, dir: dirOf(d.Path)})
+			fs[i].cs.all = append(fs[i].cs.all, cand{d, dirOf(d.Path)})
 		}
 		r.cands[name] = fs // not appended to again: &fs[i].cs stays put
 	}
@@ -183,7 +193,7 @@ func (r *resolver) inFile(cs *candSet, p string) []int32 {
 	if len(cs.all) < candIndexMin {
 		out := r.scratch[:0]
 		for i := range cs.all {
-			if cs.all[i].path == p {
+			if cs.all[i].Path == p {
 				out = append(out, int32(i))
 			}
 		}
@@ -193,7 +203,7 @@ func (r *resolver) inFile(cs *candSet, p string) []int32 {
 	if cs.byPath == nil {
 		cs.byPath = map[string][]int32{}
 		for i := range cs.all {
-			cs.byPath[cs.all[i].path] = append(cs.byPath[cs.all[i].path], int32(i))
+			cs.byPath[cs.all[i].Path] = append(cs.byPath[cs.all[i].Path], int32(i))
 		}
 	}
 	return cs.byPath[p]
@@ -205,7 +215,7 @@ func (r *resolver) withQualifier(cs *candSet, q string) []int32 {
 	if len(cs.all) < candIndexMin {
 		out := r.scratch[:0]
 		for i := range cs.all {
-			if hasQualifier(cs.all[i].qual, q) {
+			if hasQualifier(cs.all[i].Qualified, q) {
 				out = append(out, int32(i))
 			}
 		}
@@ -215,7 +225,7 @@ func (r *resolver) withQualifier(cs *candSet, q string) []int32 {
 	if cs.byPrefix == nil {
 		cs.byPrefix = map[string][]int32{}
 		for i := range cs.all {
-			qual := cs.all[i].qual
+			qual := cs.all[i].Qualified
 			for j := range len(qual) {
 				if qual[j] == '.' {
 					cs.byPrefix[qual[:j]] = append(cs.byPrefix[qual[:j]], int32(i))
@@ -323,7 +333,7 @@ func (r *resolver) link(pc *Piece, from uint32, cs *candSet, kept []int32) bool 
 	}
 	self := pc.Pages[from].ID
 	for _, c := range kept {
-		if id := cs.all[c].id; id != self {
+		if id := cs.all[c].ID; id != self {
 			pc.Edges = append(pc.Edges, PieceEdge{From: from, To: id, Type: References})
 		}
 	}
