@@ -210,11 +210,11 @@ func AssembleGraph(modules Piece, pieces []Piece) *Graph {
 	for i := range pieces {
 		pages = append(pages, pieces[i].Pages...)
 	}
-	return assemble(modules, pieces, pages)
+	return assemblePieces(modules, pieces, pages)
 }
 
-// assemble is AssembleGraph given the pages already laid out in its order.
-func assemble(modules Piece, pieces []Piece, pages []Page) *Graph {
+// assemblePieces is AssembleGraph given the pages already laid out in its order.
+func assemblePieces(modules Piece, pieces []Piece, pages []Page) *Graph {
 	a := newAssembler(pages)
 	a.add(0, &modules)
 	base := uint32(len(modules.Pages))

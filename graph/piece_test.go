@@ -452,7 +452,7 @@ func checkIncremental(t *testing.T, name string, recs []*FileRecord, gm string, 
 	}
 	for step := range n {
 		oldRecs := sortedRecords(m.recs)
-		oldByPath := maps(oldRecs)
+		oldByPath := recordsByPath(oldRecs)
 		oldGM := m.gm
 		what, touched := m.change()
 		if what == "" {
@@ -549,7 +549,7 @@ func checkIncremental(t *testing.T, name string, recs []*FileRecord, gm string, 
 	return st
 }
 
-func maps(recs []*FileRecord) map[string]*FileRecord {
+func recordsByPath(recs []*FileRecord) map[string]*FileRecord {
 	out := make(map[string]*FileRecord, len(recs))
 	for _, r := range recs {
 		out[r.Path] = r
