@@ -22,14 +22,7 @@ func treeRecords(t *testing.T, root string) ([]*FileRecord, string) {
 	t.Helper()
 	build(t, root, true)
 	s := open(t, root)
-	g, err := s.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []*FileRecord
-	if err := s.EachFileRecord(g, func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
-		t.Fatal(err)
-	}
+	recs := indexRecords(t, s)
 	return recs, goModulePath(root)
 }
 

@@ -33,18 +33,12 @@ func BenchmarkBuildGraph(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	g, err := s.Graph()
-	if err != nil {
-		b.Fatal(err)
-	}
-	var recs []*FileRecord
-	if err := s.EachFileRecord(g, func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
-		b.Fatal(err)
-	}
+	recs := indexRecords(b, s)
 	goModule := goModulePath(filepath.Dir(dir))
 	b.ReportMetric(float64(len(recs)), "files")
 	b.ResetTimer()
 	cpu0 := cpuTime()
+	var g *Graph
 	for range b.N {
 		g = buildGraph(recs, goModule)
 	}
@@ -74,14 +68,7 @@ func TestDependentsReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	g, err := s.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []*FileRecord
-	if err := s.EachFileRecord(g, func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
-		t.Fatal(err)
-	}
+	recs := indexRecords(t, s)
 	gm := goModulePath(filepath.Dir(dir))
 	var old *FileRecord
 	for _, r := range recs {
@@ -176,15 +163,18 @@ func TestIncrementalPiecesReal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	g, err := s.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []*FileRecord
-	if err := s.EachFileRecord(g, func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
-		t.Fatal(err)
-	}
+	recs := indexRecords(t, s)
 	st := checkIncremental(t, dir, recs, goModulePath(filepath.Dir(dir)), n, 1)
 	t.Logf("%d files: %d changes, %d dependents re-resolved (at most %d for one change), %d of them needed; %d changes moved other files' pieces",
 		len(recs), st.steps, st.deps, st.maxDeps, st.needed, st.naiveWrong)
+}
+
+// indexRecords returns every file record of a snapshot.
+func indexRecords(tb testing.TB, s *Snapshot) []*FileRecord {
+	tb.Helper()
+	var recs []*FileRecord
+	if err := s.EachFileRecord(func(r *FileRecord) error { recs = append(recs, r); return nil }); err != nil {
+		tb.Fatal(err)
+	}
+	return recs
 }
