@@ -135,7 +135,7 @@ func defsOf(recs []*FileRecord) map[string][]DefInfo {
 	out := map[string][]DefInfo{}
 	var pages []Page
 	for _, f := range recs {
-		pages, _ = filePages(f, pages[:0], nil)
+		pages = filePages(f, pages[:0])
 		for i := range pages {
 			if pg := &pages[i]; pg.Kind == KindSymbol && pg.Name != "" {
 				out[pg.Name] = append(out[pg.Name], DefInfo{ID: pg.ID, Qualified: pg.Qualified, Path: pg.Path, Lang: pg.Lang})

@@ -55,10 +55,9 @@ func (pc *Piece) sortEdges() {
 	pc.Edges = slices.Compact(pc.Edges)
 }
 
-// filePages appends to pages the file page and definition pages of f (as
-// addFilesAndSymbols made them), and to edges their contains edges (From
-// indexes the appended pages, counting from the first).
-func filePages(f *FileRecord, pages []Page, edges []PieceEdge) ([]Page, []PieceEdge) {
+// filePages appends to pages the file page and definition pages of f, as
+// a full build has always made them.
+func filePages(f *FileRecord, pages []Page) []Page {
 	facts := f.Facts
 	if facts == nil {
 		facts = &parser.Facts{}
@@ -98,25 +97,7 @@ func filePages(f *FileRecord, pages []Page, edges []PieceEdge) ([]Page, []PieceE
 		}
 		pages = append(pages, p)
 	}
-	return pages, containsEdges(f, pages[len(pages)-1-len(facts.Defs):], edges)
-}
-
-// containsEdges appends the contains edges of a piece, given f and its
-// pages as filePages made them: module → file, and each definition's
-// parent (the file, else the enclosing definition) → it.
-func containsEdges(f *FileRecord, pages []Page, edges []PieceEdge) []PieceEdge {
-	edges = append(edges, PieceEdge{From: FromModule, To: pages[0].ID, Type: Contains})
-	if f.Facts == nil {
-		return edges
-	}
-	for di := range f.Facts.Defs {
-		parent := uint32(0)
-		if d := &f.Facts.Defs[di]; d.Parent >= 0 && d.Parent < di {
-			parent = uint32(1 + d.Parent)
-		}
-		edges = append(edges, PieceEdge{From: parent, To: pages[1+di].ID, Type: Contains})
-	}
-	return edges
+	return pages
 }
 
 // pageCount is the number of pages filePages makes of f.

@@ -7,6 +7,9 @@ import "strings"
 // and language.
 type DefInfo struct {
 	ID, Qualified, Path, Lang string
+	// page is 1 + the index of the page in the graph buildGraph lays
+	// out, which then needs no lookup by ID; 0 elsewhere.
+	page uint32
 }
 
 // World is the repository that references and imports resolve against.
@@ -50,8 +53,8 @@ func NewMemWorld(all []*FileRecord, goModule string) *MemWorld {
 	w := newMemWorld(goModule)
 	var pages []Page
 	for _, f := range all {
-		pages, _ = filePages(f, pages[:0], nil)
-		w.addFile(f.Path, pages)
+		pages = filePages(f, pages[:0])
+		w.addFile(f.Path, pages, -1)
 	}
 	w.addDirs(all)
 	return w
@@ -68,8 +71,9 @@ func newMemWorld(goModule string) *MemWorld {
 	}
 }
 
-// addFile adds a file and the symbol pages among its pages (filePages').
-func (w *MemWorld) addFile(p string, pages []Page) {
+// addFile adds a file and the symbol pages among its pages (filePages'),
+// which buildGraph lays out from index base (else base is -1).
+func (w *MemWorld) addFile(p string, pages []Page, base int) {
 	w.files[p] = true
 	for s := p; ; {
 		w.fileSfx[s] = append(w.fileSfx[s], p)
@@ -81,7 +85,7 @@ func (w *MemWorld) addFile(p string, pages []Page) {
 	}
 	for i := range pages {
 		if pg := &pages[i]; pg.Kind == KindSymbol && pg.Name != "" {
-			w.byName[pg.Name] = append(w.byName[pg.Name], DefInfo{ID: pg.ID, Qualified: pg.Qualified, Path: pg.Path, Lang: pg.Lang})
+			w.byName[pg.Name] = append(w.byName[pg.Name], DefInfo{ID: pg.ID, Qualified: pg.Qualified, Path: pg.Path, Lang: pg.Lang, page: uint32(base + i + 1)})
 		}
 	}
 }
