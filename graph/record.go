@@ -246,7 +246,7 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 }
 
 // defDerived reports that definition j of r is stored as nothing but its
-// parent: the page buildGraph makes of it (addFilesAndSymbols: page fp+1+j
+// parent: the page buildGraph makes of it (filePages: page fp+1+j
 // of the same generation's graph, for file page fp) gives back its kind,
 // name, qualified name and lines. That holds unless buildGraph changed its
 // qualified name (empty, or repeated in the file) or its kind has no name.
