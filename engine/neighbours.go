@@ -9,7 +9,7 @@ import (
 
 // buildNeighbours builds the group-level neighbour lists (files, modules) used
 // by focus and the neighbour boost.
-func (ix *Index) buildNeighbours(g *graph.Graph) {
+func (ix *segment) buildNeighbours(g *graph.Graph) {
 	n := ix.n
 	edges := g.Edges()
 
@@ -41,11 +41,4 @@ func (ix *Index) buildNeighbours(g *graph.Graph) {
 	for i := range n {
 		ix.adjOff[i+1] += ix.adjOff[i]
 	}
-}
-
-func (ix *Index) neighbours(i uint32) []uint32 {
-	if int(i) >= ix.n {
-		return nil
-	}
-	return ix.adj[ix.adjOff[i]:ix.adjOff[i+1]]
 }
