@@ -330,6 +330,7 @@ func (ix *segment) buildText(g *graph.Graph) {
 		}
 	}
 	ix.lenOff, ix.lens = encodeLens(lens)
+	ix.avgLen = meanLens(&ix.sum, &ix.cnt)
 	// Sort terms and remap IDs.
 	numTerms := len(terms)
 	order := make([]uint32, numTerms)
@@ -355,7 +356,7 @@ func (ix *segment) buildText(g *graph.Graph) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sh.hits(ix, entries, mem, memOff, remap, folded)
+			sh.hits(ix, entries, mem, memOff, lens, remap, folded)
 		}()
 	}
 	wg.Wait()
@@ -367,27 +368,35 @@ func (ix *segment) buildText(g *graph.Graph) {
 		sh.counts = nil
 	}
 
-	// Postings: a term's are its count, then (page delta, tf) pairs in
-	// page order (appendTF). Their sizes are summed first so that every term's
-	// postings are written in place, in one exact-size buffer.
+	// Postings: a term's are its count, then (page delta, impact) pairs
+	// in page order, the impacts under the segment's own statistics (what
+	// a query reads when they are the open index's); its term frequencies
+	// (appendTF), in the same order, are in tfs. Their sizes are summed
+	// first so that every term's postings are written in place, in one
+	// exact-size buffer.
 	last := make([]uint32, numTerms)
 	ix.postOff = make([]uint32, numTerms+1)
+	ix.tfOff = make([]uint32, numTerms+1)
 	for _, sh := range shards {
 		tfb := sh.tf
 		for i := sh.lo; i < sh.hi; i++ {
 			for _, t := range sh.term[sh.off[i-sh.lo]:sh.off[i-sh.lo+1]] {
 				k := tfLen(tfb)
 				tfb = tfb[k:]
-				ix.postOff[t+1] += uint32(uvarintLen(uint64(uint32(i)-last[t])) + k)
+				ix.postOff[t+1] += uint32(uvarintLen(uint64(uint32(i)-last[t])) + 1)
+				ix.tfOff[t+1] += uint32(k)
 				last[t] = uint32(i)
 			}
 		}
 	}
 	for t := range numTerms {
 		ix.postOff[t+1] += ix.postOff[t] + uint32(uvarintLen(uint64(counts[t])))
+		ix.tfOff[t+1] += ix.tfOff[t]
 	}
 	post := make([]byte, ix.postOff[numTerms])
+	tfs := make([]byte, ix.tfOff[numTerms])
 	pos := counts // reused: the write position of each term's next posting
+	tfPos := slices.Clone(ix.tfOff[:numTerms])
 	var buf [binary.MaxVarintLen64]byte
 	for t := range numTerms {
 		k := copy(post[ix.postOff[t]:], appendUvarint(buf[:0], uint64(counts[t])))
@@ -402,25 +411,28 @@ func (ix *segment) buildText(g *graph.Graph) {
 				d := appendUvarint(buf[:0], uint64(uint32(i)-last[t]))
 				p := pos[t]
 				p += uint32(copy(post[p:], d))
+				post[p] = sh.imp[j]
+				pos[t] = p + 1
 				k := tfLen(tfb)
-				p += uint32(copy(post[p:], tfb[:k]))
+				tfPos[t] += uint32(copy(tfs[tfPos[t]:], tfb[:k]))
 				tfb = tfb[k:]
-				pos[t] = p
 				last[t] = uint32(i)
 			}
 		}
-		sh.tf = nil
+		sh.tf, sh.imp = nil, nil
 	}
-	ix.post = post
+	ix.post, ix.tfs = post, tfs
 }
 
 // A hitShard is the pages [lo, hi) with, per page i, its distinct terms
-// at term[off[i-lo]:off[i-lo+1]], their term frequencies one after the
-// other in tf (appendTF), and how many pages of the shard hold each term.
+// and their impacts at term[off[i-lo]:off[i-lo+1]], their term
+// frequencies one after the other in tf (appendTF), and how many pages of
+// the shard hold each term.
 type hitShard struct {
 	lo, hi int
 	off    []uint32
 	term   []uint32
+	imp    []uint8
 	tf     []byte
 	counts []uint32
 }
@@ -476,7 +488,7 @@ func hitShards(group []uint32, folded func(int) bool, k int) []*hitShard {
 
 // hits fills the shard's lists from the pages' entries (and their folded
 // members'), freeing the entries it has used.
-func (sh *hitShard) hits(ix *segment, entries [][]uint32, mem, memOff []uint32, remap []uint32, folded func(int) bool) {
+func (sh *hitShard) hits(ix *segment, entries [][]uint32, mem, memOff []uint32, lens [][numFields]uint32, remap []uint32, folded func(int) bool) {
 	sh.counts = make([]uint32, len(remap))
 	sh.off = make([]uint32, sh.hi-sh.lo+1)
 	var es []uint32
@@ -498,10 +510,13 @@ func (sh *hitShard) hits(ix *segment, entries [][]uint32, mem, memOff []uint32, 
 			continue
 		}
 		slices.Sort(es)
+		k := min(int(ix.kind[i]), numKinds-1)
 		var tf [numFields]uint32
 		flush := func(term uint32) {
 			nt := remap[term]
 			sh.term = append(sh.term, nt)
+			// Never 0: every field weighs more than nothing.
+			sh.imp = append(sh.imp, max(1, impact(&tf, &lens[i], &ix.avgLen[k])))
 			sh.tf = appendTF(sh.tf, &tf)
 			tf = [numFields]uint32{}
 			sh.counts[nt]++

@@ -19,12 +19,14 @@ import (
 //	lengths and the number of pages where the field is not empty) |
 //	kind [n]u8 | flags [n]u8 | group | recOff | rec bytes |
 //	termBlk | termBlob bytes (terms.go) | postOff | post bytes |
-//	lenOff | lens bytes | adjOff | adj | phraseHash | phrasePage | ext
+//	tfOff | tfs bytes | lenOff | lens bytes | adjOff | adj |
+//	phraseHash | phrasePage | ext
 //
 // post holds per term its count, then per page the uvarint page delta and
-// the per-field term frequencies (appendTF); lens, each page's field
-// lengths (encodeLens). Scores are computed from them with the open
-// index's statistics (segment.go). ext is a count, then per link the local
+// its impact byte under the segment's own mean field lengths (the sums'
+// quotients); tfs, per term, each posting's per-field term frequencies
+// (appendTF); lens, each page's field lengths (encodeLens). An index whose
+// statistics differ computes impacts from those (segment.go). ext is a count, then per link the local
 // group page (uvarint) and the target group page's ID (uvarint length,
 // bytes).
 //
@@ -92,7 +94,9 @@ func (sg *segment) encode(records bool) []byte {
 	b = putBytes(b, sg.termBlob)
 	b = putOffsets(b, sg.postOff)
 	b = putBytes(b, sg.post)
-	b = putOffsets(b, sg.lenOff)
+	b = putOffsetsOr(b, sg.tfOff, sg.tfOffRaw)
+	b = putBytes(b, sg.tfs)
+	b = putOffsetsOr(b, sg.lenOff, sg.lenOffRaw)
 	b = putBytes(b, sg.lens)
 	b = putOffsets(b, sg.adjOff)
 	b = putLists(b, sg.adj, sg.adjOff)
@@ -150,7 +154,9 @@ func decodeSegment(b []byte) (*segment, error) {
 	sg.termBlob = r.bytes()
 	sg.postOff = r.offsets()
 	sg.post = r.bytes()
-	sg.lenOff = r.offsets()
+	sg.tfOffRaw = r.rawOffsets()
+	sg.tfs = r.bytes()
+	sg.lenOffRaw = r.rawOffsets()
 	sg.lens = r.bytes()
 	sg.adjOff = r.offsets()
 	sg.adj = r.lists(sg.adjOff)
@@ -174,6 +180,7 @@ func decodeSegment(b []byte) (*segment, error) {
 	if err := sg.validate(nt); err != nil {
 		return nil, err
 	}
+	sg.avgLen = meanLens(&sg.sum, &sg.cnt)
 	return sg, nil
 }
 
@@ -200,9 +207,6 @@ func (sg *segment) validate(nt int) error {
 	}
 	if !monotone(sg.termBlk, numBlocks(nt)+1, len(sg.termBlob)) || !monotone(sg.postOff, nt+1, len(sg.post)) {
 		return bad("term offsets")
-	}
-	if !monotone(sg.lenOff, n+1, len(sg.lens)) {
-		return bad("length offsets")
 	}
 	if !monotone(sg.adjOff, n+1, len(sg.adj)) {
 		return bad("neighbour offsets")
@@ -256,6 +260,15 @@ func putOffsets(b []byte, off []uint32) []byte {
 		last = x
 	}
 	return b
+}
+
+// putOffsetsOr is putOffsets of off, or raw (as rawOffsets read it) when
+// off was not decoded.
+func putOffsetsOr(b []byte, off []uint32, raw []byte) []byte {
+	if off == nil && raw != nil {
+		return append(b, raw...)
+	}
+	return putOffsets(b, off)
 }
 
 type reader struct {
@@ -370,6 +383,48 @@ func (r *reader) count() int {
 		return 0
 	}
 	return n
+}
+
+// rawOffsets skips a table written by putOffsets, returning it undecoded
+// (parseOffsets decodes it).
+func (r *reader) rawOffsets() []byte {
+	start := r.off
+	n := r.count()
+	for range n {
+		if r.err != nil {
+			break
+		}
+		r.uv()
+	}
+	if r.err != nil {
+		return nil
+	}
+	return r.b[start:r.off:r.off]
+}
+
+// parseOffsets decodes what rawOffsets returned and checks it as monotone
+// does.
+func parseOffsets(raw []byte, want, end int) ([]uint32, bool) {
+	r := reader{b: raw}
+	off := r.offsets()
+	return off, r.err == nil && r.off == len(raw) && monotone(off, want, end)
+}
+
+// loadFreqs decodes the offsets of the term frequencies and page lengths,
+// which only an index computing impacts (not exact) reads: an exact one
+// does not pay for them at open.
+func (sg *segment) loadFreqs() error {
+	if sg.tfOff != nil && sg.lenOff != nil {
+		return nil
+	}
+	var ok1, ok2 bool
+	sg.tfOff, ok1 = parseOffsets(sg.tfOffRaw, sg.numTerms+1, len(sg.tfs))
+	sg.lenOff, ok2 = parseOffsets(sg.lenOffRaw, sg.n+1, len(sg.lens))
+	if !ok1 || !ok2 {
+		sg.tfOff, sg.lenOff = nil, nil
+		return fmt.Errorf("%w: term frequency or length offsets", ErrBadIndex)
+	}
+	return nil
 }
 
 // uv64 reads one uvarint.

@@ -12,13 +12,16 @@ import (
 
 // A segment is the ranking data of one set of pages (files with their
 // symbol and doc pages, or module pages): its own term dictionary and
-// postings, which store per-field term frequencies rather than scores,
-// each page's field lengths, and per-kind sums of them. Scores need the
-// statistics of all live pages (document frequency, mean field lengths),
-// which only the Index that opens the segments knows: it computes a
-// term's impacts in a segment when a query first needs them and keeps
-// them (termImpacts), so that how files fell into segments never changes
-// a score.
+// postings, with per-field term frequencies, each page's field lengths,
+// and per-kind sums of them. Scores need the statistics of all live pages
+// (document frequency, mean field lengths), which only the Index that
+// opens the segments knows. The postings hold impacts under the
+// segment's own statistics, which an index of this one segment (or of
+// segments whose statistics add up to the same means, nothing dead)
+// reads as they are; otherwise the index computes a term's impacts in a
+// segment from the term frequencies when a query first needs them and
+// keeps them (termImpacts), so that how files fell into segments never
+// changes a score.
 type segment struct {
 	base  uint32 // the global number of its first page
 	n     int
@@ -31,12 +34,21 @@ type segment struct {
 
 	termDict
 	postOff []uint32 // numTerms+1 offsets into post
-	post    []byte   // per term: count, then (page delta, appendTF) per page
+	post    []byte   // per term: count, then (page delta, impact under avgLen) per page
+	tfOff   []uint32 // numTerms+1 offsets into tfs
+	tfs     []byte   // per term: each posting's term frequencies (appendTF), in post's order
 
 	lenOff []uint32 // n+1 offsets into lens
 	lens   []byte   // per page: its field lengths (encodeLens)
+	// tfOffRaw and lenOffRaw are tfOff and lenOff as stored, until
+	// loadFreqs decodes them.
+	tfOffRaw, lenOffRaw []byte
 	sum    [numKinds][numFields]uint64
 	cnt    [numKinds][numFields]uint64 // pages of the kind whose field is not empty
+	avgLen [numKinds][numFields]float32
+	// exact: post's impacts are the open index's (the same means, nothing
+	// dead), so queries read them as they are.
+	exact bool
 
 	adjOff, adj []uint32  // group-level neighbours inside the segment, local, undirected
 	ext         []extLink // group-level links to pages outside it
@@ -147,6 +159,13 @@ func OpenSegments(segs []SegmentData) (*Index, error) {
 	if err := ix.markDead(segs); err != nil {
 		return nil, err
 	}
+	for i, sg := range ix.segs {
+		if !sg.exact {
+			if err := sg.loadFreqs(); err != nil {
+				return nil, fmt.Errorf("segment %d: %w", i, err)
+			}
+		}
+	}
 	return ix, nil
 }
 
@@ -183,9 +202,24 @@ func openSegments(segs []*segment) (*Index, error) {
 	return ix, nil
 }
 
+// meanLens is the mean length of each field per kind, 1 where no page
+// has the field.
+func meanLens(sum, cnt *[numKinds][numFields]uint64) (avg [numKinds][numFields]float32) {
+	for k := range numKinds {
+		for f := range numFields {
+			avg[k][f] = 1
+			if cnt[k][f] > 0 && sum[k][f] > 0 {
+				avg[k][f] = float32(float64(sum[k][f]) / float64(cnt[k][f]))
+			}
+		}
+	}
+	return avg
+}
+
 // setAvgLen sets the mean field lengths from the segments' sums less the
-// dead pages' lengths, subSum and subCnt.
-func (ix *Index) setAvgLen(subSum *[numKinds][numFields]uint64, subCnt *[numKinds][numFields]uint64) {
+// dead pages' lengths, subSum and subCnt (nil: none), and marks the
+// segments whose stored impacts are exact.
+func (ix *Index) setAvgLen(subSum, subCnt *[numKinds][numFields]uint64) {
 	var sum, cnt [numKinds][numFields]uint64
 	for _, sg := range ix.segs {
 		for k := range numKinds {
@@ -195,18 +229,17 @@ func (ix *Index) setAvgLen(subSum *[numKinds][numFields]uint64, subCnt *[numKind
 			}
 		}
 	}
-	for k := range numKinds {
-		for f := range numFields {
-			s, c := sum[k][f], cnt[k][f]
-			if subSum != nil {
-				s -= min(s, subSum[k][f])
-				c -= min(c, subCnt[k][f])
-			}
-			ix.avgLen[k][f] = 1
-			if c > 0 && s > 0 {
-				ix.avgLen[k][f] = float32(float64(s) / float64(c))
+	if subSum != nil {
+		for k := range numKinds {
+			for f := range numFields {
+				sum[k][f] -= min(sum[k][f], subSum[k][f])
+				cnt[k][f] -= min(cnt[k][f], subCnt[k][f])
 			}
 		}
+	}
+	ix.avgLen = meanLens(&sum, &cnt)
+	for _, sg := range ix.segs {
+		sg.exact = sg.dead == nil && sg.avgLen == ix.avgLen
 	}
 }
 
@@ -227,6 +260,9 @@ func (ix *Index) markDead(segs []SegmentData) error {
 		sg := ix.segs[si]
 		if sd.Dead == nil {
 			continue
+		}
+		if err := sg.loadFreqs(); err != nil {
+			return fmt.Errorf("segment %d: %w", si, err)
 		}
 		local := dead[sg.base : int(sg.base)+sg.n]
 		nd := 0
@@ -425,44 +461,44 @@ const cacheMinPostings = 8
 // impacts returns term t's impacts in segment sg under the index's
 // statistics.
 func (ix *Index) impacts(sg *segment, t uint32) termImpacts {
-	if v, ok := sg.cache.Load(t); ok {
-		return v.(termImpacts)
-	}
 	b := sg.post[sg.postOff[t]:sg.postOff[t+1]]
 	cnt, k := uvarint(b)
 	if k <= 0 {
 		return termImpacts{}
 	}
 	b = b[k:]
-	out := make([]byte, 0, min(uint64(len(b)), 3*cnt))
+	if sg.exact {
+		return termImpacts{df: int(cnt), post: b}
+	}
+	if v, ok := sg.cache.Load(t); ok {
+		return v.(termImpacts)
+	}
+	tfb := sg.tfs[sg.tfOff[t]:sg.tfOff[t+1]]
+	out := make([]byte, 0, len(b))
 	var tf, lens [numFields]uint32
 	df := 0
 	last, lastLive := uint64(0), uint64(0)
 	n := uint64(sg.n)
 	for range cnt {
 		d, k := uvarint(b)
-		if k <= 0 {
+		if k <= 0 || k >= len(b) {
 			break
 		}
 		last += d
 		if last >= n {
 			break
 		}
-		b = b[k:]
+		b = b[k+1:] // the stored impact, under other statistics
 		tf = [numFields]uint32{}
-		k = decodeTF(b, &tf)
-		if k == 0 {
+		if k = decodeTF(tfb, &tf); k == 0 {
 			break
 		}
-		b = b[k:]
+		tfb = tfb[k:]
 		p := uint32(last)
 		if sg.dead != nil && sg.dead[p] || !sg.pageLens(p, &lens) {
 			continue
 		}
-		imp := impact(&tf, &lens, &ix.avgLen[min(int(sg.kind[p]), numKinds-1)])
-		if imp == 0 {
-			continue
-		}
+		imp := max(1, impact(&tf, &lens, &ix.avgLen[min(int(sg.kind[p]), numKinds-1)]))
 		out = append(appendUvarint(out, last-lastLive), imp)
 		lastLive = last
 		df++
@@ -511,7 +547,7 @@ func (ix *Index) df(ref termRef) int {
 	n := 0
 	for _, l := range ref.locs {
 		sg := ix.segs[l.seg]
-		if sg.dead == nil {
+		if sg.dead == nil { // every posting counts
 			if c, k := uvarint(sg.post[sg.postOff[l.id]:sg.postOff[l.id+1]]); k > 0 {
 				n += int(c)
 			}
