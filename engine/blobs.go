@@ -18,7 +18,7 @@ func BuildBlobs(g *graph.Graph, _ *graph.Snapshot) (map[string][]byte, error) {
 	}
 	names := make(chan named, 1)
 	go func() {
-		dir, chunks := chunkNames(buildNames(g), namesChunkBytes)
+		dir, chunks := BuildNames(g)
 		names <- named{dir, chunks}
 	}()
 	b, err := BuildSegment(g, nil)

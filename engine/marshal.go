@@ -19,7 +19,7 @@ import (
 //	lengths and the number of pages where the field is not empty) |
 //	kind [n]u8 | flags [n]u8 | group | recOff | rec bytes |
 //	termBlk | termBlob bytes (terms.go) | postOff | post bytes |
-//	tfOff | tfs bytes | lenOff | lens bytes | adjOff | adj |
+//	tfOff | tfs bytes | lenOff | lens bytes | adjOff | adj | adjOut bytes |
 //	phraseHash | phrasePage | ext
 //
 // post holds per term its count, then per page the uvarint page delta and
@@ -29,6 +29,9 @@ import (
 // statistics differ computes impacts from those (segment.go). ext is a count, then per link the local
 // group page (uvarint) and the target group page's ID (uvarint length,
 // bytes).
+//
+// adjOut has a bit per adj entry, set when the edge goes out of the
+// list's page (segment.buildAdj).
 //
 // group is each page's distance back to its group page (zig-zag uvarints);
 // adj, each page's sorted neighbours, and phraseHash, sorted, are uvarint
@@ -100,6 +103,7 @@ func (sg *segment) encode(records bool) []byte {
 	b = putBytes(b, sg.lens)
 	b = putOffsets(b, sg.adjOff)
 	b = putLists(b, sg.adj, sg.adjOff)
+	b = putBytes(b, sg.adjOut)
 	b = putLists(b, sg.phraseHash, nil)
 	b = putVarints(b, sg.phrasePage)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(sg.ext)))
@@ -160,6 +164,7 @@ func decodeSegment(b []byte) (*segment, error) {
 	sg.lens = r.bytes()
 	sg.adjOff = r.offsets()
 	sg.adj = r.lists(sg.adjOff)
+	sg.adjOut = r.bytes()
 	sg.phraseHash = r.lists(nil)
 	sg.phrasePage = r.varints()
 	ne := r.count()
@@ -215,6 +220,9 @@ func (sg *segment) validate(nt int) error {
 		if int(a) >= n {
 			return bad("neighbour out of range")
 		}
+	}
+	if len(sg.adjOut) != (len(sg.adj)+7)/8 {
+		return bad("neighbour directions")
 	}
 	if len(sg.phraseHash) != len(sg.phrasePage) || !slices.IsSorted(sg.phraseHash) {
 		return bad("phrase table")

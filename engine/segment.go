@@ -43,14 +43,15 @@ type segment struct {
 	// tfOffRaw and lenOffRaw are tfOff and lenOff as stored, until
 	// loadFreqs decodes them.
 	tfOffRaw, lenOffRaw []byte
-	sum    [numKinds][numFields]uint64
-	cnt    [numKinds][numFields]uint64 // pages of the kind whose field is not empty
-	avgLen [numKinds][numFields]float32
+	sum                 [numKinds][numFields]uint64
+	cnt                 [numKinds][numFields]uint64 // pages of the kind whose field is not empty
+	avgLen              [numKinds][numFields]float32
 	// exact: post's impacts are the open index's (the same means, nothing
 	// dead), so queries read them as they are.
 	exact bool
 
 	adjOff, adj []uint32  // group-level neighbours inside the segment, local, undirected
+	adjOut      []byte    // bit j: adj[j] is the target of an edge from its list's page
 	ext         []extLink // group-level links to pages outside it
 
 	phraseHash, phrasePage []uint32 // see buildPhrases; local pages
@@ -637,20 +638,25 @@ func (ix *Index) neighbours(i uint32) []uint32 {
 }
 
 // buildAdj makes the global neighbour lists: each segment's own, and its
-// external links resolved by ID to live group pages (links to missing or
-// dead pages dropped), undirected and deduplicated.
+// external links resolved by ID to live group pages, undirected and
+// deduplicated. A link from a dead page is dropped (its live copy holds
+// its own); a link to a dead page goes to the live page of the same ID
+// (the newer copy of the file it links to), or is dropped when there is
+// none.
 func (ix *Index) buildAdj() {
 	type pair struct{ a, b uint32 }
 	var pairs []pair
 	var ids map[string]uint32
+	needIDs := ix.dead != nil
 	for _, sg := range ix.segs {
-		if len(sg.ext) > 0 && ids == nil {
-			ids = map[string]uint32{}
-			for p := range uint32(ix.n) {
-				k := graph.Kind(ix.kind[p])
-				if ix.group[p] == p && !ix.isDead(p) && (k == graph.KindFile || k == graph.KindModule) {
-					ids[ix.id(p)] = p
-				}
+		needIDs = needIDs || len(sg.ext) > 0
+	}
+	if needIDs {
+		ids = map[string]uint32{}
+		for p := range uint32(ix.n) {
+			k := graph.Kind(ix.kind[p])
+			if ix.group[p] == p && !ix.isDead(p) && (k == graph.KindFile || k == graph.KindModule) {
+				ids[ix.id(p)] = p
 			}
 		}
 	}
@@ -660,10 +666,18 @@ func (ix *Index) buildAdj() {
 			if ix.isDead(ga) {
 				continue
 			}
-			for _, b := range sg.adj[sg.adjOff[a]:sg.adjOff[a+1]] {
-				if gb := sg.base + b; !ix.isDead(gb) {
-					pairs = append(pairs, pair{ga, gb})
+			for j := sg.adjOff[a]; j < sg.adjOff[a+1]; j++ {
+				if sg.adjOut[j/8]&(1<<(j%8)) == 0 {
+					continue // the edge from the other page counts
 				}
+				gb := sg.base + sg.adj[j]
+				if ix.isDead(gb) {
+					var ok bool
+					if gb, ok = ids[ix.id(gb)]; !ok || gb == ga {
+						continue
+					}
+				}
+				pairs = append(pairs, pair{ga, gb}, pair{gb, ga})
 			}
 		}
 		for _, e := range sg.ext {
