@@ -168,12 +168,13 @@ func decodeSegment(b []byte) (*segment, error) {
 	sg.phraseHash = r.lists(nil)
 	sg.phrasePage = r.varints()
 	ne := r.count()
+	sg.ext = make([]extLink, 0, ne)
 	for range ne {
 		if r.err != nil {
 			break
 		}
 		p := r.uv()
-		id := string(r.take(int(r.uv())))
+		id := unsafeString(r.take(int(r.uv()))) // b must not change (UnmarshalIndex, SegmentData)
 		sg.ext = append(sg.ext, extLink{p, id})
 	}
 	if r.err != nil {

@@ -262,9 +262,6 @@ func (ix *Index) markDead(segs []SegmentData) error {
 		if sd.Dead == nil {
 			continue
 		}
-		if err := sg.loadFreqs(); err != nil {
-			return fmt.Errorf("segment %d: %w", si, err)
-		}
 		local := dead[sg.base : int(sg.base)+sg.n]
 		nd := 0
 		for i := range sg.n {
@@ -280,6 +277,11 @@ func (ix *Index) markDead(segs []SegmentData) error {
 		for i := range sg.n {
 			if !local[i] {
 				continue
+			}
+			if nd == 0 {
+				if err := sg.loadFreqs(); err != nil {
+					return fmt.Errorf("segment %d: %w", si, err)
+				}
 			}
 			nd++
 			if !sg.pageLens(uint32(i), &lens) {
