@@ -646,22 +646,36 @@ func (ix *Index) neighbours(i uint32) []uint32 {
 // (the newer copy of the file it links to), or is dropped when there is
 // none.
 func (ix *Index) buildAdj() {
-	type pair struct{ a, b uint32 }
-	var pairs []pair
-	var ids map[string]uint32
+	// Live group pages by ID, as kind and path (aliasing index memory):
+	// building the IDs cost a string each.
+	type key struct {
+		kind graph.Kind
+		path string
+	}
+	var ids map[key]uint32
 	needIDs := ix.dead != nil
 	for _, sg := range ix.segs {
 		needIDs = needIDs || len(sg.ext) > 0
 	}
 	if needIDs {
-		ids = map[string]uint32{}
+		ids = map[key]uint32{}
 		for p := range uint32(ix.n) {
 			k := graph.Kind(ix.kind[p])
 			if ix.group[p] == p && !ix.isDead(p) && (k == graph.KindFile || k == graph.KindModule) {
-				ids[ix.id(p)] = p
+				ids[key{k, ix.path(p)}] = p
 			}
 		}
 	}
+	// resolve finds the live group page of a dead one, or of an ID.
+	resolve := func(id string) (uint32, bool) {
+		k, p, _, err := graph.ParseID(id)
+		if err != nil {
+			return 0, false
+		}
+		g, ok := ids[key{k, p}]
+		return g, ok
+	}
+	var pairs []uint64 // a<<32 | b
 	for _, sg := range ix.segs {
 		for a := range uint32(sg.n) {
 			ga := sg.base + a
@@ -675,29 +689,29 @@ func (ix *Index) buildAdj() {
 				gb := sg.base + sg.adj[j]
 				if ix.isDead(gb) {
 					var ok bool
-					if gb, ok = ids[ix.id(gb)]; !ok || gb == ga {
+					if gb, ok = ids[key{graph.Kind(ix.kind[gb]), ix.path(gb)}]; !ok || gb == ga {
 						continue
 					}
 				}
-				pairs = append(pairs, pair{ga, gb}, pair{gb, ga})
+				pairs = append(pairs, uint64(ga)<<32|uint64(gb), uint64(gb)<<32|uint64(ga))
 			}
 		}
 		for _, e := range sg.ext {
 			ga := sg.base + e.page
-			gb, ok := ids[e.id]
+			gb, ok := resolve(e.id)
 			if ix.isDead(ga) || !ok || gb == ga {
 				continue
 			}
-			pairs = append(pairs, pair{ga, gb}, pair{gb, ga})
+			pairs = append(pairs, uint64(ga)<<32|uint64(gb), uint64(gb)<<32|uint64(ga))
 		}
 	}
-	slices.SortFunc(pairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	slices.Sort(pairs)
 	pairs = slices.Compact(pairs)
 	off := make([]uint32, ix.n+1)
 	adj := make([]uint32, len(pairs))
 	for i, p := range pairs {
-		off[p.a+1]++
-		adj[i] = p.b
+		off[p>>32+1]++
+		adj[i] = uint32(p)
 	}
 	for i := range ix.n {
 		off[i+1] += off[i]
