@@ -19,7 +19,8 @@ import (
 //	lengths and the number of pages where the field is not empty) |
 //	kind [n]u8 | flags [n]u8 | group | recOff | rec bytes |
 //	termBlk | termBlob bytes (terms.go) | postOff | post bytes |
-//	tfOff | tfs bytes | lenOff | lens bytes | adjOff | adj | adjOut bytes |
+//	tfOff (bytes: putOffsets' form, decoded only when needed) | tfs bytes |
+//	lenOff (the same) | lens bytes | adjOff | adj | adjOut bytes |
 //	phraseHash | phrasePage | ext
 //
 // post holds per term its count, then per page the uvarint page delta and
@@ -97,9 +98,9 @@ func (sg *segment) encode(records bool) []byte {
 	b = putBytes(b, sg.termBlob)
 	b = putOffsets(b, sg.postOff)
 	b = putBytes(b, sg.post)
-	b = putOffsetsOr(b, sg.tfOff, sg.tfOffRaw)
+	b = putBytes(b, putOffsetsOr(nil, sg.tfOff, sg.tfOffRaw))
 	b = putBytes(b, sg.tfs)
-	b = putOffsetsOr(b, sg.lenOff, sg.lenOffRaw)
+	b = putBytes(b, putOffsetsOr(nil, sg.lenOff, sg.lenOffRaw))
 	b = putBytes(b, sg.lens)
 	b = putOffsets(b, sg.adjOff)
 	b = putLists(b, sg.adj, sg.adjOff)
@@ -158,9 +159,9 @@ func decodeSegment(b []byte) (*segment, error) {
 	sg.termBlob = r.bytes()
 	sg.postOff = r.offsets()
 	sg.post = r.bytes()
-	sg.tfOffRaw = r.rawOffsets()
+	sg.tfOffRaw = r.bytes() // decoded by loadFreqs when needed
 	sg.tfs = r.bytes()
-	sg.lenOffRaw = r.rawOffsets()
+	sg.lenOffRaw = r.bytes()
 	sg.lens = r.bytes()
 	sg.adjOff = r.offsets()
 	sg.adj = r.lists(sg.adjOff)
@@ -271,8 +272,8 @@ func putOffsets(b []byte, off []uint32) []byte {
 	return b
 }
 
-// putOffsetsOr is putOffsets of off, or raw (as rawOffsets read it) when
-// off was not decoded.
+// putOffsetsOr is putOffsets of off, or raw (putOffsets' bytes as read)
+// when off was not decoded.
 func putOffsetsOr(b []byte, off []uint32, raw []byte) []byte {
 	if off == nil && raw != nil {
 		return append(b, raw...)
@@ -394,24 +395,7 @@ func (r *reader) count() int {
 	return n
 }
 
-// rawOffsets skips a table written by putOffsets, returning it undecoded
-// (parseOffsets decodes it).
-func (r *reader) rawOffsets() []byte {
-	start := r.off
-	n := r.count()
-	for range n {
-		if r.err != nil {
-			break
-		}
-		r.uv()
-	}
-	if r.err != nil {
-		return nil
-	}
-	return r.b[start:r.off:r.off]
-}
-
-// parseOffsets decodes what rawOffsets returned and checks it as monotone
+// parseOffsets decodes a table putOffsets wrote and checks it as monotone
 // does.
 func parseOffsets(raw []byte, want, end int) ([]uint32, bool) {
 	r := reader{b: raw}

@@ -40,8 +40,8 @@ type segment struct {
 
 	lenOff []uint32 // n+1 offsets into lens
 	lens   []byte   // per page: its field lengths (encodeLens)
-	// tfOffRaw and lenOffRaw are tfOff and lenOff as stored, until
-	// loadFreqs decodes them.
+	// tfOffRaw and lenOffRaw are tfOff and lenOff as stored (putOffsets),
+	// until loadFreqs decodes them.
 	tfOffRaw, lenOffRaw []byte
 	sum                 [numKinds][numFields]uint64
 	cnt                 [numKinds][numFields]uint64 // pages of the kind whose field is not empty
@@ -240,8 +240,22 @@ func (ix *Index) setAvgLen(subSum, subCnt *[numKinds][numFields]uint64) {
 	}
 	ix.avgLen = meanLens(&sum, &cnt)
 	for _, sg := range ix.segs {
-		sg.exact = sg.dead == nil && sg.avgLen == ix.avgLen
+		sg.exact = sg.dead == nil && sameMeans(sg, &ix.avgLen)
 	}
+}
+
+// sameMeans reports whether the segment's means are avg wherever it has
+// pages with the field: an impact reads only those (a field a posting
+// holds is not empty on its page).
+func sameMeans(sg *segment, avg *[numKinds][numFields]float32) bool {
+	for k := range numKinds {
+		for f := range numFields {
+			if sg.cnt[k][f] > 0 && sg.avgLen[k][f] != avg[k][f] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // markDead asks each segment's Dead about its group pages, marks them and
