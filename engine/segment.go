@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -166,6 +167,11 @@ func OpenSegments(segs []SegmentData) (*Index, error) {
 				return nil, fmt.Errorf("segment %d: %w", i, err)
 			}
 		}
+	}
+	if !ix.ownNeighbours() {
+		// Nearly every query reads neighbours (the neighbour boost): the
+		// lists build on another core while the first query scores text.
+		go ix.adjOnce.Do(ix.buildAdj)
 	}
 	return ix, nil
 }
@@ -645,12 +651,18 @@ func (ix *Index) neighbours(i uint32) []uint32 {
 	if int(i) >= ix.n {
 		return nil
 	}
-	if len(ix.segs) == 1 && ix.dead == nil && len(ix.segs[0].ext) == 0 {
+	if ix.ownNeighbours() {
 		sg := ix.segs[0]
 		return sg.adj[sg.adjOff[i]:sg.adjOff[i+1]]
 	}
 	ix.adjOnce.Do(ix.buildAdj)
 	return ix.adj[ix.adjOff[i]:ix.adjOff[i+1]]
+}
+
+// ownNeighbours reports an index of one segment, nothing dead and no
+// external link: its segment's neighbour lists are the index's.
+func (ix *Index) ownNeighbours() bool {
+	return len(ix.segs) == 1 && ix.dead == nil && len(ix.segs[0].ext) == 0
 }
 
 // buildAdj makes the global neighbour lists: each segment's own, and its
@@ -680,11 +692,13 @@ func (ix *Index) buildAdj() {
 			}
 		}
 	}
-	// resolve finds the live group page of a dead one, or of an ID.
+	// resolve finds the live group page of an external link's ID, which
+	// groupID made: "file:PATH" or "module:PATH".
 	resolve := func(id string) (uint32, bool) {
-		k, p, _, err := graph.ParseID(id)
-		if err != nil {
-			return 0, false
+		kind, p, _ := strings.Cut(id, ":")
+		k := graph.KindFile
+		if kind == "module" {
+			k = graph.KindModule
 		}
 		g, ok := ids[key{k, p}]
 		return g, ok
