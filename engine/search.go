@@ -193,13 +193,16 @@ func (ix *Index) scoreTerms(r *queryRun) {
 		restrict := pass == 1 && len(s.touched) > 0
 		for _, qt := range r.a.terms {
 			id, ok := ix.lookupTerm(qt.term)
-			if !ok {
+			df := 0
+			if ok {
+				df = ix.df(id)
+			}
+			if df == 0 { // absent, or only on dead pages
 				if pass == 0 && len(opt.Extra) > 0 {
 					r.tps = append(r.tps, termPostings{qt: qt, idf: idf(N, 0)})
 				}
 				continue
 			}
-			df := ix.df(id)
 			if (df > commonDF) != (pass == 1) {
 				continue
 			}
@@ -1052,7 +1055,7 @@ func (ix *Index) exactSignal(r *Result, idents []string, extra []graph.Page) {
 		if t == "" {
 			continue
 		}
-		if _, ok := ix.lookupTerm(t); ok {
+		if ref, ok := ix.lookupTerm(t); ok && ix.df(ref) > 0 {
 			continue
 		}
 		if mentionedIn(extra, last) {

@@ -350,6 +350,7 @@ func TestSegmentsDeadNeverAnswer(t *testing.T) {
 	if len(sd.removed) == 0 {
 		t.Fatal("nothing removed")
 	}
+	want := NewIndex(sd.live)
 	inRemoved := func(id string) bool {
 		gid, ok := groupID(id)
 		return ok && sd.removed[gid]
@@ -360,13 +361,17 @@ func TestSegmentsDeadNeverAnswer(t *testing.T) {
 		if !inRemoved(p.ID) || p.Kind != graph.KindSymbol && p.Kind != graph.KindFile {
 			continue
 		}
-		for _, q := range []string{p.Name, p.Path, "fix " + p.Qualified + " in " + p.Path} {
+		for _, q := range []string{p.Name, p.Path, "fix " + p.Qualified + " in " + p.Path, "`" + p.Name + "` fails"} {
 			asked++
-			r := query(t, ix, q, Options{BudgetTokens: MaxBudgetTokens, Focus: []string{p.Path}})
+			opt := Options{BudgetTokens: MaxBudgetTokens, Focus: []string{p.Path}}
+			r := query(t, ix, q, opt)
 			for _, st := range r.Results {
 				if inRemoved(st.ID) {
 					t.Fatalf("%q: answer holds %s of a removed file", q, st.ID)
 				}
+			}
+			if err := sameResult(r, query(t, want, q, opt)); err != nil {
+				t.Fatalf("%q: %v", q, err)
 			}
 		}
 		if id, ok := ix.lookupID(p.ID); ok && p.Kind == graph.KindFile {
