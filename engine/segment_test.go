@@ -454,3 +454,47 @@ func TestOpenSegmentsBadBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestSegmentsConcurrent: concurrent first queries of a segmented index
+// (impacts computed and cached, neighbour lists built, meanwhile) answer
+// as the same questions asked one at a time.
+func TestSegmentsConcurrent(t *testing.T) {
+	sd := splitSegments(t, synthGraph(3000), 3, 2, 0.1, 0.05)
+	qs := segmentQuestions(sd.live, 24)
+	seq, err := OpenSegments(sd.segs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]Result, len(qs))
+	for i, c := range qs {
+		want[i] = query(t, seq, c.q, c.opt)
+	}
+	ix, err := OpenSegments(sd.segs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8*len(qs))
+	done := make(chan struct{})
+	for w := range 8 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for j := range qs {
+				i := (j + w*5) % len(qs)
+				r, err := ix.Query(context.Background(), qs[i].q, qs[i].opt)
+				if err == nil {
+					err = sameResult(r, want[i])
+				}
+				if err != nil {
+					errs <- fmt.Errorf("%q: %v", qs[i].q, err)
+				}
+			}
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
