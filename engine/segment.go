@@ -393,30 +393,30 @@ func tfLen(b []byte) int {
 }
 
 // decodeTF reads an appendTF encoding into tf (which must be zero) and
-// returns its length, 0 when corrupt.
-func decodeTF(b []byte, tf *[numFields]uint32) int {
+// returns its length, 0 when corrupt, and the last field it sets.
+func decodeTF(b []byte, tf *[numFields]uint32) (int, field) {
 	i := 0
 	for i < len(b) {
 		h := b[i]
 		i++
-		f := h >> 3 & 0xf
-		if f >= byte(numFields) {
-			return 0
+		f := field(h >> 3 & 0xf)
+		if f >= numFields {
+			return 0, 0
 		}
 		c := uint64(h&7) + 1
 		if h&7 == 7 {
 			d, k := uvarint(b[i:])
 			if k <= 0 || d > 1<<31 {
-				return 0
+				return 0, 0
 			}
 			c, i = d+8, i+k
 		}
 		tf[f] = uint32(c)
 		if h&0x80 == 0 {
-			return i
+			return i, f
 		}
 	}
-	return 0
+	return 0, 0
 }
 
 // encodeLens writes each page's field lengths: a uvarint mask of the
@@ -444,6 +444,11 @@ func encodeLens(lens [][numFields]uint32) (off []uint32, b []byte) {
 
 // pageLens decodes local page p's field lengths; false when corrupt.
 func (sg *segment) pageLens(p uint32, lens *[numFields]uint32) bool {
+	return sg.pageLensTo(p, lens, numFields-1)
+}
+
+// pageLensTo is pageLens for the fields up to hi (the others left zero).
+func (sg *segment) pageLensTo(p uint32, lens *[numFields]uint32, hi field) bool {
 	*lens = [numFields]uint32{}
 	if int(p)+1 >= len(sg.lenOff) {
 		return false
@@ -454,7 +459,7 @@ func (sg *segment) pageLens(p uint32, lens *[numFields]uint32) bool {
 		return false
 	}
 	b = b[k:]
-	for f := range numFields {
+	for f := range hi + 1 {
 		if mask&(1<<f) == 0 {
 			continue
 		}
@@ -513,12 +518,13 @@ func (ix *Index) impacts(sg *segment, t uint32) termImpacts {
 		}
 		b = b[k+1:] // the stored impact, under other statistics
 		tf = [numFields]uint32{}
-		if k = decodeTF(tfb, &tf); k == 0 {
+		var hi field
+		if k, hi = decodeTF(tfb, &tf); k == 0 {
 			break
 		}
 		tfb = tfb[k:]
 		p := uint32(last)
-		if sg.dead != nil && sg.dead[p] || !sg.pageLens(p, &lens) {
+		if sg.dead != nil && sg.dead[p] || !sg.pageLensTo(p, &lens, hi) {
 			continue
 		}
 		imp := max(1, impact(&tf, &lens, &ix.avgLen[min(int(sg.kind[p]), numKinds-1)]))
