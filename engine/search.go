@@ -189,14 +189,21 @@ func (ix *Index) scoreTerms(r *queryRun) {
 	s, opt := r.s, &r.opt
 	N := float64(ix.live + len(opt.Extra))
 	commonDF := max(commonTermFloor, int(commonTermShare*N))
+	// Each term is looked up once, in every segment, for both passes.
+	type found struct {
+		ref termRef
+		df  int
+	}
+	terms := make([]found, len(r.a.terms))
+	for i, qt := range r.a.terms {
+		if ref, ok := ix.lookupTerm(qt.term); ok {
+			terms[i] = found{ref, ix.df(ref)}
+		}
+	}
 	for pass := range 2 {
 		restrict := pass == 1 && len(s.touched) > 0
-		for _, qt := range r.a.terms {
-			id, ok := ix.lookupTerm(qt.term)
-			df := 0
-			if ok {
-				df = ix.df(id)
-			}
+		for i, qt := range r.a.terms {
+			id, df := terms[i].ref, terms[i].df
 			if df == 0 { // absent, or only on dead pages
 				if pass == 0 && len(opt.Extra) > 0 {
 					r.tps = append(r.tps, termPostings{qt: qt, idf: idf(N, 0)})
