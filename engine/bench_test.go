@@ -214,3 +214,73 @@ func BenchmarkNewIndex(b *testing.B) {
 		NewIndex(g)
 	}
 }
+
+// segmentedBench splits the benchmark graph into k segments, 2 % of its
+// files replaced by copies in a newer segment when k > 1.
+func segmentedBench(b *testing.B, k int) segmented {
+	g, _, _ := benchIndex(b)
+	up := 0.0
+	if k > 1 {
+		up = 0.02
+	}
+	return splitSegments(b, g, k, 1, up, 0)
+}
+
+// BenchmarkOpenSegments measures opening the benchmark graph as 1 and as
+// 20 segments (the 20 with replaced files: their impacts are computed at
+// query time).
+func BenchmarkOpenSegments(b *testing.B) {
+	for _, k := range []int{1, 20} {
+		b.Run(fmt.Sprintf("segments=%d", k), func(b *testing.B) {
+			sd := segmentedBench(b, k)
+			size := 0
+			for _, s := range sd.segs {
+				size += len(s.Engine)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := OpenSegments(sd.segs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(size), "engine-bytes")
+			b.ReportMetric(float64(len(sd.segs)), "segments")
+		})
+	}
+}
+
+// BenchmarkQuerySegments opens the benchmark graph as 1 and as 20
+// segments and answers the query set twice: cold (the first time each
+// term's impacts are needed) and warm (cached), reporting both latencies.
+func BenchmarkQuerySegments(b *testing.B) {
+	g, _, _ := benchIndex(b)
+	qs := benchQueries(g)
+	ctx := context.Background()
+	for _, k := range []int{1, 20} {
+		b.Run(fmt.Sprintf("segments=%d", k), func(b *testing.B) {
+			sd := segmentedBench(b, k)
+			var lat [2][]time.Duration
+			for b.Loop() {
+				ix, err := OpenSegments(sd.segs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for pass := range 2 {
+					for _, q := range qs {
+						t0 := time.Now()
+						if _, err := ix.Query(ctx, q, Options{}); err != nil {
+							b.Fatal(err)
+						}
+						lat[pass] = append(lat[pass], time.Since(t0))
+					}
+				}
+			}
+			for pass, name := range []string{"cold", "warm"} {
+				l := lat[pass]
+				slices.Sort(l)
+				b.ReportMetric(float64(l[len(l)/2].Nanoseconds()), name+"-p50-ns")
+				b.ReportMetric(float64(l[len(l)*99/100].Nanoseconds()), name+"-p99-ns")
+			}
+		})
+	}
+}

@@ -18,10 +18,10 @@ func BuildBlobs(g *graph.Graph, _ *graph.Snapshot) (map[string][]byte, error) {
 	}
 	names := make(chan named, 1)
 	go func() {
-		dir, chunks := chunkNames(buildNames(g), namesChunkBytes)
+		dir, chunks := BuildNames(g)
 		names <- named{dir, chunks}
 	}()
-	b, err := newIndex(g, true).marshal(true)
+	b, err := BuildSegment(g, nil)
 	nm := <-names
 	if err != nil {
 		return nil, fmt.Errorf("encode ranking index: %w", err)
@@ -52,13 +52,11 @@ func Load(snap *graph.Snapshot) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
 	}
-	ix, err := UnmarshalIndex(b)
-	if err == nil && len(ix.recOff) == 0 {
-		var text []byte
-		if text, err = snap.Blob(graph.TextBlob); err == nil {
-			err = ix.attachRecords(text)
-		}
+	sd := SegmentData{Engine: b}
+	if sd.Text, err = snap.Blob(graph.TextBlob); err != nil {
+		sd.Text = nil // the engine blob may hold its records
 	}
+	ix, err := OpenSegments([]SegmentData{sd})
 	if err != nil {
 		return nil, fmt.Errorf("read ranking index: %w; run 'wikitoolkit build --full'", err)
 	}

@@ -6,13 +6,17 @@
 //
 // Entry points: BuildBlobs (graph.BuildOptions.Extra: builds the ranking and
 // name indexes of a finished graph, stored under Format), Load and
-// LoadNames (read them from a graph.Snapshot), Index.Query (Options in,
+// LoadNames (read them from a graph.Snapshot), BuildSegment, BuildNames,
+// OpenSegments and OpenNames (the same over segments: immutable pieces each
+// holding the derived data of a set of files, some tombstoned, answering as
+// an index of the live pages built in one go; segment.go), Index.Query (Options in,
 // Result out; Result.Render is the text an agent receives, each Stub one
 // page) and CountTokens, the token estimate packing relies on.
 //
 // Scoring, in order (constants and their reasons are in score.go):
-//  1. each query term's weight × idf × the page's precomputed BM25F impact,
-//     summed per page; a file page also carries its symbols' text; the
+//  1. each query term's weight × idf × the page's BM25F impact (stored for a
+//     segment's own statistics, recomputed from term frequencies and field
+//     lengths when the open index's differ), summed per page; a file page also carries its symbols' text; the
 //     fields include the page's string literals at the weight of body
 //     identifiers;
 //  2. pages fold into groups (a file and its symbols/sections): group score =

@@ -279,8 +279,9 @@ func TestCommonTerms(t *testing.T) {
 	ix := NewIndex(g)
 	// Words held by more than a tenth of the pages, and a rare exact name.
 	var common []string
-	for t := range uint32(ix.numTerms) {
-		if w := ix.term(t); ix.df(t) > ix.n/10 && w != "" && w[0] >= 'a' && w[0] <= 'z' {
+	sg := ix.segs[0]
+	for t := range uint32(sg.numTerms) {
+		if w := sg.term(t); ix.df(termRef{[]termLoc{{0, t}}}) > ix.n/10 && w != "" && w[0] >= 'a' && w[0] <= 'z' {
 			common = append(common, w)
 		}
 	}

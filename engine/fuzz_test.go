@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -92,6 +94,31 @@ func FuzzQuery(f *testing.F) {
 		}
 		if got := CountTokens(r.Render()); got != r.UsedTokens || got > r.BudgetTokens {
 			t.Fatalf("used %d, rendered %d, budget %d", r.UsedTokens, got, r.BudgetTokens)
+		}
+	})
+}
+
+// FuzzOpenSegments opens segments one of which is altered: an error is an
+// ErrBadIndex, an index that opens answers without panicking.
+func FuzzOpenSegments(f *testing.F) {
+	sd := splitSegments(f, testGraph(f), 2, 1, 0.3, 0.2)
+	for i, s := range sd.segs {
+		f.Add(i, s.Engine)
+	}
+	f.Fuzz(func(t *testing.T, which int, b []byte) {
+		segs := slices.Clone(sd.segs)
+		segs[uint(which)%uint(len(segs))].Engine = b
+		ix, err := OpenSegments(segs)
+		if err != nil {
+			if !errors.Is(err, ErrBadIndex) {
+				t.Fatalf("error %v is not ErrBadIndex", err)
+			}
+			return
+		}
+		for _, q := range []string{"how are tokens counted", "parseConfig", "engine/rank.go:3", "parser: yaml"} {
+			if _, err := ix.Query(context.Background(), q, Options{Explain: true, Focus: []string{"engine/pack.go"}}); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }

@@ -15,39 +15,34 @@ import (
 )
 
 // Index is the ranking index of one graph generation: a BM25F text index
-// over page fields with impact-ordered postings, per-page metadata for
-// grouping, a file-level neighbour graph for focus, and lazily
-// decoded page records for rendering. An Index is immutable once built and
-// safe for concurrent use; the zero value is not usable (use NewIndex or
-// UnmarshalIndex).
+// over page fields, per-page metadata for grouping, a file-level neighbour
+// graph for focus, and lazily decoded page records for rendering. It is
+// made of segments (segment.go), each the derived data of a set of files,
+// some of whose pages may be dead (tombstoned); it answers as an index
+// built in one go over exactly the live pages would: document frequencies
+// and mean field lengths are the live pages', and each posting's BM25F
+// impact is computed from its stored term frequencies with those
+// statistics when a query first needs it. An Index is immutable once
+// built and safe for concurrent use; the zero value is not usable (use
+// NewIndex, UnmarshalIndex or OpenSegments).
 //
-// Layout (all integers little-endian, page numbers are indexes in
-// graph.Graph.Pages): terms are sorted strings in one blob, found by binary
-// search; each term's postings are a varint count, then (varint page delta,
-// one impact byte) pairs; records are decoded only for the pages shown.
+// Page numbers are global: the segments' pages concatenated in order.
 type Index struct {
-	n      int
-	kind   []uint8  // graph.Kind per page
-	flags  []uint8  // flagTest, ...
-	group  []uint32 // the page that groups this one in answers (its file, or itself)
-	recOff []uint32 // n+1 offsets into rec
-	rec    []byte   // page records (see record.go)
+	n     int      // pages of all segments, dead ones included
+	live  int      // pages not dead
+	kind  []uint8  // graph.Kind per page
+	flags []uint8  // flagTest, ...
+	group []uint32 // the page that groups this one in answers (its file, or itself)
+	dead  []bool   // per page, nil when none is dead
+	segs  []*segment
 
-	numTerms int      // T
-	termBlk  []uint32 // offsets into termBlob of each block of termBlock terms, then its end
-	termBlob []byte   // the sorted terms, front-coded in blocks (terms.go)
-	postOff  []uint32 // T+1 offsets into post
-	post     []byte
+	avgLen [numKinds][numFields]float32 // mean field length per page kind over the live pages
 
-	adjOff []uint32 // n+1 offsets into adj: group-level neighbours (files, modules), undirected
-	adj    []uint32
-
-	// phraseHash (sorted) and phrasePage list each file's pairs of adjacent
-	// stem words ("update-plugin-list" → plugin·list) by hash, so the phrase
-	// factor finds its few files without looking at every candidate.
-	phraseHash, phrasePage []uint32
-
-	avgLen [numKinds][numFields]float32 // mean field length per page kind, for scoring Extra pages
+	// Group-level neighbours (files, modules), undirected, across
+	// segments: built on first use unless the index is one segment
+	// without external links or dead pages (then its own lists serve).
+	adjOnce     sync.Once
+	adjOff, adj []uint32
 }
 
 const numKinds = 5 // graph.KindModule .. graph.KindMemory
@@ -63,14 +58,22 @@ const (
 // project rather than implement it.
 var dataLangs = map[string]bool{"yaml": true, "json": true, "toml": true, "make": true, "dockerfile": true, "text": true}
 
-// NewIndex builds the ranking index of g. g is only read.
-func NewIndex(g *graph.Graph) *Index { return newIndex(g, true) }
+// NewIndex builds the ranking index of g: one segment, nothing dead. g is
+// only read.
+func NewIndex(g *graph.Graph) *Index {
+	ix, err := openSegments([]*segment{buildSegment(g, nil, true)})
+	if err != nil { // a built segment is consistent
+		panic(err)
+	}
+	return ix
+}
 
-// newIndex is NewIndex, with page records only if records: a build stores
-// the graph's (graph.EncodeText) and the index reads those once loaded.
-func newIndex(g *graph.Graph, records bool) *Index {
+// buildSegment builds the ranking data of g's pages, with page records
+// only if records: a build stores the graph's (graph.EncodeText) and the
+// index reads those once loaded. ext are g's links to pages outside it.
+func buildSegment(g *graph.Graph, ext []ExtLink, records bool) *segment {
 	n := len(g.Pages)
-	ix := &Index{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: graph.Groups(g)}
+	ix := &segment{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: graph.Groups(g)}
 	for i := range g.Pages {
 		p := &g.Pages[i]
 		ix.kind[i] = uint8(p.Kind)
@@ -88,6 +91,7 @@ func newIndex(g *graph.Graph, records bool) *Index {
 			ix.buildRecords(g)
 		}
 		ix.buildNeighbours(g)
+		ix.buildExt(ext)
 		close(done)
 	}()
 	ix.buildText(g)
@@ -144,7 +148,7 @@ func keepEntries(block, es []uint32) (kept, _ []uint32) {
 // tokenizing was 60 % of the ranking phase, which ran on one core while
 // the other idled. A symbol's terms folded into its file (memberField) are
 // not copied here: buildText reads them from the symbol's entries.
-func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint32) {
+func (ix *segment) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 	n := ix.n
 	entries := make([][]uint32, n)
 	workers := tokenizeShards(n)
@@ -276,7 +280,7 @@ func (ix *Index) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 
 // buildText tokenizes every page, folds symbols into their file, and writes
 // the dictionary and the postings with precomputed BM25F impacts.
-func (ix *Index) buildText(g *graph.Graph) {
+func (ix *segment) buildText(g *graph.Graph) {
 	n := ix.n
 	terms, entries := ix.tokenize(g)
 	// A symbol's terms also count in its group page's (its file's) member
@@ -313,25 +317,20 @@ func (ix *Index) buildText(g *graph.Graph) {
 			}
 		}
 	}
-	var sum [numKinds][numFields]float64
-	var cnt [numKinds][numFields]float64
+	// Per kind, the sum of each field's lengths and the number of pages
+	// where it is not empty (their quotient is the mean an open index
+	// scores with), and each page's lengths (segment.go).
 	for i := range lens {
 		k := min(int(ix.kind[i]), numKinds-1)
 		for f := range numFields {
 			if lens[i][f] > 0 {
-				sum[k][f] += float64(lens[i][f])
-				cnt[k][f]++
+				ix.sum[k][f] += uint64(lens[i][f])
+				ix.cnt[k][f]++
 			}
 		}
 	}
-	for k := range numKinds {
-		for f := range numFields {
-			ix.avgLen[k][f] = 1
-			if cnt[k][f] > 0 {
-				ix.avgLen[k][f] = float32(sum[k][f] / cnt[k][f])
-			}
-		}
-	}
+	ix.lenOff, ix.lens = encodeLens(lens)
+	ix.avgLen = meanLens(&ix.sum, &ix.cnt)
 	// Sort terms and remap IDs.
 	numTerms := len(terms)
 	order := make([]uint32, numTerms)
@@ -348,7 +347,7 @@ func (ix *Index) buildText(g *graph.Graph) {
 	ix.numTerms = numTerms
 	ix.termBlk, ix.termBlob = encodeTerms(sorted)
 
-	// Per page: distinct terms with per-field tf → impact, page by page
+	// Per page: distinct terms with their per-field tf, page by page
 	// into flat lists, on both cores: shards of whole groups, so that a
 	// shard alone reads and frees its pages' entries.
 	shards := hitShards(ix.group, folded, tokenizeShards(n))
@@ -369,24 +368,35 @@ func (ix *Index) buildText(g *graph.Graph) {
 		sh.counts = nil
 	}
 
-	// Postings: a term's are its count, then (page delta, impact) pairs in
-	// page order. Their sizes are summed first so that every term's
-	// postings are written in place, in one exact-size buffer.
+	// Postings: a term's are its count, then (page delta, impact) pairs
+	// in page order, the impacts under the segment's own statistics (what
+	// a query reads when they are the open index's); its term frequencies
+	// (appendTF), in the same order, are in tfs. Their sizes are summed
+	// first so that every term's postings are written in place, in one
+	// exact-size buffer.
 	last := make([]uint32, numTerms)
 	ix.postOff = make([]uint32, numTerms+1)
+	ix.tfOff = make([]uint32, numTerms+1)
 	for _, sh := range shards {
+		tfb := sh.tf
 		for i := sh.lo; i < sh.hi; i++ {
 			for _, t := range sh.term[sh.off[i-sh.lo]:sh.off[i-sh.lo+1]] {
+				k := tfLen(tfb)
+				tfb = tfb[k:]
 				ix.postOff[t+1] += uint32(uvarintLen(uint64(uint32(i)-last[t])) + 1)
+				ix.tfOff[t+1] += uint32(k)
 				last[t] = uint32(i)
 			}
 		}
 	}
 	for t := range numTerms {
 		ix.postOff[t+1] += ix.postOff[t] + uint32(uvarintLen(uint64(counts[t])))
+		ix.tfOff[t+1] += ix.tfOff[t]
 	}
 	post := make([]byte, ix.postOff[numTerms])
+	tfs := make([]byte, ix.tfOff[numTerms])
 	pos := counts // reused: the write position of each term's next posting
+	tfPos := slices.Clone(ix.tfOff[:numTerms])
 	var buf [binary.MaxVarintLen64]byte
 	for t := range numTerms {
 		k := copy(post[ix.postOff[t]:], appendUvarint(buf[:0], uint64(counts[t])))
@@ -394,6 +404,7 @@ func (ix *Index) buildText(g *graph.Graph) {
 		last[t] = 0
 	}
 	for _, sh := range shards {
+		tfb := sh.tf
 		for i := sh.lo; i < sh.hi; i++ {
 			for j := sh.off[i-sh.lo]; j < sh.off[i-sh.lo+1]; j++ {
 				t := sh.term[j]
@@ -402,21 +413,27 @@ func (ix *Index) buildText(g *graph.Graph) {
 				p += uint32(copy(post[p:], d))
 				post[p] = sh.imp[j]
 				pos[t] = p + 1
+				k := tfLen(tfb)
+				tfPos[t] += uint32(copy(tfs[tfPos[t]:], tfb[:k]))
+				tfb = tfb[k:]
 				last[t] = uint32(i)
 			}
 		}
+		sh.tf, sh.imp = nil, nil
 	}
-	ix.post = post
+	ix.post, ix.tfs = post, tfs
 }
 
 // A hitShard is the pages [lo, hi) with, per page i, its distinct terms
-// and their impacts at term[off[i-lo]:off[i-lo+1]], and how many pages
-// of the shard hold each term.
+// and their impacts at term[off[i-lo]:off[i-lo+1]], their term
+// frequencies one after the other in tf (appendTF), and how many pages of
+// the shard hold each term.
 type hitShard struct {
 	lo, hi int
 	off    []uint32
 	term   []uint32
 	imp    []uint8
+	tf     []byte
 	counts []uint32
 }
 
@@ -471,7 +488,7 @@ func hitShards(group []uint32, folded func(int) bool, k int) []*hitShard {
 
 // hits fills the shard's lists from the pages' entries (and their folded
 // members'), freeing the entries it has used.
-func (sh *hitShard) hits(ix *Index, entries [][]uint32, mem, memOff []uint32, lens [][numFields]uint32, remap []uint32, folded func(int) bool) {
+func (sh *hitShard) hits(ix *segment, entries [][]uint32, mem, memOff []uint32, lens [][numFields]uint32, remap []uint32, folded func(int) bool) {
 	sh.counts = make([]uint32, len(remap))
 	sh.off = make([]uint32, sh.hi-sh.lo+1)
 	var es []uint32
@@ -496,14 +513,12 @@ func (sh *hitShard) hits(ix *Index, entries [][]uint32, mem, memOff []uint32, le
 		k := min(int(ix.kind[i]), numKinds-1)
 		var tf [numFields]uint32
 		flush := func(term uint32) {
-			imp := impact(&tf, &lens[i], &ix.avgLen[k])
-			tf = [numFields]uint32{}
-			if imp == 0 {
-				return
-			}
 			nt := remap[term]
 			sh.term = append(sh.term, nt)
-			sh.imp = append(sh.imp, imp)
+			// Never 0: every field weighs more than nothing.
+			sh.imp = append(sh.imp, max(1, impact(&tf, &lens[i], &ix.avgLen[k])))
+			sh.tf = appendTF(sh.tf, &tf)
+			tf = [numFields]uint32{}
 			sh.counts[nt]++
 		}
 		curTerm := es[0] >> entryFieldBits
@@ -575,83 +590,6 @@ func docFlags(p *graph.Page) uint8 {
 		}
 	}
 	return f
-}
-
-// postings decodes term t's postings into pages and impacts (appending).
-func (ix *Index) postings(t uint32, pages []uint32, imps []uint8) ([]uint32, []uint8) {
-	b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
-	cnt, k := uvarint(b)
-	if k <= 0 {
-		return pages, imps
-	}
-	b = b[k:]
-	last := uint64(0)
-	for range cnt {
-		d, k := uvarint(b)
-		if k <= 0 || k >= len(b) {
-			break
-		}
-		last += d
-		if last >= uint64(ix.n) {
-			break
-		}
-		pages = append(pages, uint32(last))
-		imps = append(imps, b[k])
-		b = b[k+1:]
-	}
-	return pages, imps
-}
-
-// accumulate adds w×impact of term t's postings to the scratch scores, as
-// postings followed by the accumulation loop would, without materialising
-// the postings.
-//
-// With restrict, a page no earlier term scored is skipped unless its group
-// page (its file) was scored: see the common-term rule in Query.
-func (ix *Index) accumulate(t uint32, w float64, restrict bool, s *scratch) {
-	b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
-	cnt, k := uvarint(b)
-	if k <= 0 {
-		return
-	}
-	b = b[k:]
-	score := s.score
-	n := uint64(ix.n)
-	last := uint64(0)
-	for range cnt {
-		var d uint64
-		if len(b) > 1 && b[0] < 0x80 { // one-byte delta, the common case
-			d, k = uint64(b[0]), 1
-		} else {
-			d, k = uvarint(b)
-		}
-		if k <= 0 || k >= len(b) {
-			break
-		}
-		last += d
-		if last >= n {
-			break
-		}
-		p := uint32(last)
-		if score[p] == 0 {
-			if restrict && score[ix.group[p]] == 0 {
-				b = b[k+1:]
-				continue
-			}
-			s.touched = append(s.touched, p)
-		}
-		score[p] += float32(w * float64(b[k]))
-		b = b[k+1:]
-	}
-}
-
-// df is the number of pages holding term t.
-func (ix *Index) df(t uint32) int {
-	c, k := uvarint(ix.post[ix.postOff[t]:ix.postOff[t+1]])
-	if k <= 0 {
-		return 0
-	}
-	return int(c)
 }
 
 func appendUvarint(b []byte, v uint64) []byte {

@@ -10,87 +10,127 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
-// The binary form of an Index, version indexVersion, little-endian:
+// The binary form of a segment (BuildSegment, and MarshalBinary of a
+// one-segment index), version indexVersion, little-endian:
 //
-//	magic "WTIX" | u32 version | u32 n | u32 numTerms | avgLen [numKinds][numFields]f32
+//	magic "WTIX" | u32 version | u32 n | u32 numTerms
 //	then sections, each u32 element count followed by its elements:
-//	kind [n]u8 | flags [n]u8 | group |
-//	recOff | rec bytes | termBlk | termBlob bytes (terms.go) |
-//	postOff | post bytes | adjOff | adj | phraseHash | phrasePage
+//	sums (uvarints: per kind and field, the sum of the pages' field
+//	lengths and the number of pages where the field is not empty) |
+//	kind [n]u8 | flags [n]u8 | group | recOff | rec bytes |
+//	termBlk | termBlob bytes (terms.go) | postOff | post bytes |
+//	tfOff (bytes: putOffsets' form, decoded only when needed) | tfs bytes |
+//	lenOff (the same) | lens bytes | adjOff | adj | adjOut bytes |
+//	phraseHash | phrasePage | ext
+//
+// post holds per term its count, then per page the uvarint page delta and
+// its impact byte under the segment's own mean field lengths (the sums'
+// quotients); tfs, per term, each posting's per-field term frequencies
+// (appendTF); lens, each page's field lengths (encodeLens). An index whose
+// statistics differ computes impacts from those (segment.go). ext is a count, then per link the local
+// group page (uvarint) and the target group page's ID (uvarint length,
+// bytes).
+//
+// adjOut has a bit per adj entry, set when the edge goes out of the
+// list's page (segment.buildAdj).
 //
 // group is each page's distance back to its group page (zig-zag uvarints);
 // adj, each page's sorted neighbours, and phraseHash, sorted, are uvarint
 // differences from the value before (from zero at each page's first
-// neighbour); phrasePage, uvarints. Stored as u32s they took 0.13 MB of
-// moby's 1.66 MB, now ~0.08 MB.
+// neighbour); phrasePage, uvarints.
 //
 // An offset table (xOff) is stored as its element count and the uvarint
 // length of each entry: monotone u32 offsets do not compress (moby: 0.43 MB
 // of 3.1 MB), their lengths mostly fit a byte.
 //
-// The records (recOff, rec) may be empty: a build stores the index without
-// them, as they are the generation's page text (graph.EncodeText, x/text),
-// which Load reads beside it.
+// The records (recOff, rec) may be empty: a build stores the segment
+// without them, as they are the generation's page text (graph.EncodeText,
+// x/text), which Load and OpenSegments read beside it.
 //
-// The byte sections (rec, termBlob, post: ~90% of the size) are not copied
-// on load: the Index aliases the caller's buffer. Only the fixed-width
-// arrays and offset tables are decoded, which is what keeps UnmarshalIndex
-// within a few ms on a 150k-page index.
+// The byte sections (rec, termBlob, post, lens: most of the size) are not
+// copied on load: the segment aliases the caller's buffer. Only the
+// fixed-width arrays and offset tables are decoded.
 const (
 	indexMagic   = "WTIX"
-	indexVersion = 8 // 7: data-file flags; 8: no PageRank section
+	indexVersion = 9 // 7: data-file flags; 8: no PageRank section; 9: segments (term frequencies, lengths, ext)
 )
 
-// ErrBadIndex is returned by UnmarshalIndex for data it cannot read.
+// ErrBadIndex is returned by UnmarshalIndex and OpenSegments for data they
+// cannot read.
 var ErrBadIndex = errors.New("bad ranking index")
 
-// MarshalBinary encodes the index compactly. It never fails for an index
-// built by NewIndex or read by UnmarshalIndex.
-func (ix *Index) MarshalBinary() ([]byte, error) { return ix.marshal(true) }
-
-// marshal is MarshalBinary, without the page records unless records.
-func (ix *Index) marshal(records bool) ([]byte, error) {
-	if ix == nil {
-		return nil, fmt.Errorf("%w: nil index", ErrBadIndex)
+// MarshalBinary encodes an index of one segment with nothing dead (what
+// NewIndex and UnmarshalIndex return) compactly, page records included.
+func (ix *Index) MarshalBinary() ([]byte, error) {
+	if ix == nil || len(ix.segs) != 1 || ix.dead != nil {
+		return nil, fmt.Errorf("%w: only an index of one segment with nothing dead encodes as one", ErrBadIndex)
 	}
-	size := 64 + numKinds*int(numFields)*4 + ix.n*10 + len(ix.rec) + len(ix.termBlob) + len(ix.post) +
-		4*(len(ix.recOff)+len(ix.termBlk)+len(ix.postOff)+len(ix.adjOff)+len(ix.adj))
+	return ix.segs[0].encode(true), nil
+}
+
+// encode writes the segment, without its page records unless records.
+func (sg *segment) encode(records bool) []byte {
+	size := 64 + sg.n*10 + len(sg.rec) + len(sg.termBlob) + len(sg.post) + len(sg.lens) +
+		4*(len(sg.recOff)+len(sg.termBlk)+len(sg.postOff)+len(sg.adjOff)+len(sg.adj)+len(sg.lenOff))
 	b := make([]byte, 0, size)
 	b = append(b, indexMagic...)
 	b = binary.LittleEndian.AppendUint32(b, indexVersion)
-	b = binary.LittleEndian.AppendUint32(b, uint32(ix.n))
-	b = binary.LittleEndian.AppendUint32(b, uint32(ix.numTerms))
+	b = binary.LittleEndian.AppendUint32(b, uint32(sg.n))
+	b = binary.LittleEndian.AppendUint32(b, uint32(sg.numTerms))
+	b = binary.LittleEndian.AppendUint32(b, 2*numKinds*uint32(numFields))
 	for k := range numKinds {
 		for f := range numFields {
-			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(ix.avgLen[k][f]))
+			b = binary.AppendUvarint(b, sg.sum[k][f])
+			b = binary.AppendUvarint(b, sg.cnt[k][f])
 		}
 	}
-	b = putBytes(b, ix.kind)
-	b = putBytes(b, ix.flags)
-	b = putGroups(b, ix.group)
+	b = putBytes(b, sg.kind)
+	b = putBytes(b, sg.flags)
+	b = putGroups(b, sg.group)
 	if records {
-		b = putOffsets(b, ix.recOff)
-		b = putBytes(b, ix.rec)
+		b = putOffsets(b, sg.recOff)
+		b = putBytes(b, sg.rec)
 	} else {
 		b = putOffsets(b, nil)
 		b = putBytes(b, nil)
 	}
-	b = putOffsets(b, ix.termBlk)
-	b = putBytes(b, ix.termBlob)
-	b = putOffsets(b, ix.postOff)
-	b = putBytes(b, ix.post)
-	b = putOffsets(b, ix.adjOff)
-	b = putLists(b, ix.adj, ix.adjOff)
-	b = putLists(b, ix.phraseHash, nil)
-	b = putVarints(b, ix.phrasePage)
-	return b, nil
+	b = putOffsets(b, sg.termBlk)
+	b = putBytes(b, sg.termBlob)
+	b = putOffsets(b, sg.postOff)
+	b = putBytes(b, sg.post)
+	b = putBytes(b, putOffsetsOr(nil, sg.tfOff, sg.tfOffRaw))
+	b = putBytes(b, sg.tfs)
+	b = putBytes(b, putOffsetsOr(nil, sg.lenOff, sg.lenOffRaw))
+	b = putBytes(b, sg.lens)
+	b = putOffsets(b, sg.adjOff)
+	b = putLists(b, sg.adj, sg.adjOff)
+	b = putBytes(b, sg.adjOut)
+	b = putLists(b, sg.phraseHash, nil)
+	b = putVarints(b, sg.phrasePage)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(sg.ext)))
+	for _, e := range sg.ext {
+		b = binary.AppendUvarint(b, uint64(e.page))
+		b = binary.AppendUvarint(b, uint64(len(e.id)))
+		b = append(b, e.id...)
+	}
+	return b
 }
 
-// UnmarshalIndex reads an index written by MarshalBinary. The returned
+// UnmarshalIndex reads an index written by MarshalBinary (or one segment
+// written by BuildSegment, whose records then stay empty). The returned
 // Index keeps references into b: the caller must not modify b afterwards.
 // Every offset is validated, so corrupt input is an error, never a panic
 // at query time.
 func UnmarshalIndex(b []byte) (*Index, error) {
+	sg, err := decodeSegment(b)
+	if err != nil {
+		return nil, err
+	}
+	return openSegments([]*segment{sg})
+}
+
+// decodeSegment reads a segment written by encode, aliasing b.
+func decodeSegment(b []byte) (*segment, error) {
 	r := reader{b: b}
 	if string(r.take(4)) != indexMagic {
 		return nil, fmt.Errorf("%w: no magic", ErrBadIndex)
@@ -98,80 +138,105 @@ func UnmarshalIndex(b []byte) (*Index, error) {
 	if v := r.u32(); v != indexVersion {
 		return nil, fmt.Errorf("%w: version %d, want %d (rebuild the index)", ErrBadIndex, v, indexVersion)
 	}
-	ix := &Index{n: int(r.u32())}
+	sg := &segment{n: int(r.u32())}
 	nt := int(r.u32())
+	if r.u32() != 2*numKinds*uint32(numFields) && r.err == nil {
+		return nil, fmt.Errorf("%w: length sums", ErrBadIndex)
+	}
 	for k := range numKinds {
 		for f := range numFields {
-			ix.avgLen[k][f] = math.Float32frombits(r.u32())
-			if !(ix.avgLen[k][f] > 0) || math.IsInf(float64(ix.avgLen[k][f]), 0) {
-				ix.avgLen[k][f] = 1
-			}
+			sg.sum[k][f] = uint64(r.uv64())
+			sg.cnt[k][f] = uint64(r.uv64())
 		}
 	}
-	ix.kind = r.bytes()
-	ix.flags = r.bytes()
-	ix.group = r.groups()
-	ix.recOff = r.offsets()
-	ix.rec = r.bytes()
-	ix.numTerms = nt
-	ix.termBlk = r.offsets()
-	ix.termBlob = r.bytes()
-	ix.postOff = r.offsets()
-	ix.post = r.bytes()
-	ix.adjOff = r.offsets()
-	ix.adj = r.lists(ix.adjOff)
-	ix.phraseHash = r.lists(nil)
-	ix.phrasePage = r.varints()
+	sg.kind = r.bytes()
+	sg.flags = r.bytes()
+	sg.group = r.groups()
+	sg.recOff = r.offsets()
+	sg.rec = r.bytes()
+	sg.numTerms = nt
+	sg.termBlk = r.offsets()
+	sg.termBlob = r.bytes()
+	sg.postOff = r.offsets()
+	sg.post = r.bytes()
+	sg.tfOffRaw = r.bytes() // decoded by loadFreqs when needed
+	sg.tfs = r.bytes()
+	sg.lenOffRaw = r.bytes()
+	sg.lens = r.bytes()
+	sg.adjOff = r.offsets()
+	sg.adj = r.lists(sg.adjOff)
+	sg.adjOut = r.bytes()
+	sg.phraseHash = r.lists(nil)
+	sg.phrasePage = r.varints()
+	ne := r.count()
+	sg.ext = make([]extLink, 0, ne)
+	for range ne {
+		if r.err != nil {
+			break
+		}
+		p := r.uv()
+		id := unsafeString(r.take(int(r.uv()))) // b must not change (UnmarshalIndex, SegmentData)
+		sg.ext = append(sg.ext, extLink{p, id})
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
 	if r.off != len(b) {
 		return nil, fmt.Errorf("%w: %d trailing bytes", ErrBadIndex, len(b)-r.off)
 	}
-	if err := ix.validate(nt); err != nil {
+	if err := sg.validate(nt); err != nil {
 		return nil, err
 	}
-	return ix, nil
+	sg.avgLen = meanLens(&sg.sum, &sg.cnt)
+	return sg, nil
 }
 
-func (ix *Index) validate(nt int) error {
-	n := ix.n
+func (sg *segment) validate(nt int) error {
+	n := sg.n
 	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrBadIndex, what) }
-	if n < 0 || len(ix.kind) != n || len(ix.flags) != n || len(ix.group) != n {
+	if n < 0 || len(sg.kind) != n || len(sg.flags) != n || len(sg.group) != n {
 		return bad("page arrays disagree")
 	}
-	for _, g := range ix.group {
-		if int(g) >= n || ix.group[g] != g { // a group page groups itself: record paths resolve in one step
+	for _, g := range sg.group {
+		if int(g) >= n || sg.group[g] != g { // a group page groups itself: record paths resolve in one step
 			return bad("group out of range")
 		}
 	}
-	for _, k := range ix.kind {
+	for _, k := range sg.kind {
 		if k >= numKinds {
 			return bad("unknown kind")
 		}
 	}
-	if len(ix.recOff) == 0 && len(ix.rec) == 0 {
+	if len(sg.recOff) == 0 && len(sg.rec) == 0 {
 		// stored without its records (see attachRecords)
-	} else if !monotone(ix.recOff, n+1, len(ix.rec)) {
+	} else if !monotone(sg.recOff, n+1, len(sg.rec)) {
 		return bad("record offsets")
 	}
-	if !monotone(ix.termBlk, numBlocks(nt)+1, len(ix.termBlob)) || !monotone(ix.postOff, nt+1, len(ix.post)) {
+	if !monotone(sg.termBlk, numBlocks(nt)+1, len(sg.termBlob)) || !monotone(sg.postOff, nt+1, len(sg.post)) {
 		return bad("term offsets")
 	}
-	if !monotone(ix.adjOff, n+1, len(ix.adj)) {
+	if !monotone(sg.adjOff, n+1, len(sg.adj)) {
 		return bad("neighbour offsets")
 	}
-	for _, a := range ix.adj {
+	for _, a := range sg.adj {
 		if int(a) >= n {
 			return bad("neighbour out of range")
 		}
 	}
-	if len(ix.phraseHash) != len(ix.phrasePage) || !slices.IsSorted(ix.phraseHash) {
+	if len(sg.adjOut) != (len(sg.adj)+7)/8 {
+		return bad("neighbour directions")
+	}
+	if len(sg.phraseHash) != len(sg.phrasePage) || !slices.IsSorted(sg.phraseHash) {
 		return bad("phrase table")
 	}
-	for _, p := range ix.phrasePage {
+	for _, p := range sg.phrasePage {
 		if int(p) >= n {
 			return bad("phrase page out of range")
+		}
+	}
+	for _, e := range sg.ext {
+		if int(e.page) >= n {
+			return bad("external link out of range")
 		}
 	}
 	return nil
@@ -205,6 +270,15 @@ func putOffsets(b []byte, off []uint32) []byte {
 		last = x
 	}
 	return b
+}
+
+// putOffsetsOr is putOffsets of off, or raw (putOffsets' bytes as read)
+// when off was not decoded.
+func putOffsetsOr(b []byte, off []uint32, raw []byte) []byte {
+	if off == nil && raw != nil {
+		return append(b, raw...)
+	}
+	return putOffsets(b, off)
 }
 
 type reader struct {
@@ -262,9 +336,9 @@ func (r *reader) offsets() []uint32 {
 	return out
 }
 
-// attachRecords gives an index stored without page records the
-// generation's page text (x/text, graph.EncodeText), aliasing b.
-func (ix *Index) attachRecords(b []byte) error {
+// attachRecords gives a segment stored without page records its page
+// text (x/text, graph.EncodeText), aliasing b.
+func (ix *segment) attachRecords(b []byte) error {
 	off, rec, err := graph.DecodeText(b)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrBadIndex, err)
@@ -319,6 +393,45 @@ func (r *reader) count() int {
 		return 0
 	}
 	return n
+}
+
+// parseOffsets decodes a table putOffsets wrote and checks it as monotone
+// does.
+func parseOffsets(raw []byte, want, end int) ([]uint32, bool) {
+	r := reader{b: raw}
+	off := r.offsets()
+	return off, r.err == nil && r.off == len(raw) && monotone(off, want, end)
+}
+
+// loadFreqs decodes the offsets of the term frequencies and page lengths,
+// which only an index computing impacts (not exact) reads: an exact one
+// does not pay for them at open.
+func (sg *segment) loadFreqs() error {
+	if sg.tfOff != nil && sg.lenOff != nil {
+		return nil
+	}
+	var ok1, ok2 bool
+	sg.tfOff, ok1 = parseOffsets(sg.tfOffRaw, sg.numTerms+1, len(sg.tfs))
+	sg.lenOff, ok2 = parseOffsets(sg.lenOffRaw, sg.n+1, len(sg.lens))
+	if !ok1 || !ok2 {
+		sg.tfOff, sg.lenOff = nil, nil
+		return fmt.Errorf("%w: term frequency or length offsets", ErrBadIndex)
+	}
+	return nil
+}
+
+// uv64 reads one uvarint.
+func (r *reader) uv64() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	d, k := binary.Uvarint(r.b[r.off:])
+	if k <= 0 {
+		r.take(-1)
+		return 0
+	}
+	r.off += k
+	return d
 }
 
 // uv reads one uvarint of at most 32 bits.

@@ -118,14 +118,91 @@ func chunkNames(table []byte, size int) (dir []byte, chunks [][]byte) {
 	return dir, chunks
 }
 
-// NameIndex is a generation's name index, read a chunk at a time.
+// NameIndex is a generation's name index, read a chunk at a time: one
+// table, or one per segment (OpenNames).
 type NameIndex struct {
 	first []string                    // each chunk's first name
 	chunk func(i int) ([]byte, error) // reads chunk i
+	segs  []nameSeg                   // when made of segments (first and chunk unused)
+}
+
+// nameSeg is one segment's name index and its dead group pages.
+type nameSeg struct {
+	x    *NameIndex
+	dead func(id string) bool
+}
+
+// BuildNames returns the name index of g as BuildBlobs stores it: the
+// directory (the "names.dir" blob) and the chunks ("names.0000", ...).
+func BuildNames(g *graph.Graph) (dir []byte, chunks [][]byte) {
+	return chunkNames(buildNames(g), namesChunkBytes)
+}
+
+// NameSegment is one segment's name index given to OpenNames: its
+// directory and a reader of its chunks, as BuildNames made them, and its
+// dead group pages (as SegmentData.Dead; nil: none).
+type NameSegment struct {
+	Dir   []byte
+	Chunk func(i int) ([]byte, error)
+	Dead  func(id string) bool
+}
+
+// OpenNames opens the name indexes of segments as one: Lookup answers as
+// the name index of their live pages built in one go would.
+func OpenNames(segs []NameSegment) *NameIndex {
+	x := &NameIndex{segs: make([]nameSeg, len(segs))}
+	for i, s := range segs {
+		sx := &NameIndex{chunk: s.Chunk}
+		if len(s.Dir) > 0 {
+			sx.first = strings.Split(string(s.Dir), "\n")
+		}
+		x.segs[i] = nameSeg{sx, s.Dead}
+	}
+	return x
 }
 
 // Lookup is LookupNames over the chunks that can hold names.
 func (x *NameIndex) Lookup(names []string, limit int) []NameHit {
+	if x.segs != nil {
+		return x.lookupSegments(names, limit)
+	}
+	return LookupNames(x.table(names), names, limit)
+}
+
+// lookupSegments is Lookup over segments: each name's lines of every
+// segment, those of dead pages left out, in table order.
+func (x *NameIndex) lookupSegments(names []string, limit int) []NameHit {
+	tables := make([][][]byte, len(x.segs))
+	for i, s := range x.segs {
+		if b := s.x.table(names); len(b) > 0 {
+			tables[i] = bytes.Split(b, []byte{'\n'})
+		}
+	}
+	var out, tests []NameHit
+	for _, n := range names {
+		k, ok := nameKey(n)
+		if !ok {
+			continue
+		}
+		var all []nameLine
+		for i, s := range x.segs {
+			for _, l := range nameLines(tables[i], k) {
+				if s.dead != nil {
+					if g, ok := groupID(l.hit.ID); ok && s.dead(g) {
+						continue
+					}
+				}
+				all = append(all, l)
+			}
+		}
+		slices.SortStableFunc(all, func(a, b nameLine) int { return strings.Compare(a.key, b.key) })
+		out, tests = splitTests(all[:min(len(all), maxNameHits)], out, tests)
+	}
+	return capHits(out, tests, limit)
+}
+
+// table reads the chunks that can hold names, in order.
+func (x *NameIndex) table(names []string) []byte {
 	var need []int
 	for _, n := range names {
 		key, ok := nameKey(n)
@@ -153,7 +230,7 @@ func (x *NameIndex) Lookup(names []string, limit int) []NameHit {
 		}
 		table = append(table, b...)
 	}
-	return LookupNames(table, names, limit)
+	return table
 }
 
 func namesChunk(i int) string { return fmt.Sprintf("%s.%04d", namesBlob, i) }
@@ -182,29 +259,57 @@ func LookupNames(b []byte, names []string, max int) []NameHit {
 		if !ok {
 			continue
 		}
-		i := sort.Search(len(lines), func(i int) bool { return lineKey(lines[i])+"\t" >= k })
-		for k, key := 0, k[:len(k)-1]; i < len(lines) && lineKey(lines[i]) == key && k < maxNameHits; i, k = i+1, k+1 {
-			f := bytes.Split(lines[i], []byte{'\t'})
-			var id string
-			switch {
-			case len(f) == 3 && bytes.HasPrefix(f[2], []byte{'*'}):
-				id = string(f[1]) + string(f[0])
-			case len(f) == 3:
-				id = string(f[1])
-			case len(f) == 4 && bytes.HasPrefix(f[3], []byte{'*'}):
-				id = string(f[1]) + string(f[0]) + string(f[2])
-			default:
-				continue
-			}
-			line, _ := strconv.Atoi(string(bytes.TrimPrefix(f[len(f)-1], []byte{'*'})))
-			h := NameHit{ID: id, Line: line}
-			if walk.IsTest(idPath(h.ID)) {
-				tests = append(tests, h)
-			} else {
-				out = append(out, h)
-			}
+		ls := nameLines(lines, k)
+		out, tests = splitTests(ls[:min(len(ls), maxNameHits)], out, tests)
+	}
+	return capHits(out, tests, max)
+}
+
+// nameLine is one line of a name table: its sort key and its hit.
+type nameLine struct {
+	key string
+	hit NameHit
+}
+
+// nameLines returns the lines of a sorted table whose name has the key k
+// (nameKey), in order.
+func nameLines(lines [][]byte, k string) []nameLine {
+	var out []nameLine
+	i := sort.Search(len(lines), func(i int) bool { return lineKey(lines[i])+"\t" >= k })
+	for key := k[:len(k)-1]; i < len(lines) && lineKey(lines[i]) == key; i++ {
+		f := bytes.Split(lines[i], []byte{'\t'})
+		var id string
+		switch {
+		case len(f) == 3 && bytes.HasPrefix(f[2], []byte{'*'}):
+			id = string(f[1]) + string(f[0])
+		case len(f) == 3:
+			id = string(f[1])
+		case len(f) == 4 && bytes.HasPrefix(f[3], []byte{'*'}):
+			id = string(f[1]) + string(f[0]) + string(f[2])
+		default:
+			continue
+		}
+		ln := string(bytes.TrimPrefix(f[len(f)-1], []byte{'*'}))
+		line, _ := strconv.Atoi(ln)
+		out = append(out, nameLine{key + "\t" + id + "\t" + ln, NameHit{ID: id, Line: line}})
+	}
+	return out
+}
+
+// splitTests appends the lines' hits to out, those in test files to tests.
+func splitTests(ls []nameLine, out, tests []NameHit) ([]NameHit, []NameHit) {
+	for _, l := range ls {
+		if walk.IsTest(idPath(l.hit.ID)) {
+			tests = append(tests, l.hit)
+		} else {
+			out = append(out, l.hit)
 		}
 	}
+	return out, tests
+}
+
+// capHits is out then tests, at most max.
+func capHits(out, tests []NameHit, max int) []NameHit {
 	out = append(out, tests...)
 	if len(out) > max {
 		out = out[:max]

@@ -51,7 +51,7 @@ const (
 	recID        = graph.TextID        // id stored
 )
 
-func (ix *Index) buildRecords(g *graph.Graph) {
+func (ix *segment) buildRecords(g *graph.Graph) {
 	ix.recOff, ix.rec = graph.EncodeText(g, ix.group)
 }
 
@@ -90,10 +90,15 @@ func (r *recReader) str() string {
 }
 
 func (ix *Index) recReader(i uint32) recReader {
-	if int(i) >= ix.n || int(i)+1 >= len(ix.recOff) {
+	if int(i) >= ix.n {
 		return recReader{bad: true}
 	}
-	return recReader{b: ix.rec[ix.recOff[i]:ix.recOff[i+1]]}
+	sg := ix.segOf(i)
+	i -= sg.base
+	if int(i)+1 >= len(sg.recOff) {
+		return recReader{bad: true}
+	}
+	return recReader{b: sg.rec[sg.recOff[i]:sg.recOff[i+1]]}
 }
 
 // record decodes page i's record. Strings may alias the index's memory:

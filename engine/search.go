@@ -144,7 +144,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	if ix == nil || ix.n == 0 && len(opt.Extra) == 0 {
+	if ix == nil || ix.live == 0 && len(opt.Extra) == 0 {
 		res.UsedTokens = CountTokens(res.Render())
 		return res, nil
 	}
@@ -187,19 +187,29 @@ type queryRun struct {
 // and questions made only of common words, score every posting.
 func (ix *Index) scoreTerms(r *queryRun) {
 	s, opt := r.s, &r.opt
-	N := float64(ix.n + len(opt.Extra))
+	N := float64(ix.live + len(opt.Extra))
 	commonDF := max(commonTermFloor, int(commonTermShare*N))
+	// Each term is looked up once, in every segment, for both passes.
+	type found struct {
+		ref termRef
+		df  int
+	}
+	terms := make([]found, len(r.a.terms))
+	for i, qt := range r.a.terms {
+		if ref, ok := ix.lookupTerm(qt.term); ok {
+			terms[i] = found{ref, ix.df(ref)}
+		}
+	}
 	for pass := range 2 {
 		restrict := pass == 1 && len(s.touched) > 0
-		for _, qt := range r.a.terms {
-			id, ok := ix.lookupTerm(qt.term)
-			if !ok {
+		for i, qt := range r.a.terms {
+			id, df := terms[i].ref, terms[i].df
+			if df == 0 { // absent, or only on dead pages
 				if pass == 0 && len(opt.Extra) > 0 {
 					r.tps = append(r.tps, termPostings{qt: qt, idf: idf(N, 0)})
 				}
 				continue
 			}
-			df := ix.df(id)
 			if (df > commonDF) != (pass == 1) {
 				continue
 			}
@@ -706,7 +716,7 @@ func (ix *Index) componentHits(m *componentMatch, s *scratch) map[uint32][2]floa
 		return nil
 	}
 	var out map[uint32][2]float64
-	ix.eachTermFrom(string(segPrefix), func(t uint32, term string) bool { // segment terms sort together
+	ix.eachTermFrom(string(segPrefix), func(t termRef, term string) bool { // segment terms sort together
 		if term == "" || term[0] != segPrefix {
 			return false
 		}
@@ -973,7 +983,7 @@ func phraseHashOf(a, b string) uint32 {
 }
 
 // buildPhrases lists each file's pairs of adjacent stem words.
-func (ix *Index) buildPhrases(g *graph.Graph) {
+func (ix *segment) buildPhrases(g *graph.Graph) {
 	type entry struct{ h, p uint32 }
 	var es []entry
 	var ws, scratch []string
@@ -1003,21 +1013,23 @@ func (ix *Index) phraseFiles(q string) map[uint32]bool {
 	var ws, scratch []string
 	for _, bg := range queryBigrams(q) {
 		for _, h := range [2]uint32{phraseHashOf(bg[0], bg[1]), phraseHashOf(bg[1], bg[0])} {
-			i, _ := slices.BinarySearch(ix.phraseHash, h)
-			for ; i < len(ix.phraseHash) && ix.phraseHash[i] == h; i++ {
-				p := ix.phrasePage[i]
-				if out[p] {
-					continue
-				}
-				// A hash names candidates; the words decide.
-				ws, scratch = stemWords(ix.path(p), scratch)
-				for k := 1; k < len(ws); k++ {
-					if ws[k-1] == bg[0] && ws[k] == bg[1] || ws[k-1] == bg[1] && ws[k] == bg[0] {
-						if out == nil {
-							out = map[uint32]bool{}
+			for _, sg := range ix.segs {
+				i, _ := slices.BinarySearch(sg.phraseHash, h)
+				for ; i < len(sg.phraseHash) && sg.phraseHash[i] == h; i++ {
+					p := sg.base + sg.phrasePage[i]
+					if out[p] || ix.isDead(p) {
+						continue
+					}
+					// A hash names candidates; the words decide.
+					ws, scratch = stemWords(ix.path(p), scratch)
+					for k := 1; k < len(ws); k++ {
+						if ws[k-1] == bg[0] && ws[k] == bg[1] || ws[k-1] == bg[1] && ws[k] == bg[0] {
+							if out == nil {
+								out = map[uint32]bool{}
+							}
+							out[p] = true
+							break
 						}
-						out[p] = true
-						break
 					}
 				}
 			}
@@ -1050,7 +1062,7 @@ func (ix *Index) exactSignal(r *Result, idents []string, extra []graph.Page) {
 		if t == "" {
 			continue
 		}
-		if _, ok := ix.lookupTerm(t); ok {
+		if ref, ok := ix.lookupTerm(t); ok && ix.df(ref) > 0 {
 			continue
 		}
 		if mentionedIn(extra, last) {

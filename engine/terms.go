@@ -13,6 +13,13 @@ import (
 // per term took 0.22 MB.
 const termBlock = 16
 
+// termDict is one segment's term dictionary.
+type termDict struct {
+	numTerms int      // T
+	termBlk  []uint32 // offsets into termBlob of each block of termBlock terms, then its end
+	termBlob []byte   // the sorted terms, front-coded in blocks
+}
+
 // encodeTerms front-codes sorted terms in blocks.
 func encodeTerms(sorted []string) (blk []uint32, blob []byte) {
 	size := 0
@@ -45,8 +52,8 @@ func encodeTerms(sorted []string) (blk []uint32, blob []byte) {
 func numBlocks(n int) int { return (n + termBlock - 1) / termBlock }
 
 // blockHead returns block b's first term, aliasing the index.
-func (ix *Index) blockHead(b int) string {
-	s := ix.termBlob[ix.termBlk[b]:ix.termBlk[b+1]]
+func (d *termDict) blockHead(b int) string {
+	s := d.termBlob[d.termBlk[b]:d.termBlk[b+1]]
 	l, k := uvarint(s)
 	if k <= 0 || l > uint64(len(s)-k) {
 		return ""
@@ -57,12 +64,12 @@ func (ix *Index) blockHead(b int) string {
 // eachTerm calls fn with the terms of blocks b, b+1, ... and their IDs in
 // order until fn returns false or the terms end. term is valid only
 // during the call. A corrupt block ends the walk.
-func (ix *Index) eachTerm(b int, fn func(id uint32, term string) bool) {
+func (d *termDict) eachTerm(b int, fn func(id uint32, term string) bool) {
 	var buf []byte
-	for ; b < len(ix.termBlk)-1; b++ {
-		s := ix.termBlob[ix.termBlk[b]:ix.termBlk[b+1]]
+	for ; b < len(d.termBlk)-1; b++ {
+		s := d.termBlob[d.termBlk[b]:d.termBlk[b+1]]
 		id := b * termBlock
-		for j := 0; j < termBlock && id+j < ix.numTerms; j++ {
+		for j := 0; j < termBlock && id+j < d.numTerms; j++ {
 			keep := uint64(0)
 			if j > 0 {
 				var k int
@@ -89,12 +96,12 @@ func (ix *Index) eachTerm(b int, fn func(id uint32, term string) bool) {
 // shares, and each term either shares less of the one before (so it sorts
 // after t), more (so it sorts before t, like the one before), or as much,
 // and then its rest decides.
-func (ix *Index) lookupTerm(t string) (uint32, bool) {
-	for b := ix.firstBlock(t); b < len(ix.termBlk)-1; b++ {
-		s := ix.termBlob[ix.termBlk[b]:ix.termBlk[b+1]]
+func (d *termDict) lookupTerm(t string) (uint32, bool) {
+	for b := d.firstBlock(t); b < len(d.termBlk)-1; b++ {
+		s := d.termBlob[d.termBlk[b]:d.termBlk[b+1]]
 		id := b * termBlock
 		m, prevLen := 0, 0
-		for j := 0; j < termBlock && id+j < ix.numTerms; j++ {
+		for j := 0; j < termBlock && id+j < d.numTerms; j++ {
 			keep := 0
 			if j > 0 {
 				kk, k := uvarint(s)
@@ -135,11 +142,11 @@ func (ix *Index) lookupTerm(t string) (uint32, bool) {
 
 // firstBlock is the block that holds the first term not below t, or the
 // block before it.
-func (ix *Index) firstBlock(t string) int {
-	lo, hi := 0, len(ix.termBlk)-1 // the first block whose head is not below t
+func (d *termDict) firstBlock(t string) int {
+	lo, hi := 0, len(d.termBlk)-1 // the first block whose head is not below t
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if ix.blockHead(mid) < t {
+		if d.blockHead(mid) < t {
 			lo = mid + 1
 		} else {
 			hi = mid
@@ -150,8 +157,8 @@ func (ix *Index) firstBlock(t string) int {
 
 // eachTermFrom calls fn with the terms from the first not below prefix on,
 // in order, until fn returns false.
-func (ix *Index) eachTermFrom(prefix string, fn func(id uint32, term string) bool) {
-	ix.eachTerm(ix.firstBlock(prefix), func(id uint32, term string) bool {
+func (d *termDict) eachTermFrom(prefix string, fn func(id uint32, term string) bool) {
+	d.eachTerm(d.firstBlock(prefix), func(id uint32, term string) bool {
 		if term < prefix {
 			return true
 		}
@@ -160,10 +167,10 @@ func (ix *Index) eachTermFrom(prefix string, fn func(id uint32, term string) boo
 }
 
 // term returns term id (a copy; tests).
-func (ix *Index) term(id uint32) string {
+func (d *termDict) term(id uint32) string {
 	var out string
-	if int(id) < ix.numTerms {
-		ix.eachTerm(int(id)/termBlock, func(i uint32, term string) bool {
+	if int(id) < d.numTerms {
+		d.eachTerm(int(id)/termBlock, func(i uint32, term string) bool {
 			if i == id {
 				out = string(bytes.Clone([]byte(term)))
 				return false

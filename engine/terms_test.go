@@ -19,7 +19,7 @@ func TestTermDictionary(t *testing.T) {
 		terms = append(terms[:0:0], terms...)
 		slices.Sort(terms)
 		terms = slices.Compact(terms)
-		ix := &Index{numTerms: len(terms)}
+		ix := &termDict{numTerms: len(terms)}
 		ix.termBlk, ix.termBlob = encodeTerms(terms)
 		for i, term := range terms {
 			if id, ok := ix.lookupTerm(term); !ok || id != uint32(i) {
@@ -72,7 +72,7 @@ func TestTermLookupPrefixes(t *testing.T) {
 				terms = append(terms, s)
 			}
 		}
-		ix := &Index{numTerms: len(terms)}
+		ix := &termDict{numTerms: len(terms)}
 		ix.termBlk, ix.termBlob = encodeTerms(terms)
 		for _, q := range all {
 			id, ok := ix.lookupTerm(q)

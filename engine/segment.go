@@ -1,0 +1,754 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// A segment is the ranking data of one set of pages (files with their
+// symbol and doc pages, or module pages): its own term dictionary and
+// postings, with per-field term frequencies, each page's field lengths,
+// and per-kind sums of them. Scores need the statistics of all live pages
+// (document frequency, mean field lengths), which only the Index that
+// opens the segments knows. The postings hold impacts under the
+// segment's own statistics, which an index of this one segment (or of
+// segments whose statistics add up to the same means, nothing dead)
+// reads as they are; otherwise the index computes a term's impacts in a
+// segment from the term frequencies when a query first needs them and
+// keeps them (termImpacts), so that how files fell into segments never
+// changes a score.
+type segment struct {
+	base  uint32 // the global number of its first page
+	n     int
+	kind  []uint8
+	flags []uint8
+	group []uint32 // local page numbers
+
+	recOff []uint32 // n+1 offsets into rec; empty until attachRecords
+	rec    []byte
+
+	termDict
+	postOff []uint32 // numTerms+1 offsets into post
+	post    []byte   // per term: count, then (page delta, impact under avgLen) per page
+	tfOff   []uint32 // numTerms+1 offsets into tfs
+	tfs     []byte   // per term: each posting's term frequencies (appendTF), in post's order
+
+	lenOff []uint32 // n+1 offsets into lens
+	lens   []byte   // per page: its field lengths (encodeLens)
+	// tfOffRaw and lenOffRaw are tfOff and lenOff as stored (putOffsets),
+	// until loadFreqs decodes them.
+	tfOffRaw, lenOffRaw []byte
+	sum                 [numKinds][numFields]uint64
+	cnt                 [numKinds][numFields]uint64 // pages of the kind whose field is not empty
+	avgLen              [numKinds][numFields]float32
+	// exact: post's impacts are the open index's (the same means, nothing
+	// dead), so queries read them as they are.
+	exact bool
+
+	adjOff, adj []uint32  // group-level neighbours inside the segment, local, undirected
+	adjOut      []byte    // bit j: adj[j] is the target of an edge from its list's page
+	ext         []extLink // group-level links to pages outside it
+
+	phraseHash, phrasePage []uint32 // see buildPhrases; local pages
+
+	dead  []bool // local view of Index.dead; nil when none of its pages is dead
+	cache sync.Map
+}
+
+// ExtLink is an edge of a segment's page to a page outside the segment,
+// by the target's ID; for neighbours it is undirected, between the two
+// pages' group pages (for a symbol or doc section, its file: graph.ParseID).
+type ExtLink struct {
+	Page uint32 // a page of the segment's graph
+	ID   string // the page it links to
+}
+
+// extLink is an ExtLink between group pages: the segment's local group
+// page and the ID of the target's ("file:a.go", "module:pkg").
+type extLink struct {
+	page uint32
+	id   string
+}
+
+// groupID is the ID of the group page of the page id names: a symbol's or
+// doc section's file, else the page itself; false for an ID that is bad or
+// names a memory.
+func groupID(id string) (string, bool) {
+	k, p, _, err := graph.ParseID(id)
+	if err != nil {
+		return "", false
+	}
+	switch k {
+	case graph.KindSymbol, graph.KindDoc, graph.KindFile:
+		return graph.FileID(p), true
+	case graph.KindModule:
+		return graph.ModuleID(p), true
+	}
+	return "", false
+}
+
+// buildExt reduces ext to sorted, distinct links between group pages.
+func (sg *segment) buildExt(ext []ExtLink) {
+	out := make([]extLink, 0, len(ext))
+	for _, e := range ext {
+		if int(e.Page) >= sg.n {
+			continue
+		}
+		if id, ok := groupID(e.ID); ok {
+			out = append(out, extLink{sg.group[e.Page], id})
+		}
+	}
+	slices.SortFunc(out, func(a, b extLink) int { return cmp.Or(cmp.Compare(a.page, b.page), cmp.Compare(a.id, b.id)) })
+	sg.ext = slices.Compact(out)
+}
+
+// BuildSegment encodes the ranking data of one segment: g holds only the
+// segment's pages (file pages with their symbol and doc pages, or module
+// pages) and the edges among them; ext lists its edges to pages outside
+// it. The page records are not part of it: they are graph.EncodeText of g,
+// stored beside it and given back to OpenSegments as SegmentData.Text.
+// The name index of the segment is BuildNames(g).
+func BuildSegment(g *graph.Graph, ext []ExtLink) ([]byte, error) {
+	if g == nil {
+		return nil, fmt.Errorf("%w: nil graph", ErrBadIndex)
+	}
+	return buildSegment(g, ext, false).encode(false), nil
+}
+
+// SegmentData is one segment given to OpenSegments.
+type SegmentData struct {
+	Engine []byte // BuildSegment's bytes; aliased, must not change
+	// Text is the segment's page records as stored (graph.EncodeText of its
+	// graph, the x/text form graph.DecodeText reads); aliased. It may be nil
+	// when Engine holds its records (MarshalBinary's form).
+	Text []byte
+	// Dead reports a group page (a file, a module, or a page outside any
+	// file) that is tombstoned, by its ID ("file:a.go", "module:pkg"): a
+	// newer segment holds it, or it was removed. Its pages and those it
+	// groups (a file's symbols and sections) are left out of every answer
+	// and statistic. It is called once per group page at open; nil: none.
+	Dead func(id string) bool
+}
+
+// OpenSegments opens the segments as one Index, their pages numbered in
+// the order given. It answers as an index built in one go over exactly
+// their live pages would (scores equal up to float rounding). Data it
+// cannot read is an ErrBadIndex.
+func OpenSegments(segs []SegmentData) (*Index, error) {
+	out := make([]*segment, len(segs))
+	for i, sd := range segs {
+		sg, err := decodeSegment(sd.Engine)
+		if err != nil {
+			return nil, fmt.Errorf("segment %d: %w", i, err)
+		}
+		if len(sg.recOff) == 0 {
+			if err := sg.attachRecords(sd.Text); err != nil {
+				return nil, fmt.Errorf("segment %d: %w", i, err)
+			}
+		}
+		out[i] = sg
+	}
+	ix, err := openSegments(out)
+	if err != nil {
+		return nil, err
+	}
+	if err := ix.markDead(segs); err != nil {
+		return nil, err
+	}
+	for i, sg := range ix.segs {
+		if !sg.exact {
+			if err := sg.loadFreqs(); err != nil {
+				return nil, fmt.Errorf("segment %d: %w", i, err)
+			}
+		}
+	}
+	if !ix.ownNeighbours() {
+		// Nearly every query reads neighbours (the neighbour boost): the
+		// lists build on another core while the first query scores text.
+		go ix.adjOnce.Do(ix.buildAdj)
+	}
+	return ix, nil
+}
+
+// openSegments concatenates the segments' page arrays and sums their
+// statistics, nothing dead.
+func openSegments(segs []*segment) (*Index, error) {
+	n := 0
+	for _, sg := range segs {
+		n += sg.n
+	}
+	if n > 1<<31 {
+		return nil, fmt.Errorf("%w: %d pages", ErrBadIndex, n)
+	}
+	ix := &Index{n: n, live: n, segs: segs}
+	if len(segs) == 1 {
+		ix.kind, ix.flags, ix.group = segs[0].kind, segs[0].flags, segs[0].group
+	} else {
+		ix.kind, ix.flags, ix.group = make([]uint8, 0, n), make([]uint8, 0, n), make([]uint32, 0, n)
+		for _, sg := range segs {
+			base := uint32(len(ix.kind))
+			ix.kind = append(ix.kind, sg.kind...)
+			ix.flags = append(ix.flags, sg.flags...)
+			for _, g := range sg.group {
+				ix.group = append(ix.group, base+g)
+			}
+		}
+	}
+	base := uint32(0)
+	for _, sg := range segs {
+		sg.base = base
+		base += uint32(sg.n)
+	}
+	ix.setAvgLen(nil, nil)
+	return ix, nil
+}
+
+// meanLens is the mean length of each field per kind, 1 where no page
+// has the field.
+func meanLens(sum, cnt *[numKinds][numFields]uint64) (avg [numKinds][numFields]float32) {
+	for k := range numKinds {
+		for f := range numFields {
+			avg[k][f] = 1
+			if cnt[k][f] > 0 && sum[k][f] > 0 {
+				avg[k][f] = float32(float64(sum[k][f]) / float64(cnt[k][f]))
+			}
+		}
+	}
+	return avg
+}
+
+// setAvgLen sets the mean field lengths from the segments' sums less the
+// dead pages' lengths, subSum and subCnt (nil: none), and marks the
+// segments whose stored impacts are exact.
+func (ix *Index) setAvgLen(subSum, subCnt *[numKinds][numFields]uint64) {
+	var sum, cnt [numKinds][numFields]uint64
+	for _, sg := range ix.segs {
+		for k := range numKinds {
+			for f := range numFields {
+				sum[k][f] += sg.sum[k][f]
+				cnt[k][f] += sg.cnt[k][f]
+			}
+		}
+	}
+	if subSum != nil {
+		for k := range numKinds {
+			for f := range numFields {
+				sum[k][f] -= min(sum[k][f], subSum[k][f])
+				cnt[k][f] -= min(cnt[k][f], subCnt[k][f])
+			}
+		}
+	}
+	ix.avgLen = meanLens(&sum, &cnt)
+	for _, sg := range ix.segs {
+		sg.exact = sg.dead == nil && sameMeans(sg, &ix.avgLen)
+	}
+}
+
+// sameMeans reports whether the segment's means are avg wherever it has
+// pages with the field: an impact reads only those (a field a posting
+// holds is not empty on its page).
+func sameMeans(sg *segment, avg *[numKinds][numFields]float32) bool {
+	for k := range numKinds {
+		for f := range numFields {
+			if sg.cnt[k][f] > 0 && sg.avgLen[k][f] != avg[k][f] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// markDead asks each segment's Dead about its group pages, marks them and
+// the pages they group, and takes their lengths out of the means.
+func (ix *Index) markDead(segs []SegmentData) error {
+	any := false
+	for _, sd := range segs {
+		any = any || sd.Dead != nil
+	}
+	if !any {
+		return nil
+	}
+	dead := make([]bool, ix.n)
+	var subSum, subCnt [numKinds][numFields]uint64
+	var lens [numFields]uint32
+	for si, sd := range segs {
+		sg := ix.segs[si]
+		if sd.Dead == nil {
+			continue
+		}
+		local := dead[sg.base : int(sg.base)+sg.n]
+		nd := 0
+		for i := range sg.n {
+			if g := sg.group[i]; g == uint32(i) && sd.Dead(ix.id(sg.base+g)) {
+				local[i] = true
+			}
+		}
+		for i := range sg.n {
+			if !local[i] && local[sg.group[i]] {
+				local[i] = true
+			}
+		}
+		for i := range sg.n {
+			if !local[i] {
+				continue
+			}
+			if nd == 0 {
+				if err := sg.loadFreqs(); err != nil {
+					return fmt.Errorf("segment %d: %w", si, err)
+				}
+			}
+			nd++
+			if !sg.pageLens(uint32(i), &lens) {
+				return fmt.Errorf("%w: segment %d: page lengths", ErrBadIndex, si)
+			}
+			k := min(int(sg.kind[i]), numKinds-1)
+			for f := range numFields {
+				if lens[f] > 0 {
+					subSum[k][f] += uint64(lens[f])
+					subCnt[k][f]++
+				}
+			}
+		}
+		if nd > 0 {
+			sg.dead = local
+			ix.live -= nd
+		}
+	}
+	ix.dead = dead
+	ix.setAvgLen(&subSum, &subCnt)
+	return nil
+}
+
+// Pages is the number of live pages.
+func (ix *Index) Pages() int { return ix.live }
+
+// isDead reports whether global page p is dead.
+func (ix *Index) isDead(p uint32) bool { return ix.dead != nil && ix.dead[p] }
+
+// segOf returns the segment holding global page p, which must be < ix.n.
+func (ix *Index) segOf(p uint32) *segment {
+	if len(ix.segs) == 1 {
+		return ix.segs[0]
+	}
+	i := sort.Search(len(ix.segs), func(i int) bool { return ix.segs[i].base > p }) - 1
+	return ix.segs[max(0, i)]
+}
+
+// --- term frequencies and field lengths ---
+
+// appendTF encodes a posting's per-field term frequencies: a byte per
+// field that holds the term, in field order, (more << 7 | field << 3 |
+// min(tf-1, 7)), a uvarint of tf-8 after it when tf > 7; more is set on
+// all but the last. Most postings are one byte.
+func appendTF(b []byte, tf *[numFields]uint32) []byte {
+	last := -1
+	for f := range numFields {
+		if tf[f] > 0 {
+			last = int(f)
+		}
+	}
+	for f := 0; f <= last; f++ {
+		c := tf[f]
+		if c == 0 {
+			continue
+		}
+		h := byte(f) << 3
+		if f != last {
+			h |= 0x80
+		}
+		if c-1 < 7 {
+			b = append(b, h|byte(c-1))
+		} else {
+			b = appendUvarint(append(b, h|7), uint64(c-8))
+		}
+	}
+	return b
+}
+
+// tfLen is the length of the appendTF encoding at the start of b (as much
+// of b as it can read).
+func tfLen(b []byte) int {
+	i := 0
+	for i < len(b) {
+		h := b[i]
+		i++
+		if h&7 == 7 {
+			_, k := uvarint(b[i:])
+			if k <= 0 {
+				return len(b)
+			}
+			i += k
+		}
+		if h&0x80 == 0 {
+			break
+		}
+	}
+	return i
+}
+
+// decodeTF reads an appendTF encoding into tf (which must be zero) and
+// returns its length, 0 when corrupt, and the last field it sets.
+func decodeTF(b []byte, tf *[numFields]uint32) (int, field) {
+	i := 0
+	for i < len(b) {
+		h := b[i]
+		i++
+		f := field(h >> 3 & 0xf)
+		if f >= numFields {
+			return 0, 0
+		}
+		c := uint64(h&7) + 1
+		if h&7 == 7 {
+			d, k := uvarint(b[i:])
+			if k <= 0 || d > 1<<31 {
+				return 0, 0
+			}
+			c, i = d+8, i+k
+		}
+		tf[f] = uint32(c)
+		if h&0x80 == 0 {
+			return i, f
+		}
+	}
+	return 0, 0
+}
+
+// encodeLens writes each page's field lengths: a uvarint mask of the
+// fields that are not empty, then their lengths (uvarints).
+func encodeLens(lens [][numFields]uint32) (off []uint32, b []byte) {
+	off = make([]uint32, 0, len(lens)+1)
+	b = make([]byte, 0, 4*len(lens))
+	for i := range lens {
+		off = append(off, uint32(len(b)))
+		mask := uint64(0)
+		for f := range numFields {
+			if lens[i][f] > 0 {
+				mask |= 1 << f
+			}
+		}
+		b = appendUvarint(b, mask)
+		for f := range numFields {
+			if lens[i][f] > 0 {
+				b = appendUvarint(b, uint64(lens[i][f]))
+			}
+		}
+	}
+	return append(off, uint32(len(b))), b
+}
+
+// pageLens decodes local page p's field lengths; false when corrupt.
+func (sg *segment) pageLens(p uint32, lens *[numFields]uint32) bool {
+	return sg.pageLensTo(p, lens, numFields-1)
+}
+
+// pageLensTo is pageLens for the fields up to hi (the others left zero).
+func (sg *segment) pageLensTo(p uint32, lens *[numFields]uint32, hi field) bool {
+	*lens = [numFields]uint32{}
+	if int(p)+1 >= len(sg.lenOff) {
+		return false
+	}
+	b := sg.lens[sg.lenOff[p]:sg.lenOff[p+1]]
+	mask, k := uvarint(b)
+	if k <= 0 || mask >= 1<<numFields {
+		return false
+	}
+	b = b[k:]
+	for f := range hi + 1 {
+		if mask&(1<<f) == 0 {
+			continue
+		}
+		v, k := uvarint(b)
+		if k <= 0 || v > 1<<31 {
+			return false
+		}
+		lens[f], b = uint32(v), b[k:]
+	}
+	return true
+}
+
+// --- impacts ---
+
+// termImpacts are one term's postings in a segment as a query reads them:
+// its live pages, (local page delta uvarint, impact byte) pairs, and
+// their number.
+type termImpacts struct {
+	df   int
+	post []byte
+}
+
+// cacheMinPostings is the fewest postings whose impacts a segment keeps
+// once computed; rarer terms cost less to recompute than to keep.
+const cacheMinPostings = 8
+
+// impacts returns term t's impacts in segment sg under the index's
+// statistics.
+func (ix *Index) impacts(sg *segment, t uint32) termImpacts {
+	b := sg.post[sg.postOff[t]:sg.postOff[t+1]]
+	cnt, k := uvarint(b)
+	if k <= 0 {
+		return termImpacts{}
+	}
+	b = b[k:]
+	if sg.exact {
+		return termImpacts{df: int(cnt), post: b}
+	}
+	if v, ok := sg.cache.Load(t); ok {
+		return v.(termImpacts)
+	}
+	tfb := sg.tfs[sg.tfOff[t]:sg.tfOff[t+1]]
+	out := make([]byte, 0, len(b))
+	var tf, lens [numFields]uint32
+	df := 0
+	last, lastLive := uint64(0), uint64(0)
+	n := uint64(sg.n)
+	for range cnt {
+		d, k := uvarint(b)
+		if k <= 0 || k >= len(b) {
+			break
+		}
+		last += d
+		if last >= n {
+			break
+		}
+		b = b[k+1:] // the stored impact, under other statistics
+		tf = [numFields]uint32{}
+		var hi field
+		if k, hi = decodeTF(tfb, &tf); k == 0 {
+			break
+		}
+		tfb = tfb[k:]
+		p := uint32(last)
+		if sg.dead != nil && sg.dead[p] || !sg.pageLensTo(p, &lens, hi) {
+			continue
+		}
+		imp := max(1, impact(&tf, &lens, &ix.avgLen[min(int(sg.kind[p]), numKinds-1)]))
+		out = append(appendUvarint(out, last-lastLive), imp)
+		lastLive = last
+		df++
+	}
+	ti := termImpacts{df: df, post: out}
+	if cnt >= cacheMinPostings {
+		sg.cache.Store(t, ti)
+	}
+	return ti
+}
+
+// termRef is a term found in one or more segments.
+type termRef struct{ locs []termLoc }
+
+type termLoc struct {
+	seg int32
+	id  uint32
+}
+
+// lookupTerm finds a term in every segment; false when none holds it.
+func (ix *Index) lookupTerm(t string) (termRef, bool) {
+	var ref termRef
+	for si, sg := range ix.segs {
+		if id, ok := sg.lookupTerm(t); ok {
+			ref.locs = append(ref.locs, termLoc{int32(si), id})
+		}
+	}
+	return ref, len(ref.locs) > 0
+}
+
+// eachTermFrom calls fn with each segment's terms from the first not
+// below prefix on, segment by segment, until fn returns false for one.
+// ref is valid only during the call.
+func (ix *Index) eachTermFrom(prefix string, fn func(ref termRef, term string) bool) {
+	ref := termRef{locs: make([]termLoc, 1)}
+	for si, sg := range ix.segs {
+		sg.eachTermFrom(prefix, func(id uint32, term string) bool {
+			ref.locs[0] = termLoc{int32(si), id}
+			return fn(ref, term)
+		})
+	}
+}
+
+// df is the number of live pages holding the term.
+func (ix *Index) df(ref termRef) int {
+	n := 0
+	for _, l := range ref.locs {
+		sg := ix.segs[l.seg]
+		if sg.dead == nil { // every posting counts
+			if c, k := uvarint(sg.post[sg.postOff[l.id]:sg.postOff[l.id+1]]); k > 0 {
+				n += int(c)
+			}
+			continue
+		}
+		n += ix.impacts(sg, l.id).df
+	}
+	return n
+}
+
+// postings decodes the term's live postings into global pages and
+// impacts (appending), in page order.
+func (ix *Index) postings(ref termRef, pages []uint32, imps []uint8) ([]uint32, []uint8) {
+	for _, l := range ref.locs {
+		sg := ix.segs[l.seg]
+		b := ix.impacts(sg, l.id).post
+		last := uint64(0)
+		for len(b) > 0 {
+			d, k := uvarint(b)
+			if k <= 0 || k >= len(b) {
+				break
+			}
+			last += d
+			if last >= uint64(sg.n) {
+				break
+			}
+			pages = append(pages, sg.base+uint32(last))
+			imps = append(imps, b[k])
+			b = b[k+1:]
+		}
+	}
+	return pages, imps
+}
+
+// accumulate adds w×impact of the term's postings to the scratch scores,
+// as postings followed by the accumulation loop would, without
+// materialising the postings.
+//
+// With restrict, a page no earlier term scored is skipped unless its group
+// page (its file) was scored: see the common-term rule in Query.
+func (ix *Index) accumulate(ref termRef, w float64, restrict bool, s *scratch) {
+	score, group := s.score, ix.group
+	for _, l := range ref.locs {
+		sg := ix.segs[l.seg]
+		b := ix.impacts(sg, l.id).post
+		n, base := uint64(sg.n), sg.base
+		last := uint64(0)
+		for len(b) > 1 {
+			var d uint64
+			k := 1
+			if b[0] < 0x80 { // one-byte delta, the common case
+				d = uint64(b[0])
+			} else if d, k = uvarint(b); k <= 0 || k >= len(b) {
+				break
+			}
+			last += d
+			if last >= n {
+				break
+			}
+			p := base + uint32(last)
+			if score[p] == 0 {
+				if restrict && score[group[p]] == 0 {
+					b = b[k+1:]
+					continue
+				}
+				s.touched = append(s.touched, p)
+			}
+			score[p] += float32(w * float64(b[k]))
+			b = b[k+1:]
+		}
+	}
+}
+
+// --- neighbours ---
+
+// neighbours returns global group page i's group-level neighbours.
+func (ix *Index) neighbours(i uint32) []uint32 {
+	if int(i) >= ix.n {
+		return nil
+	}
+	if ix.ownNeighbours() {
+		sg := ix.segs[0]
+		return sg.adj[sg.adjOff[i]:sg.adjOff[i+1]]
+	}
+	ix.adjOnce.Do(ix.buildAdj)
+	return ix.adj[ix.adjOff[i]:ix.adjOff[i+1]]
+}
+
+// ownNeighbours reports an index of one segment, nothing dead and no
+// external link: its segment's neighbour lists are the index's.
+func (ix *Index) ownNeighbours() bool {
+	return len(ix.segs) == 1 && ix.dead == nil && len(ix.segs[0].ext) == 0
+}
+
+// buildAdj makes the global neighbour lists: each segment's own, and its
+// external links resolved by ID to live group pages, undirected and
+// deduplicated. A link from a dead page is dropped (its live copy holds
+// its own); a link to a dead page goes to the live page of the same ID
+// (the newer copy of the file it links to), or is dropped when there is
+// none.
+func (ix *Index) buildAdj() {
+	// Live group pages by ID, as kind and path (aliasing index memory):
+	// building the IDs cost a string each.
+	type key struct {
+		kind graph.Kind
+		path string
+	}
+	var ids map[key]uint32
+	needIDs := ix.dead != nil
+	for _, sg := range ix.segs {
+		needIDs = needIDs || len(sg.ext) > 0
+	}
+	if needIDs {
+		ids = map[key]uint32{}
+		for p := range uint32(ix.n) {
+			k := graph.Kind(ix.kind[p])
+			if ix.group[p] == p && !ix.isDead(p) && (k == graph.KindFile || k == graph.KindModule) {
+				ids[key{k, ix.path(p)}] = p
+			}
+		}
+	}
+	// resolve finds the live group page of an external link's ID, which
+	// groupID made: "file:PATH" or "module:PATH".
+	resolve := func(id string) (uint32, bool) {
+		kind, p, _ := strings.Cut(id, ":")
+		k := graph.KindFile
+		if kind == "module" {
+			k = graph.KindModule
+		}
+		g, ok := ids[key{k, p}]
+		return g, ok
+	}
+	var pairs []uint64 // a<<32 | b
+	for _, sg := range ix.segs {
+		for a := range uint32(sg.n) {
+			ga := sg.base + a
+			if ix.isDead(ga) {
+				continue
+			}
+			for j := sg.adjOff[a]; j < sg.adjOff[a+1]; j++ {
+				if sg.adjOut[j/8]&(1<<(j%8)) == 0 {
+					continue // the edge from the other page counts
+				}
+				gb := sg.base + sg.adj[j]
+				if ix.isDead(gb) {
+					var ok bool
+					if gb, ok = ids[key{graph.Kind(ix.kind[gb]), ix.path(gb)}]; !ok || gb == ga {
+						continue
+					}
+				}
+				pairs = append(pairs, uint64(ga)<<32|uint64(gb), uint64(gb)<<32|uint64(ga))
+			}
+		}
+		for _, e := range sg.ext {
+			ga := sg.base + e.page
+			gb, ok := resolve(e.id)
+			if ix.isDead(ga) || !ok || gb == ga {
+				continue
+			}
+			pairs = append(pairs, uint64(ga)<<32|uint64(gb), uint64(gb)<<32|uint64(ga))
+		}
+	}
+	slices.Sort(pairs)
+	pairs = slices.Compact(pairs)
+	off := make([]uint32, ix.n+1)
+	adj := make([]uint32, len(pairs))
+	for i, p := range pairs {
+		off[p>>32+1]++
+		adj[i] = uint32(p)
+	}
+	for i := range ix.n {
+		off[i+1] += off[i]
+	}
+	ix.adjOff, ix.adj = off, adj
+}
