@@ -87,7 +87,7 @@ func parseOnly(files []srcFile, workers int) {
 }
 
 func fullBuild(b *testing.B, root, index string) *graph.BuildInfo {
-	info, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: index, Full: true, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format})
+	info, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: index, Full: true, Segment: engine.BuildBlobs, BlobsFormat: engine.Format})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func BenchmarkRebuild(b *testing.B) {
 	}
 	defer os.WriteFile(victim, orig, 0o644)
 	rebuild := func() {
-		if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: index, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format}); err != nil {
+		if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: index, Segment: engine.BuildBlobs, BlobsFormat: engine.Format}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -42,7 +42,7 @@ func indexedCorpus(b *testing.B) queryCorpus {
 			qcErr = err
 			return
 		}
-		_, qcErr = graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: index, Full: true, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format})
+		_, qcErr = graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: index, Full: true, Segment: engine.BuildBlobs, BlobsFormat: engine.Format})
 		qc = queryCorpus{root: root, index: index}
 	})
 	if qcErr != nil {

@@ -2,15 +2,15 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
-// BuildBlobs is graph.BuildOptions.Blobs for the ranking index: it builds
-// the index of a finished graph and returns it as the "engine" blob, with
-// the name index beside it. It does not read the previous generation.
-func BuildBlobs(g *graph.Graph, _ *graph.Snapshot) (map[string][]byte, error) {
+// BuildBlobs is graph.BuildOptions.Segment for the ranking index: it
+// builds the ranking data of one segment's graph (ext: its links to other
+// segments) and returns it as the "engine" blob, with the segment's name
+// index beside it.
+func BuildBlobs(g *graph.Graph, ext []graph.ExtLink) (map[string][]byte, error) {
 	// The name table builds on another core meanwhile.
 	type named struct {
 		dir    []byte
@@ -21,7 +21,11 @@ func BuildBlobs(g *graph.Graph, _ *graph.Snapshot) (map[string][]byte, error) {
 		dir, chunks := BuildNames(g)
 		names <- named{dir, chunks}
 	}()
-	b, err := BuildSegment(g, nil)
+	links := make([]ExtLink, len(ext))
+	for i, x := range ext {
+		links[i] = ExtLink{Page: x.Page, ID: x.ID}
+	}
+	b, err := BuildSegment(g, links)
 	nm := <-names
 	if err != nil {
 		return nil, fmt.Errorf("encode ranking index: %w", err)
@@ -45,34 +49,41 @@ const (
 	namesDirBlob = namesBlob + ".dir" // the first name of each chunk (namesChunk)
 )
 
-// Load reads the ranking index of a generation. The error says what to do
-// when the index has none or cannot read it.
+// Load reads the ranking index of a generation: each segment's ranking
+// data and page text, opened as one index over their live pages. The
+// error says what to do when the index has none or cannot read it.
 func Load(snap *graph.Snapshot) (*Index, error) {
-	b, err := snap.Blob(indexBlob)
-	if err != nil {
-		return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
+	views := snap.SegmentViews()
+	segs := make([]SegmentData, 0, len(views))
+	for _, v := range views {
+		b, err := v.Blob(indexBlob)
+		if err != nil {
+			return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
+		}
+		sd := SegmentData{Engine: b, Dead: v.Dead}
+		if sd.Text, err = v.Blob(graph.TextBlob); err != nil {
+			return nil, fmt.Errorf("read page text: %v; run 'wikitoolkit build --full'", err)
+		}
+		segs = append(segs, sd)
 	}
-	sd := SegmentData{Engine: b}
-	if sd.Text, err = snap.Blob(graph.TextBlob); err != nil {
-		sd.Text = nil // the engine blob may hold its records
-	}
-	ix, err := OpenSegments([]SegmentData{sd})
+	ix, err := OpenSegments(segs)
 	if err != nil {
 		return nil, fmt.Errorf("read ranking index: %w; run 'wikitoolkit build --full'", err)
 	}
 	return ix, nil
 }
 
-// LoadNames opens the name index of a generation: its directory only;
-// NameIndex.Lookup reads the chunks it needs.
+// LoadNames opens the name index of a generation, one per segment: their
+// directories only; NameIndex.Lookup reads the chunks it needs.
 func LoadNames(snap *graph.Snapshot) (*NameIndex, error) {
-	dir, err := snap.Blob(namesDirBlob)
-	if err != nil {
-		return nil, err
+	views := snap.SegmentViews()
+	segs := make([]NameSegment, 0, len(views))
+	for _, v := range views {
+		dir, err := v.Blob(namesDirBlob)
+		if err != nil {
+			return nil, err
+		}
+		segs = append(segs, NameSegment{Dir: dir, Chunk: func(i int) ([]byte, error) { return v.Blob(namesChunk(i)) }, Dead: v.Dead})
 	}
-	x := &NameIndex{chunk: func(i int) ([]byte, error) { return snap.Blob(namesChunk(i)) }}
-	if len(dir) > 0 {
-		x.first = strings.Split(string(dir), "\n")
-	}
-	return x, nil
+	return OpenNames(segs), nil
 }

@@ -80,6 +80,6 @@ func TestLanguageQueries(t *testing.T) {
 // opens it.
 func fixtureSnapshot(t *testing.T, name string) *graph.Snapshot {
 	t.Helper()
-	snap, _ := graphtest.BuildFixture(t, name, graph.BuildOptions{Blobs: BuildBlobs, BlobsFormat: Format})
+	snap, _ := graphtest.BuildFixture(t, name, graph.BuildOptions{Segment: BuildBlobs, BlobsFormat: Format})
 	return snap
 }

@@ -230,7 +230,7 @@ func synthSnapshot(t *testing.T, files int) *graph.Snapshot {
 		t.Fatal(err)
 	}
 	dir := root + "/.wikitoolkit"
-	graphtest.Build(t, graph.BuildOptions{Root: root, IndexDir: dir, Blobs: BuildBlobs, BlobsFormat: Format})
+	graphtest.Build(t, graph.BuildOptions{Root: root, IndexDir: dir, Segment: BuildBlobs, BlobsFormat: Format})
 	return graphtest.Open(t, dir)
 }
 

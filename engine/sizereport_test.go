@@ -30,6 +30,6 @@ func TestSizeReport(t *testing.T) {
 	if _, err := synth.Write(root, synth.Options{Files: 300, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	graphtest.Build(t, graph.BuildOptions{Root: root, IndexDir: root + "/.wikitoolkit", Blobs: BuildBlobs, BlobsFormat: Format})
+	graphtest.Build(t, graph.BuildOptions{Root: root, IndexDir: root + "/.wikitoolkit", Segment: BuildBlobs, BlobsFormat: Format})
 	report("synth300", graphtest.Open(t, root+"/.wikitoolkit"))
 }

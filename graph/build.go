@@ -37,10 +37,11 @@ type BuildOptions struct {
 	Walk     walk.Options
 	Workers  int // parse workers; 0 → GOMAXPROCS
 	Progress Progress
-	// Blobs derives more data from the finished graph (the ranking index),
-	// stored as blobs in the same generation. prev is the live generation
-	// the build started from, nil for a first or full build.
-	Blobs func(g *Graph, prev *Snapshot) (map[string][]byte, error)
+	// Segment derives more data of each segment the build writes (the
+	// ranking index), stored as blobs of the segment: g holds the
+	// segment's pages and the edges among them, ext its edges to pages of
+	// other segments.
+	Segment func(g *Graph, ext []ExtLink) (map[string][]byte, error)
 	// Waiting is called once if another build holds the lock (when Build
 	// takes it: Lock nil).
 	Waiting func()
@@ -50,7 +51,7 @@ type BuildOptions struct {
 	// Build then neither takes nor releases it. Nil: Build takes the lock
 	// for its own duration.
 	Lock *Lock
-	// BlobsFormat names the form of what Blobs stores; a generation
+	// BlobsFormat names the form of what Segment stores; a generation
 	// written with another BlobsFormat (or graph FormatVersion) is rebuilt
 	// in full rather than reused.
 	BlobsFormat string
@@ -58,7 +59,7 @@ type BuildOptions struct {
 
 // FormatVersion is the version of everything graph stores in a
 // generation (codec.go, record.go, graphcodec.go); bump it with any change.
-const FormatVersion = 6
+const FormatVersion = 7 // 7: segments
 
 func (opt *BuildOptions) format() string {
 	return fmt.Sprintf("graph%d/%s", FormatVersion, opt.BlobsFormat)
@@ -277,251 +278,10 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		return info, nil
 	}
 
-	// Gather every record: reparsed ones plus the stored facts of the rest,
-	// and the pieces the live generation holds, to tell which changed.
-	keep := make(map[string]bool, len(unchanged)+len(reused))
-	for _, s := range unchanged {
-		keep[s.Path] = true
-	}
-	for p := range reused {
-		keep[p] = true
-	}
-	all := parsed
-	oldPieces := map[string]*segPiece{}
-	oldSeg := map[string]int{} // segment holding each live file
-	var oldMods *modPiece
-	if prev != nil {
-		if ms := prev.modulesSeg(); ms != nil {
-			m, err := ms.readModules()
-			if err != nil {
-				return nil, prevError{err}
-			}
-			oldMods = m
-		}
-		for _, sg := range prev.fileSegs() {
-			ps, err := sg.readPieces(true)
-			if err != nil {
-				return nil, prevError{err}
-			}
-			for _, pc := range ps {
-				p := pc.pages[0].Path
-				oldPieces[p], oldSeg[p] = pc, sg.id
-				if keep[p] && pc.rec != nil {
-					rec := pc.rec
-					if s, ok := reused[p]; ok {
-						rec.ModTime = s.ModTime
-					}
-					all = append(all, rec)
-				}
-			}
-		}
-	}
-	slices.SortFunc(all, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	lap("load")
-
-	info.Files = len(all)
-	info.Languages = map[string]int{}
-	for _, f := range all {
-		info.Languages[f.Lang]++
-		info.SourceBytes += f.Size
-		if f.Facts != nil {
-			info.Diagnostics += len(f.Facts.Diagnostics)
-		}
-	}
-	info.DiagnosticFiles = fileDiagnostics(all)
-	recs := make(map[string]*FileRecord, len(all))
-	for _, r := range all {
-		recs[r.Path] = r
-	}
-	g := buildGraph(all, goModulePath(root))
-	lap("resolve")
-	info.Pages = map[string]int{}
-	for _, k := range Kinds() {
-		info.Pages[k.String()] = 0
-	}
-	for i := range g.Pages {
-		info.Pages[g.Pages[i].Kind.String()]++
-	}
-	info.Edges = map[string]int{"contains": 0, "references": 0, "imports": 0}
-	for _, e := range g.Edges() {
-		info.Edges[e.Type.String()]++
-	}
-	var blobs map[string][]byte
-	if opt.Blobs != nil {
-		var extraPrev *Snapshot
-		if !opt.Full {
-			extraPrev = prev
-		}
-		if blobs, err = opt.Blobs(g, extraPrev); err != nil {
-			return nil, err
-		}
-	}
-	lap("rank")
-
-	gens := generations(dir)
-	next := 1
-	if len(gens) > 0 {
-		next = gens[len(gens)-1] + 1
-	}
-	if cur, err := CurrentGeneration(dir); err == nil && cur >= next {
-		next = cur + 1
-	}
-	info.Generation = next
-	mods, pieces := piecesOf(g, recs)
-	m, err := writeSegments(dir, prev, mods, pieces, oldMods, oldPieces, oldSeg, blobs)
-	if err != nil {
-		return nil, err
-	}
-	lap("write")
-	info.Seconds = time.Since(start).Seconds()
-	m.Info = *info
-	if err := commitGeneration(dir, next, m); err != nil {
-		return nil, NotWritable(dir, err)
-	}
-	closePrev() // so that removeStale can delete its segments
-	removeStale(dir, next)
-	removeLastBuild(dir)
-	return info, nil
-}
-
-// writeSegments writes the segments of a new generation and returns its
-// manifest (without info). With no previous generation every piece goes
-// into full segments; else only the pieces that differ from the live
-// generation's go into one new delta segment, their old copies and the
-// removed files become tombstones, and deltas past maxDeltas, or segments
-// mostly dead, are merged.
-func writeSegments(dir string, prev *Snapshot, mods *modPiece, pieces []*segPiece, oldMods *modPiece, oldPieces map[string]*segPiece, oldSeg map[string]int, blobs map[string][]byte) (manifest, error) {
-	var m manifest
-	id := nextSegmentID(dir, prev)
-	newSeg := func(kind string) manifestSeg {
-		ms := manifestSeg{ID: id, Kind: kind}
-		id++
-		return ms
-	}
-	// The modules segment carries the generation-wide blobs, so it is
-	// written whenever they are.
-	if prev == nil || blobs != nil || !modsEqual(mods, oldMods) {
-		ms := newSeg(segModules)
-		if _, err := writeModulesSegment(dir, ms.ID, mods, blobs); err != nil {
-			return m, err
-		}
-		m.Segments = append(m.Segments, ms)
-	} else if old := prev.modulesSeg(); old != nil {
-		m.Segments = append(m.Segments, manifestSeg{ID: old.id, Kind: segModules})
-	}
 	if prev == nil {
-		for _, run := range cutSegments(pieces) {
-			ms := newSeg(segFiles)
-			if _, err := writeFileSegment(dir, ms.ID, run, false); err != nil {
-				return m, err
-			}
-			m.Segments = append(m.Segments, ms)
-		}
-		return m, nil
+		return fullBuild(ctx, opt, root, dir, start, info, parsed, lap)
 	}
-	// What changed: pieces that differ, and files gone.
-	live := make(map[string]bool, len(pieces))
-	var delta []*segPiece
-	dead := map[int][]string{}
-	for _, pc := range pieces {
-		p := pc.pages[0].Path
-		live[p] = true
-		if old := oldPieces[p]; old != nil && piecesEqual(old, pc) && recordStatEqual(old.rec, pc.rec) {
-			continue
-		}
-		delta = append(delta, pc)
-		if s, ok := oldSeg[p]; ok {
-			dead[s] = append(dead[s], p)
-		}
-	}
-	for p, s := range oldSeg {
-		if !live[p] {
-			dead[s] = append(dead[s], p)
-		}
-	}
-	// The segments that stay, with their tombstones; those left with no
-	// live file drop out, and deltas or mostly dead segments past the
-	// limits are merged into the new segment.
-	type kept struct {
-		ms          manifestSeg
-		files, live int
-		small       bool
-	}
-	var stay []kept
-	for _, sg := range prev.fileSegs() {
-		ms := manifestSeg{ID: sg.id, Kind: segFiles}
-		for _, ps := range prev.man.Segments {
-			if ps.ID == sg.id {
-				ms.Dead = slices.Clone(ps.Dead)
-			}
-		}
-		ms.Dead = append(ms.Dead, dead[sg.id]...)
-		slices.Sort(ms.Dead)
-		ms.Dead = slices.Compact(ms.Dead)
-		k := kept{ms: ms, files: sg.info.Files, small: sg.info.Files < segMaxFiles/8}
-		k.live = k.files - len(ms.Dead)
-		if k.live > 0 {
-			stay = append(stay, k)
-		}
-	}
-	deltas := 0
-	for _, k := range stay {
-		if k.small {
-			deltas++
-		}
-	}
-	merge := map[int]bool{}
-	for _, k := range stay {
-		if k.small && deltas+1 > maxDeltas || k.live*2 < k.files {
-			merge[k.ms.ID] = true
-		}
-	}
-	if len(merge) > 0 {
-		inDelta := make(map[string]bool, len(delta))
-		for _, p := range deltaPaths(delta) {
-			inDelta[p] = true
-		}
-		for _, pc := range pieces {
-			p := pc.pages[0].Path
-			if s, ok := oldSeg[p]; ok && merge[s] && !inDelta[p] {
-				delta = append(delta, pc)
-			}
-		}
-		slices.SortFunc(delta, func(a, b *segPiece) int { return strings.Compare(a.pages[0].Path, b.pages[0].Path) })
-	}
-	for _, k := range stay {
-		if !merge[k.ms.ID] {
-			m.Segments = append(m.Segments, k.ms)
-		}
-	}
-	if len(delta) > 0 {
-		for _, run := range cutSegments(delta) {
-			ms := newSeg(segFiles)
-			if _, err := writeFileSegment(dir, ms.ID, run, len(run) < segMaxFiles/8); err != nil {
-				return m, err
-			}
-			m.Segments = append(m.Segments, ms)
-		}
-	}
-	return m, nil
-}
-
-func deltaPaths(delta []*segPiece) []string {
-	out := make([]string, len(delta))
-	for i, pc := range delta {
-		out[i] = pc.pages[0].Path
-	}
-	return out
-}
-
-// recordStatEqual reports whether two records of a file have the same
-// stat (a touched file's new mtime must be stored, or every later build
-// would read it again).
-func recordStatEqual(a, b *FileRecord) bool {
-	return a != nil && b != nil && a.Size == b.Size && a.ModTime == b.ModTime && a.Hash == b.Hash
+	return incrementalBuild(ctx, opt, root, dir, start, info, prev, prevStats, parsed, reused, changes.Removed, lap, closePrev)
 }
 
 // compressAll compresses the blobs on all cores.

@@ -158,7 +158,10 @@ func ChangedNames(old, new []*FileRecord) []string {
 }
 
 func diffDefs(old, new []*FileRecord) map[string]*NameChange {
-	was, now := defsOf(old), defsOf(new)
+	return diffDefMaps(defsOf(old), defsOf(new))
+}
+
+func diffDefMaps(was, now map[string][]DefInfo) map[string]*NameChange {
 	out := map[string]*NameChange{}
 	diff := func(a, b map[string][]DefInfo, add func(*NameChange, DefInfo)) {
 		for n, ds := range a {
@@ -182,7 +185,22 @@ func diffDefs(old, new []*FileRecord) map[string]*NameChange {
 // Changes returns what replacing the records old by new (see ChangedNames)
 // alters between the World before, was, and after, now.
 func Changes(old, new []*FileRecord, was, now World) *Change {
-	c := &Change{Names: diffDefs(old, new), Keys: map[string]bool{}}
+	oldPaths := make([]string, len(old))
+	for i, f := range old {
+		oldPaths[i] = f.Path
+	}
+	return changes(defsOf(old), oldPaths, defsOf(new), new, was, now)
+}
+
+// changesFromDefs is Changes given the old definitions of the changed
+// files by name (wasDefs) and their paths, not their old records: what a
+// store keeps of a file without its whole record.
+func changesFromDefs(wasDefs map[string][]DefInfo, oldPaths []string, new []*FileRecord, was, now World) *Change {
+	return changes(wasDefs, oldPaths, defsOf(new), new, was, now)
+}
+
+func changes(wasDefs map[string][]DefInfo, oldPaths []string, nowDefs map[string][]DefInfo, new []*FileRecord, was, now World) *Change {
+	c := &Change{Names: diffDefMaps(wasDefs, nowDefs), Keys: map[string]bool{}}
 	count := func(w World, n string) map[string]int {
 		m := map[string]int{}
 		for _, d := range w.Defs(n) {
@@ -195,8 +213,8 @@ func Changes(old, new []*FileRecord, was, now World) *Change {
 	}
 	// Paths added or removed, and the directories above them.
 	present := map[string]int{} // 1: in old, 2: in new
-	for _, f := range old {
-		present[f.Path] |= 1
+	for _, p := range oldPaths {
+		present[p] |= 1
 	}
 	for _, f := range new {
 		present[f.Path] |= 2

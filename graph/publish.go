@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Segment sizes. A full build cuts the files, in path order, into
@@ -23,50 +22,6 @@ const (
 	maxDeltas   = 8
 )
 
-// piecesOf splits a full graph into the pieces of its files (recs by path)
-// and its modules.
-func piecesOf(g *Graph, recs map[string]*FileRecord) (*modPiece, []*segPiece) {
-	mods := &modPiece{}
-	modLocal := map[uint32]uint32{}
-	var pieces []*segPiece
-	pieceOf := make([]int32, len(g.Pages))
-	local := make([]uint32, len(g.Pages))
-	cur := int32(-1)
-	for i := range g.Pages {
-		p := &g.Pages[i]
-		switch p.Kind {
-		case KindModule:
-			modLocal[uint32(i)] = uint32(len(mods.pages))
-			mods.pages = append(mods.pages, *p)
-			pieceOf[i] = -1
-			continue
-		case KindFile:
-			pieces = append(pieces, &segPiece{rec: recs[p.Path]})
-			cur = int32(len(pieces) - 1)
-		}
-		pieceOf[i] = cur
-		if cur >= 0 {
-			pc := pieces[cur]
-			local[i] = uint32(len(pc.pages))
-			pc.pages = append(pc.pages, *p)
-		}
-	}
-	for _, e := range g.Edges() {
-		if m, ok := modLocal[e.From]; ok {
-			if t, ok := modLocal[e.To]; ok {
-				mods.edges = append(mods.edges, Edge{From: m, To: t, Type: e.Type})
-			} else if o := pieceOf[e.To]; o >= 0 && local[e.To] == 0 {
-				pieces[o].edges = append(pieces[o].edges, pieceEdge{From: fromModule, To: g.Pages[e.From].ID, Type: e.Type})
-			}
-			continue
-		}
-		if o := pieceOf[e.From]; o >= 0 {
-			pieces[o].edges = append(pieces[o].edges, pieceEdge{From: local[e.From], To: g.Pages[e.To].ID, Type: e.Type})
-		}
-	}
-	return mods, pieces
-}
-
 // cutSegments groups pieces (in path order) into runs for full segments.
 func cutSegments(pieces []*segPiece) [][]*segPiece {
 	var out [][]*segPiece
@@ -80,7 +35,7 @@ func cutSegments(pieces []*segPiece) [][]*segPiece {
 		full := n >= segMaxFiles || bytes >= segMaxBytes
 		// Past three quarters of a segment, cut where the directory changes.
 		soft := (n >= segMaxFiles*3/4 || bytes >= segMaxBytes*3/4) && i+1 < len(pieces) &&
-			dirOf(pieces[i+1].pages[0].Path) != dirOf(pc.pages[0].Path)
+			dirOf(pieces[i+1].Pages[0].Path) != dirOf(pc.Pages[0].Path)
 		if full || soft {
 			out = append(out, pieces[lo:i+1])
 			lo, bytes = i+1, 0
@@ -93,13 +48,13 @@ func cutSegments(pieces []*segPiece) [][]*segPiece {
 }
 
 // writeFileSegment writes pieces (in path order) as segment id.
-func writeFileSegment(dir string, id int, pieces []*segPiece, small bool) (segInfo, error) {
+func writeFileSegment(dir string, id int, pieces []*segPiece, small bool, extra SegmentFunc, goMod string) (segInfo, error) {
 	info := segInfo{ID: id, Kind: segFiles, Files: len(pieces)}
 	var pages []Page
 	start := make([]uint32, len(pieces))
 	for i, pc := range pieces {
 		start[i] = uint32(len(pages))
-		pages = append(pages, pc.pages...)
+		pages = append(pages, pc.Pages...)
 	}
 	byID := make(map[string]uint32, len(pages))
 	for i := range pages {
@@ -108,9 +63,9 @@ func writeFileSegment(dir string, id int, pieces []*segPiece, small bool) (segIn
 	var edges []Edge
 	var ext []extEdge
 	for i, pc := range pieces {
-		for _, e := range pc.edges {
-			if e.From == fromModule {
-				ext = append(ext, extEdge{Local: start[i], ID: e.To, Type: e.Type})
+		for _, e := range pc.Edges {
+			if e.From == FromModule {
+				ext = append(ext, extEdge{Local: start[i], ID: ModuleID(dirOf(pc.Path)), Type: e.Type})
 				continue
 			}
 			from := start[i] + e.From
@@ -129,7 +84,7 @@ func writeFileSegment(dir string, id int, pieces []*segPiece, small bool) (segIn
 	for i, pc := range pieces {
 		r := pc.rec
 		if r == nil {
-			return info, fmt.Errorf("segment %d: no record for %s", id, pc.pages[0].Path)
+			return info, fmt.Errorf("segment %d: no record for %s", id, pc.Pages[0].Path)
 		}
 		recs[i] = r
 		stats[i] = FileStat{Path: r.Path, Size: r.Size, ModTime: r.ModTime, Hash: r.Hash}
@@ -137,13 +92,29 @@ func writeFileSegment(dir string, id int, pieces []*segPiece, small bool) (segIn
 	}
 	group := Groups(g)
 	facts, _ := encodeFactsBlob(recs)
+	var blobs map[string][]byte
+	if extra != nil {
+		links := make([]ExtLink, len(ext))
+		for i, x := range ext {
+			links[i] = ExtLink{Page: x.Local, ID: x.ID}
+		}
+		var err error
+		if blobs, err = extra(g, links); err != nil {
+			return info, err
+		}
+	}
 	w, err := newSegWriter(dir, id, small)
 	if err != nil {
 		return info, NotWritable(dir, err)
 	}
-	err = w.setNames(&info, g, recs)
+	err = w.setNames(&info, g, recs, pieces, goMod)
 	if err == nil {
 		err = writeSegmentData(w, &info, g, group, compress(facts), stats, ext)
+	}
+	for name, b := range compressAll(blobs) {
+		if err == nil {
+			err = w.setCompressedBlob(name, b)
+		}
 	}
 	if err == nil {
 		err = w.commit()
@@ -156,17 +127,27 @@ func writeFileSegment(dir string, id int, pieces []*segPiece, small bool) (segIn
 	return info, nil
 }
 
-// writeModulesSegment writes the module pages as segment id, with the
-// generation-wide blobs.
-func writeModulesSegment(dir string, id int, mods *modPiece, blobs map[string][]byte) (segInfo, error) {
+// writeModulesSegment writes the module piece as segment id, with the
+// doc candidates it was made from (docs).
+func writeModulesSegment(dir string, id int, mods Piece, docs []docCandidate, extra SegmentFunc) (segInfo, error) {
 	info := segInfo{ID: id, Kind: segModules}
-	g := NewGraph(slices.Clone(mods.pages), slices.Clone(mods.edges))
+	g := AssembleGraph(mods, nil)
 	info.Pages = len(g.Pages)
-	w, err := newSegWriter(dir, id, false)
+	var blobs map[string][]byte
+	if extra != nil {
+		var err error
+		if blobs, err = extra(g, nil); err != nil {
+			return info, err
+		}
+	}
+	w, err := newSegWriter(dir, id, len(g.Pages) < 2000)
 	if err != nil {
 		return info, NotWritable(dir, err)
 	}
 	err = writeSegmentData(w, &info, g, Groups(g), nil, nil, nil)
+	if err == nil {
+		err = w.setCompressedBlob(docsBlob, compress(encodeDocs(docs)))
+	}
 	for name, b := range compressAll(blobs) {
 		if err == nil {
 			err = w.setCompressedBlob(name, b)
@@ -219,7 +200,7 @@ func writeSegmentData(w *segWriter, info *segInfo, g *Graph, group []uint32, fac
 // its file's ordinal in the segment, its language's number in
 // segInfo.Langs and its qualified name), r/NAME the ordinals of the files
 // whose references look NAME up (uvarint differences).
-func (w *segWriter) setNames(info *segInfo, g *Graph, recs []*FileRecord) error {
+func (w *segWriter) setNames(info *segInfo, g *Graph, recs []*FileRecord, pieces []*segPiece, goMod string) error {
 	ordinal := make(map[string]uint64, len(recs))
 	for i, r := range recs {
 		ordinal[r.Path] = uint64(i)
@@ -241,26 +222,10 @@ func (w *segWriter) setNames(info *segInfo, g *Graph, recs []*FileRecord) error 
 		e.str(p.Qualified)
 	}
 	info.Langs = langs.strs
-	// d/PATH: each file's named definitions (its language's number, then
-	// name and qualified name of each), so that a build learns what an
-	// edit changed in a file's definitions without decoding its segment.
-	fileDefs := map[string]*enc{}
-	for i := range g.Pages {
-		p := &g.Pages[i]
-		if p.Kind != KindSymbol || p.Name == "" {
-			continue
-		}
-		e := fileDefs[p.Path]
-		if e == nil {
-			e = &enc{}
-			e.uint(langs.id(p.Lang))
-			fileDefs[p.Path] = e
-		}
-		e.str(p.Name)
-		e.str(p.Qualified)
-	}
-	for path, e := range fileDefs {
-		if err := w.set("d/"+path, e.b); err != nil {
+	// d/PATH: what a build must know of each file without decoding the
+	// segment (fileSummary).
+	for i, pc := range pieces {
+		if err := w.set("d/"+pc.Path, encodeSummary(summarize(pc, recs[i]), &langs)); err != nil {
 			return err
 		}
 	}
@@ -276,7 +241,7 @@ func (w *segWriter) setNames(info *segInfo, g *Graph, recs []*FileRecord) error 
 		if r.Facts == nil {
 			continue
 		}
-		for _, name := range refNames(r) {
+		for _, name := range RefNames(r) {
 			e := refs[name]
 			if e == nil {
 				e = &enc{}
@@ -291,20 +256,29 @@ func (w *segWriter) setNames(info *segInfo, g *Graph, recs []*FileRecord) error 
 			return err
 		}
 	}
-	return nil
-}
-
-// refNames returns the distinct names r's references look up.
-func refNames(r *FileRecord) []string {
-	seen := make(map[string]bool, len(r.Facts.Refs))
-	var out []string
-	for _, rf := range r.Facts.Refs {
-		if !seen[rf.Name] {
-			seen[rf.Name] = true
-			out = append(out, rf.Name)
+	// i/KEY: the ordinals of the files whose imports ask KEY (ImportKeys).
+	imps := map[string]*enc{}
+	lastImp := map[string]uint64{}
+	for i, r := range recs {
+		if r.Facts == nil || len(r.Facts.Imports) == 0 {
+			continue
+		}
+		for _, k := range ImportKeys(r, goMod) {
+			e := imps[k]
+			if e == nil {
+				e = &enc{}
+				imps[k] = e
+			}
+			e.uint(uint64(i) - lastImp[k])
+			lastImp[k] = uint64(i)
 		}
 	}
-	return out
+	for k, e := range imps {
+		if err := w.set("i/"+k, e.b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // nextSegmentID returns a segment number above every one present or named
@@ -353,26 +327,17 @@ func commitGeneration(dir string, n int, m manifest) error {
 // piecesEqual reports whether two pieces of the same file carry the same
 // pages and edges.
 func piecesEqual(a, b *segPiece) bool {
-	if len(a.pages) != len(b.pages) || len(a.edges) != len(b.edges) {
+	if len(a.Pages) != len(b.Pages) || len(a.Edges) != len(b.Edges) {
 		return false
 	}
-	for i := range a.pages {
-		if !pageEqual(&a.pages[i], &b.pages[i]) {
+	for i := range a.Pages {
+		if !pageEqual(&a.Pages[i], &b.Pages[i]) {
 			return false
 		}
 	}
-	ea, eb := slices.Clone(a.edges), slices.Clone(b.edges)
-	cmp := func(x, y pieceEdge) int {
-		if x.From != y.From {
-			return int(int64(x.From) - int64(y.From))
-		}
-		if x.Type != y.Type {
-			return int(x.Type) - int(y.Type)
-		}
-		return strings.Compare(x.To, y.To)
-	}
-	slices.SortFunc(ea, cmp)
-	slices.SortFunc(eb, cmp)
+	ea, eb := slices.Clone(a.Edges), slices.Clone(b.Edges)
+	slices.SortFunc(ea, comparePieceEdge)
+	slices.SortFunc(eb, comparePieceEdge)
 	return slices.Equal(ea, eb)
 }
 
@@ -383,12 +348,12 @@ func pageEqual(a, b *Page) bool {
 		slices.Equal(a.Idents, b.Idents) && slices.Equal(a.Literals, b.Literals)
 }
 
-func modsEqual(a, b *modPiece) bool {
-	if a == nil || b == nil || len(a.pages) != len(b.pages) || !slices.Equal(a.edges, b.edges) {
+func modsEqual(a, b Piece) bool {
+	if len(a.Pages) != len(b.Pages) || !slices.Equal(a.Edges, b.Edges) {
 		return false
 	}
-	for i := range a.pages {
-		if !pageEqual(&a.pages[i], &b.pages[i]) {
+	for i := range a.Pages {
+		if !pageEqual(&a.Pages[i], &b.Pages[i]) {
 			return false
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
@@ -157,6 +158,36 @@ type segment struct {
 	seal []sealFile
 	seen []fileID
 	dead map[string]bool // its files a newer segment replaced, or removed
+
+	statOnce sync.Once
+	statList []FileStat
+	statErr  error
+}
+
+// cachedStats is stats, decoded once.
+func (sg *segment) cachedStats() ([]FileStat, error) {
+	sg.statOnce.Do(func() { sg.statList, sg.statErr = sg.stats() })
+	return sg.statList, sg.statErr
+}
+
+// readPiecesOf decodes the pieces and records of the given live files of
+// sg (it decodes the segment's graph and facts whole).
+func (sg *segment) readPiecesOf(paths []string) ([]*segPiece, error) {
+	want := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		want[p] = true
+	}
+	all, err := sg.readPieces(true)
+	if err != nil {
+		return nil, err
+	}
+	var out []*segPiece
+	for _, pc := range all {
+		if want[pc.Path] && pc.rec != nil {
+			out = append(out, pc)
+		}
+	}
+	return out, nil
 }
 
 // openSegment checks the seal of segment id and opens it read-only.

@@ -26,6 +26,13 @@ const manifestName = "MANIFEST"
 type manifest struct {
 	Info     BuildInfo     `json:"info"`
 	Segments []manifestSeg `json:"segments"`
+	// Touched holds the new modification times of files whose content
+	// did not change (a touch, a checkout of the same bytes), so that the
+	// next build does not read them again; merges fold them in.
+	Touched map[string]int64 `json:"touched,omitempty"`
+	// GoModule is the module path of the root's go.mod the generation
+	// was resolved with.
+	GoModule *string `json:"go_module,omitempty"`
 }
 
 type manifestSeg struct {
@@ -245,6 +252,9 @@ func (s *Snapshot) Stats() ([]FileStat, error) {
 			}
 			for _, f := range st {
 				if !sg.dead[f.Path] {
+					if t, ok := s.man.Touched[f.Path]; ok {
+						f.ModTime = t
+					}
 					all = append(all, f)
 				}
 			}
@@ -364,30 +374,10 @@ func (s *Snapshot) PageIDs(prefix string, limit int) []string {
 	return out
 }
 
-// segPiece is the derived data one file owns: its pages (the file page,
-// then its definitions'), the edges leaving them and the contains edge of
-// its module, with targets by page ID, and its record.
+// segPiece is a file's piece with the record it was resolved from.
 type segPiece struct {
-	rec   *FileRecord
-	pages []Page
-	edges []pieceEdge
-}
-
-// pieceEdge is an edge of a piece: from pages[From] (or, with From ==
-// fromModule, from the file's module) to the page with ID To.
-type pieceEdge struct {
-	From uint32
-	To   string
-	Type EdgeType
-}
-
-const fromModule = ^uint32(0)
-
-// modPiece is the modules segment's content: every module page and the
-// contains edges between modules.
-type modPiece struct {
-	pages []Page
-	edges []Edge // among pages
+	Piece
+	rec *FileRecord
 }
 
 // readPieces decodes the live pieces of segment sg (records with their
@@ -410,20 +400,20 @@ func (sg *segment) readPieces(records bool) ([]*segPiece, error) {
 		if p.Kind == KindFile {
 			cur = -1
 			if !sg.dead[p.Path] {
-				out = append(out, &segPiece{})
+				out = append(out, &segPiece{Piece: Piece{Path: p.Path}})
 				cur = int32(len(out) - 1)
 			}
 		}
 		owner[i] = cur
 		if cur >= 0 {
 			pc := out[cur]
-			local[i] = uint32(len(pc.pages))
-			pc.pages = append(pc.pages, *p)
+			local[i] = uint32(len(pc.Pages))
+			pc.Pages = append(pc.Pages, *p)
 		}
 	}
 	for _, e := range g.Edges() {
 		if o := owner[e.From]; o >= 0 {
-			out[o].edges = append(out[o].edges, pieceEdge{From: local[e.From], To: g.Pages[e.To].ID, Type: e.Type})
+			out[o].Edges = append(out[o].Edges, PieceEdge{From: local[e.From], To: g.Pages[e.To].ID, Type: e.Type})
 		}
 	}
 	for _, x := range ext {
@@ -435,10 +425,14 @@ func (sg *segment) readPieces(records bool) ([]*segPiece, error) {
 			continue
 		}
 		if x.Out {
-			out[o].edges = append(out[o].edges, pieceEdge{From: local[x.Local], To: x.ID, Type: x.Type})
+			out[o].Edges = append(out[o].Edges, PieceEdge{From: local[x.Local], To: x.ID, Type: x.Type})
 		} else {
-			out[o].edges = append(out[o].edges, pieceEdge{From: fromModule, To: x.ID, Type: x.Type})
+			// The module's contains edge to the file.
+			out[o].Edges = append(out[o].Edges, PieceEdge{From: FromModule, To: out[o].Pages[0].ID, Type: x.Type})
 		}
+	}
+	for _, pc := range out {
+		pc.sortEdges()
 	}
 	if records {
 		b, err := sg.blob(factsBlob)
@@ -451,7 +445,7 @@ func (sg *segment) readPieces(records bool) ([]*segPiece, error) {
 		}
 		byPath := make(map[string]*segPiece, len(out))
 		for _, pc := range out {
-			byPath[pc.pages[0].Path] = pc
+			byPath[pc.Pages[0].Path] = pc
 		}
 		err = decodeFactsBlob(b, stats, g, func(rec *FileRecord) error {
 			st := stats[0]
@@ -471,78 +465,43 @@ func (sg *segment) readPieces(records bool) ([]*segPiece, error) {
 	return out, nil
 }
 
-// readModules decodes the modules segment.
-func (sg *segment) readModules() (*modPiece, error) {
+// readModules decodes the modules segment's module piece.
+func (sg *segment) readModules() (Piece, error) {
 	g, err := sg.graph()
 	if err != nil {
-		return nil, err
+		return Piece{}, err
 	}
-	return &modPiece{pages: g.Pages, edges: g.Edges()}, nil
+	pc := Piece{Pages: g.Pages}
+	for _, e := range g.Edges() {
+		pc.Edges = append(pc.Edges, PieceEdge{From: e.From, To: g.Pages[e.To].ID, Type: e.Type})
+	}
+	pc.sortEdges()
+	return pc, nil
 }
 
-// readGraph assembles the graph of the live pieces of every segment.
+// readGraph assembles the graph of the live pieces of every segment, in
+// the order of a full build's graph (modules, then the files in path
+// order), so that it does not matter how files fell into segments.
 func (s *Snapshot) readGraph() (*Graph, error) {
-	var mods *modPiece
+	var mods Piece
 	if ms := s.modulesSeg(); ms != nil {
 		var err error
 		if mods, err = ms.readModules(); err != nil {
 			return nil, fmt.Errorf("read graph: %w (run `wikitoolkit build --full`)", err)
 		}
 	}
-	var pieces []*segPiece
+	var pieces []Piece
 	for _, sg := range s.fileSegs() {
 		ps, err := sg.readPieces(false)
 		if err != nil {
 			return nil, fmt.Errorf("read graph: %w (run `wikitoolkit build --full`)", err)
 		}
-		pieces = append(pieces, ps...)
-	}
-	return assemble(mods, pieces), nil
-}
-
-// assemble builds the graph of the modules and pieces: the pages of a full
-// build's graph in its order, and every edge whose target exists.
-func assemble(mods *modPiece, pieces []*segPiece) *Graph {
-	slices.SortFunc(pieces, func(a, b *segPiece) int { return strings.Compare(a.pages[0].Path, b.pages[0].Path) })
-	n := 0
-	ne := 0
-	if mods != nil {
-		n, ne = len(mods.pages), len(mods.edges)
-	}
-	for _, pc := range pieces {
-		n += len(pc.pages)
-		ne += len(pc.edges)
-	}
-	pages := make([]Page, 0, n)
-	edges := make([]Edge, 0, ne)
-	if mods != nil {
-		pages = append(pages, mods.pages...)
-		edges = append(edges, mods.edges...)
-	}
-	start := make([]uint32, len(pieces))
-	for i, pc := range pieces {
-		start[i] = uint32(len(pages))
-		pages = append(pages, pc.pages...)
-	}
-	byID := make(map[string]uint32, len(pages))
-	for i := range pages {
-		byID[pages[i].ID] = uint32(i)
-	}
-	for i, pc := range pieces {
-		for _, e := range pc.edges {
-			to, ok := byID[e.To]
-			if !ok {
-				continue
-			}
-			if e.From == fromModule {
-				// The module's contains edge, stored as module ID → file.
-				edges = append(edges, Edge{From: to, To: start[i], Type: e.Type})
-				continue
-			}
-			edges = append(edges, Edge{From: start[i] + e.From, To: to, Type: e.Type})
+		for _, pc := range ps {
+			pieces = append(pieces, pc.Piece)
 		}
 	}
-	return NewGraph(pages, edges)
+	slices.SortFunc(pieces, func(a, b Piece) int { return strings.Compare(a.Path, b.Path) })
+	return AssembleGraph(mods, pieces), nil
 }
 
 // generations lists the generation numbers present under dir/gen.
@@ -643,20 +602,50 @@ func restoreLiterals(pc *segPiece, rec *FileRecord) {
 		return
 	}
 	idents := identsByDef(rec.Facts.Refs, len(rec.Facts.Defs), maxIdents)
-	pc.pages[0].Idents = idents[0]
-	for i := 1; i < len(pc.pages) && i < len(idents); i++ {
-		if pc.pages[i].Kind == KindSymbol {
-			pc.pages[i].Idents = idents[i]
+	pc.Pages[0].Idents = idents[0]
+	for i := 1; i < len(pc.Pages) && i < len(idents); i++ {
+		if pc.Pages[i].Kind == KindSymbol {
+			pc.Pages[i].Idents = idents[i]
 		}
 	}
 	lits := literalsByDef(rec.Facts, maxLiterals)
 	if len(lits) == 0 {
 		return
 	}
-	pc.pages[0].Literals = lits[0]
-	for i := 1; i < len(pc.pages) && i < len(lits); i++ {
-		if pc.pages[i].Kind == KindSymbol {
-			pc.pages[i].Literals = lits[i]
+	pc.Pages[0].Literals = lits[0]
+	for i := 1; i < len(pc.Pages) && i < len(lits); i++ {
+		if pc.Pages[i].Kind == KindSymbol {
+			pc.Pages[i].Literals = lits[i]
 		}
 	}
+}
+
+// SegmentView is one segment of a generation as the ranking data reads
+// it: its blobs, and which of its files are dead.
+type SegmentView struct{ sg *segment }
+
+// SegmentViews returns the generation's segments: the modules segment
+// first, then the file segments in manifest order.
+func (s *Snapshot) SegmentViews() []SegmentView {
+	var out []SegmentView
+	if ms := s.modulesSeg(); ms != nil {
+		out = append(out, SegmentView{ms})
+	}
+	for _, sg := range s.fileSegs() {
+		out = append(out, SegmentView{sg})
+	}
+	return out
+}
+
+// Blob returns the segment's blob name, or ErrNotFound.
+func (v SegmentView) Blob(name string) ([]byte, error) { return v.sg.blob(name) }
+
+// Dead reports whether the page ID (a file's, "file:PATH") is tombstoned
+// in this segment.
+func (v SegmentView) Dead(id string) bool {
+	if len(v.sg.dead) == 0 {
+		return false
+	}
+	p, ok := strings.CutPrefix(id, "file:")
+	return ok && v.sg.dead[p]
 }

@@ -220,7 +220,7 @@ func noIndexServer(t *testing.T, build func(ctx context.Context, root string) er
 }
 
 func realBuild(ctx context.Context, root string) error {
-	_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format, Progress: wiki.BuildProgress(ctx)})
+	_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Segment: engine.BuildBlobs, BlobsFormat: engine.Format, Progress: wiki.BuildProgress(ctx)})
 	return err
 }
 

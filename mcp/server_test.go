@@ -62,7 +62,7 @@ func Checkout(total int) error {
 func buildIndex(t testing.TB, root string) string {
 	t.Helper()
 	dir := filepath.Join(root, graph.IndexDirName)
-	graphtest.Build(t, graph.BuildOptions{Root: root, IndexDir: dir, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format})
+	graphtest.Build(t, graph.BuildOptions{Root: root, IndexDir: dir, Segment: engine.BuildBlobs, BlobsFormat: engine.Format})
 	return dir
 }
 
@@ -349,7 +349,7 @@ func TestAutoRefresh(t *testing.T) {
 	builds := make(chan struct{}, 10)
 	var root string
 	opt := Options{CheckEvery: time.Millisecond, Build: func(ctx context.Context) error {
-		_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Blobs: engine.BuildBlobs, BlobsFormat: engine.Format})
+		_, err := graph.Build(ctx, graph.BuildOptions{Root: root, Segment: engine.BuildBlobs, BlobsFormat: engine.Format})
 		builds <- struct{}{}
 		return err
 	}}

@@ -139,26 +139,29 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 	}
 	defer lock.Unlock()
 	shared := annotate.ImportSharedIfChanged(indexDir, annotate.SharedDir(root))
-	var built *graph.Graph // the graph of the generation the build writes, if any
 	info, err := graph.Build(ctx, graph.BuildOptions{
-		Root:     root,
-		IndexDir: indexDir,
-		Full:     opt.Full,
-		Walk:     ws.WalkOptions(),
-		Progress: opt.Progress,
-		Lock:     lock,
-		Blobs: func(g *graph.Graph, prev *graph.Snapshot) (map[string][]byte, error) {
-			built = g
-			return engine.BuildBlobs(g, prev)
-		},
+		Root:        root,
+		IndexDir:    indexDir,
+		Full:        opt.Full,
+		Walk:        ws.WalkOptions(),
+		Progress:    opt.Progress,
+		Lock:        lock,
+		Segment:     engine.BuildBlobs,
 		BlobsFormat: engine.Format,
 	})
 	if err != nil {
 		return nil, err
 	}
-	if built != nil {
+	if info.FilesParsed > 0 || info.FilesRemoved > 0 {
 		// Best effort: without a stamp a reader dates a change by this build.
-		_ = annotate.StampAnchors(indexDir, built, info.Started)
+		_ = annotate.StampAnchors(indexDir, func() (*graph.Graph, error) {
+			snap, err := graph.OpenSnapshot(indexDir)
+			if err != nil {
+				return nil, err
+			}
+			defer snap.Close()
+			return snap.Graph()
+		}, info.Started)
 	}
 	if err := saveWalkSettings(indexDir, ws); err != nil {
 		info.Warnings = append(info.Warnings, fmt.Sprintf("the build options were not saved (%v); the next build uses the defaults unless given them again", err))

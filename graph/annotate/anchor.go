@@ -281,8 +281,18 @@ func (r *Placement) RankPages() []graph.Page { return r.pages }
 // that hold again or are no longer used. It writes only when something
 // changed. It is how "the code changed 2026-11-20" keeps its date: a build
 // runs it, under the build lock, after writing a generation of g.
-func StampAnchors(dir string, g *graph.Graph, at time.Time) error {
+//
+// The graph is asked for only when there are notes or memories: the
+// generation's graph is assembled from all its segments.
+func StampAnchors(dir string, graphOf func() (*graph.Graph, error), at time.Time) error {
 	a, err := Load(dir)
+	if err != nil {
+		return err
+	}
+	if len(a.notes) == 0 && len(a.memories) == 0 {
+		return nil
+	}
+	g, err := graphOf()
 	if err != nil {
 		return err
 	}

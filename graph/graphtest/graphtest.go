@@ -15,7 +15,7 @@ import (
 )
 
 // Build runs graph.Build with opt and fails the test on an error. To build
-// the ranking index too, set opt.Blobs to engine.BuildBlobs and
+// the ranking index too, set opt.Segment to engine.BuildBlobs and
 // opt.BlobsFormat to engine.Format.
 func Build(t testing.TB, opt graph.BuildOptions) *graph.BuildInfo {
 	t.Helper()

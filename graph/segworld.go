@@ -1,0 +1,135 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// segWorld is the World of a tree whose derived data the segments of the
+// live generation hold, with the records of the files a build changed laid
+// over it: an incremental build resolves the files it must against it,
+// reading only the keys each question names (n/NAME per segment) and the
+// paths of the tree, never whole segments.
+type segWorld struct {
+	segs  []*segment           // the live generation's file segments
+	gone  map[string]bool      // stored copies that do not count (changed or removed files)
+	over  map[string][]DefInfo // definitions of the new records, by name
+	paths []string             // every file of the tree, sorted
+	has   map[string]bool
+	dirs  map[string]bool
+	goMod string
+
+	mu       sync.Mutex
+	defs     map[string][]DefInfo
+	revFiles []string // paths reversed, sorted (suffix questions)
+	revDirs  []string
+}
+
+// newSegWorld returns the World of paths (the tree's files, sorted) with
+// the definitions of the stored segments, except of gone paths, and of
+// over's records.
+func newSegWorld(segs []*segment, paths []string, gone map[string]bool, over []*FileRecord, goMod string) *segWorld {
+	w := &segWorld{segs: segs, gone: gone, paths: paths, goMod: goMod,
+		has: make(map[string]bool, len(paths)), dirs: map[string]bool{".": true}, defs: map[string][]DefInfo{}}
+	for _, p := range paths {
+		w.has[p] = true
+		for d := dirOf(p); !w.dirs[d]; d = dirOf(d) {
+			w.dirs[d] = true
+		}
+	}
+	w.over = defsOf(over)
+	return w
+}
+
+func (w *segWorld) Defs(name string) []DefInfo {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if ds, ok := w.defs[name]; ok {
+		return ds
+	}
+	var out []DefInfo
+	for _, sg := range w.segs {
+		stats, err := sg.cachedStats()
+		if err != nil {
+			continue
+		}
+		_ = sg.lookup("n/", []string{name}, func(_ string, v []byte) {
+			d := dec{b: v}
+			for len(d.b) > 0 && d.err == nil {
+				ord, lang, qual := d.uint(), d.uint(), d.str()
+				if d.err != nil || ord >= uint64(len(stats)) || lang >= uint64(len(sg.info.Langs)) {
+					return
+				}
+				p := stats[ord].Path
+				if sg.dead[p] || w.gone[p] {
+					continue
+				}
+				out = append(out, DefInfo{ID: SymbolID(p, qual), Qualified: qual, Path: p, Lang: sg.info.Langs[lang]})
+			}
+		})
+	}
+	out = append(out, w.over[name]...)
+	w.defs[name] = out
+	return out
+}
+
+func (w *segWorld) HasFile(p string) bool { return w.has[p] }
+func (w *segWorld) HasDir(d string) bool  { return w.dirs[d] }
+func (w *segWorld) GoModule() string      { return w.goMod }
+
+func reverse(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
+}
+
+// withSuffix returns, of the entries (reversed, sorted) whose path is s or
+// ends in "/"+s, the shortest (the least on a tie) and how many, up to 2
+// counted exactly... all of them counted.
+func withSuffix(rev []string, s string) (best string, n int) {
+	rs := reverse(s)
+	i, _ := slices.BinarySearch(rev, rs)
+	for ; i < len(rev) && strings.HasPrefix(rev[i], rs); i++ {
+		r := rev[i]
+		if len(r) != len(rs) && r[len(rs)] != '/' {
+			continue
+		}
+		p := reverse(r)
+		if n == 0 || len(p) < len(best) || len(p) == len(best) && p < best {
+			best = p
+		}
+		n++
+	}
+	return best, n
+}
+
+func (w *segWorld) FileWithSuffix(s string) (string, int) {
+	w.mu.Lock()
+	if w.revFiles == nil {
+		w.revFiles = make([]string, len(w.paths))
+		for i, p := range w.paths {
+			w.revFiles[i] = reverse(p)
+		}
+		slices.Sort(w.revFiles)
+	}
+	rev := w.revFiles
+	w.mu.Unlock()
+	return withSuffix(rev, s)
+}
+
+func (w *segWorld) DirWithSuffix(s string) (string, bool) {
+	w.mu.Lock()
+	if w.revDirs == nil {
+		for d := range w.dirs {
+			if d != "." {
+				w.revDirs = append(w.revDirs, reverse(d))
+			}
+		}
+		slices.Sort(w.revDirs)
+	}
+	rev := w.revDirs
+	w.mu.Unlock()
+	best, n := withSuffix(rev, s)
+	return best, n > 0
+}
