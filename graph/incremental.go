@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -194,6 +195,9 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		}
 	}
 	change := changesFromDefs(oldDefs, oldChanged, parsed, was, now)
+	// The files whose content changed or went; gone grows below by the
+	// dependents re-resolved, whose content (docs, diagnostics) stands.
+	contentGone := maps.Clone(gone)
 	lap("load")
 
 	// The files the change can alter: the reverse keys name candidates;
@@ -288,9 +292,13 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 			return nil, prevError{err}
 		}
 	}
-	docs = updateDocs(docs, gone, parsed)
+	oldDocs := docs
+	docs = updateDocs(docs, contentGone, parsed)
+
 	mods := modulesOf(newPaths, docs)
-	writeMods := ms == nil || !modsEqual(mods, oldMods)
+	// The candidates are kept even when the pages stand: a candidate that
+	// loses today wins when the winner goes.
+	writeMods := ms == nil || !modsEqual(mods, oldMods) || !slices.Equal(docs, oldDocs)
 
 	// The generation's numbers: the old ones, less what the replaced
 	// copies held, plus what the new ones hold.
@@ -308,7 +316,7 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	info.Pages, info.Edges, info.Languages = cloneCounts(old.Pages), cloneCounts(old.Edges), cloneCounts(old.Languages)
 	info.Files, info.SourceBytes, info.Diagnostics = old.Files, old.SourceBytes, old.Diagnostics
 	fillInfoDelta(info, oldMods, mods, newSums, lost)
-	info.DiagnosticFiles = mergeDiagnostics(old.DiagnosticFiles, gone, parsed)
+	info.DiagnosticFiles = mergeDiagnostics(old.DiagnosticFiles, contentGone, parsed)
 
 	// Write: the modules segment if it changed, the delta, and the
 	// manifest with the tombstones; merge deltas past the limit.

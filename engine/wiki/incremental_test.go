@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -362,6 +363,20 @@ func compareIndexes(ctx context.Context, inc, full *graph.Snapshot) string {
 	if err != nil {
 		return "full graph: " + err.Error()
 	}
+	// The counts an incremental build carries forward.
+	ai, af := inc.Info(), full.Info()
+	for _, c := range []struct {
+		what      string
+		inc, full any
+	}{
+		{"pages", ai.Pages, af.Pages}, {"edges", ai.Edges, af.Edges}, {"languages", ai.Languages, af.Languages},
+		{"files", ai.Files, af.Files}, {"source bytes", ai.SourceBytes, af.SourceBytes},
+		{"diagnostics", ai.Diagnostics, af.Diagnostics}, {"diagnostic files", ai.DiagnosticFiles, af.DiagnosticFiles},
+	} {
+		if !reflect.DeepEqual(c.inc, c.full) {
+			return fmt.Sprintf("build info %s: incremental %v, full %v", c.what, c.inc, c.full)
+		}
+	}
 	pi, pf := pageLines(gi), pageLines(gf)
 	if d := firstDiff("page", pi, pf); d != "" {
 		return d
@@ -441,7 +456,11 @@ func firstDiff(what string, inc, full []string) string {
 			i++
 			j++
 		case j >= len(full) || (i < len(inc) && inc[i] < full[j]):
-			return fmt.Sprintf("%s only in the incremental build (%d vs %d): %s", what, len(inc), len(full), inc[i])
+			other := ""
+			if j < len(full) {
+				other = "; the full build has there: " + full[j]
+			}
+			return fmt.Sprintf("%s only in the incremental build (%d vs %d): %s%s", what, len(inc), len(full), inc[i], other)
 		default:
 			return fmt.Sprintf("%s only in the full build (%d vs %d): %s", what, len(inc), len(full), full[j])
 		}
