@@ -258,6 +258,11 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		toResolve = append(toResolve, pc.rec)
 	}
 	slices.SortFunc(toResolve, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
+	var names []string
+	for _, r := range toResolve {
+		names = append(names, RefNames(r)...)
+	}
+	now.prefetch(names)
 	resolved := ResolvePieces(toResolve, now)
 	var delta []*segPiece
 	oldAffected := map[string]*segPiece{}

@@ -48,13 +48,38 @@ func (w *segWorld) Defs(name string) []DefInfo {
 	if ds, ok := w.defs[name]; ok {
 		return ds
 	}
-	var out []DefInfo
+	w.load([]string{name})
+	return w.defs[name]
+}
+
+// prefetch answers Defs for names at once: one read of each segment, the
+// keys in order (a resolution asks a file's hundreds of names one by one).
+func (w *segWorld) prefetch(names []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var todo []string
+	for _, n := range names {
+		if _, ok := w.defs[n]; !ok {
+			todo = append(todo, n)
+		}
+	}
+	slices.Sort(todo)
+	todo = slices.Compact(todo)
+	w.load(todo)
+}
+
+// load reads the definitions of names (none known yet) from every segment
+// and adds the overlay's.
+func (w *segWorld) load(names []string) {
+	found := make(map[string][]DefInfo, len(names))
 	for _, sg := range w.segs {
 		stats, err := sg.cachedStats()
 		if err != nil {
 			continue
 		}
-		_ = sg.lookup("n/", []string{name}, func(_ string, v []byte) {
+		_ = sg.lookup("n/", names, func(name string, v []byte) {
+			out := found[name]
+			defer func() { found[name] = out }()
 			d := dec{b: v}
 			for len(d.b) > 0 && d.err == nil {
 				ord, lang, qual := d.uint(), d.uint(), d.str()
@@ -69,9 +94,9 @@ func (w *segWorld) Defs(name string) []DefInfo {
 			}
 		})
 	}
-	out = append(out, w.over[name]...)
-	w.defs[name] = out
-	return out
+	for _, name := range names {
+		w.defs[name] = append(found[name], w.over[name]...)
+	}
 }
 
 func (w *segWorld) HasFile(p string) bool { return w.has[p] }
