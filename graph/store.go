@@ -1,72 +1,84 @@
 package graph
 
-// The index on disk.
+// The index on disk: generations of immutable segments.
 //
 // An index directory (by default <root>/.wikitoolkit) holds:
 //
-//	.gitignore      "*" so git never sees the index
-//	CURRENT         the name of the live generation ("000007"), replaced atomically (write, fsync, rename)
-//	build.lock      flock(2) taken exclusively by the one build that may run at a time
-//	gen/NNNNNN/     one generation: a Badger database of derived data, immutable once CURRENT names it
-//	gen/NNNNNN/SEAL its seal: every other file of the generation with its size and xxhash64
-//	authored/       notes and memories: a build only adds to it (package graph/annotate)
-//	shared.stamp    the listing of <root>/.wiki/ at its last import
+//	.gitignore        "*" so git never sees the index
+//	CURRENT           the number of the live generation ("7"), replaced atomically (write, fsync, rename)
+//	build.lock        flock(2) taken exclusively by the one build that may run at a time
+//	gen/NNNNNN/       a generation: MANIFEST (JSON: the build's info and the segments it is made of,
+//	                  each with its tombstones) and SEAL; small, written whole by every build
+//	seg/NNNNNN/       a segment: a Badger database of the derived data of a set of files (or of the
+//	                  modules), immutable once written, with its own SEAL (segment.go lists its keys)
+//	authored/         notes and memories: a build only adds to it (package graph/annotate)
+//	shared.stamp      the listing of <root>/.wiki/ at its last import
 //
-// A build writes generation n+1 beside the live generation n, closes it
-// (Badger flushes everything), seals it, syncs its folder and gen/, and
-// only then points CURRENT at it (commit; cli/crashorder_test.go stops a
-// build at each of these steps). Readers
-// open the generation CURRENT names read-only; Badger's read-only open takes
-// a shared flock, so any number of readers coexist, and a build deletes an
-// old generation only when it can take that flock exclusively. A build
-// killed at any moment leaves a partial gen/ directory that CURRENT never
-// names and the next build removes. Badger's WriteBatch is not atomic
-// (research/dependencies.md §3) — it does not need to be here.
+// Why segments (issue #13). Derived data is owned by the file it comes
+// from — a file's piece: its pages, the edges leaving them (targets by page
+// ID), its record — so an update need rewrite only the pieces that change.
+// A full build cuts the files, in path order, into segments of at most
+// segMaxFiles files or segMaxBytes of source, cut where the directory
+// changes (publish.go). An incremental build (incremental.go) parses the
+// changed files, finds the files whose pieces the change can alter (the
+// rule is at the top of depend.go) through each segment's reverse keys
+// (r/NAME: files whose references look NAME up; i/KEY: files whose imports
+// ask KEY), re-resolves them against a World served by the segments'
+// name keys (n/NAME; segworld.go), and writes the pieces that changed as
+// one small delta segment; their old copies, and removed files, become
+// tombstones in the new manifest (manifestSeg.Dead). What the build needs
+// of a stored file without decoding its segment is its summary (d/PATH:
+// counts and definitions). The generation's counts are the previous ones
+// moved by the summaries; the module pages are remade from the doc
+// candidates the modules segment keeps. More than maxDeltas small segments,
+// or a segment with more dead files than live ones, are merged into the
+// new segment by the build that crosses the limit. On moby an edit reads a
+// few hundred keys and writes one segment of tens of KB, where it read and
+// rewrote the whole 4 MB index before.
+//
+// Readers never see a segment's numbering: Snapshot.Graph assembles the
+// live pieces in a full build's order (modules, then files by path), and
+// the ranking data of every segment opens as one engine index whose
+// statistics are summed over live pages (engine/segment.go), so answers do
+// not depend on how files fell into segments (engine/wiki
+// TestIncrementalEqualsFull compares them with a full build's after random
+// edits, additions, removals and renames, and the build info's counts).
+//
+// Publishing. A build writes and closes each new segment, seals it and
+// syncs seg/ (segWriter.commit), then writes the manifest and the
+// generation's seal, syncs gen/, and only then points CURRENT at the new
+// generation (commitGeneration; cli/crashorder_test.go stops a build at
+// each of these steps). Readers open the generation CURRENT names: its
+// manifest once, and each segment read-only; Badger's read-only open takes
+// a shared flock, so any number of readers coexist, and a build deletes a
+// segment no live manifest names only when it can take that flock
+// exclusively. A build killed at any moment leaves segments and a partial
+// generation that CURRENT never names and the next build removes.
+// Badger's WriteBatch is not atomic (research/dependencies.md §3) — it
+// does not need to be here.
 //
 // The seal. Damage happens to an index (a full disk, a copy of a
 // half-written folder, a restored backup), and Badger meets a truncated or
 // scribbled table with a panic on a goroutine of its own, where no recover
-// reaches. So when a build has closed a generation it writes gen/NNNNNN/SEAL
-// (seal.go) before CURRENT names it, and every open checks the seal first:
-// each listed file must exist with its size (one stat each) and its hash
-// (xxhash64 over a read-only mmap). A failure is a *DamagedError
-// (errors.Is ErrDamaged): readers say "the index is damaged (…); run
-// 'wikitoolkit build'" and exit 1, Build rebuilds in full by itself (and
-// says why in BuildInfo.Repaired), and the MCP server answers tools with
-// isError while it rebuilds in the background. A generation without a seal
-// (an older wikitoolkit, or a folder copied mid-build) counts as damaged.
-// Measured on moby (a 3.8 MB table plus Badger's 1 MiB sparse DISCARD):
-// the check costs 0.9-1.0 ms per open, open plus first query 38.3 → 39.2 ms
-// (BenchmarkOpenAndFirstQuery). Badger's own ChecksumVerificationMode was
-// not chosen: it verifies a table only after reading the table's footer
-// and index, which is where truncation panics, and it cannot notice a
-// missing value log or generation folder. A long-running reader calls
+// reaches. So every segment and every generation folder carries a SEAL
+// (seal.go) written before CURRENT can name it, and every open checks the
+// seals first: each listed file must exist with its size (one stat each)
+// and its hash (xxhash64 over a read-only mmap). A failure is a
+// *DamagedError (errors.Is ErrDamaged): readers say "the index is damaged
+// (…); run 'wikitoolkit build'" and exit 1, Build rebuilds in full by
+// itself (and says why in BuildInfo.Repaired), and the MCP server answers
+// tools with isError while it rebuilds in the background. A segment
+// without a seal counts as damaged. Badger's own ChecksumVerificationMode
+// was not chosen: it verifies a table only after reading the table's
+// footer and index, which is where truncation panics, and it cannot
+// notice a missing value log or folder. A long-running reader calls
 // Snapshot.Verify before each use: stats only while nothing moved, a full
-// re-check when a file's size, mtime or inode changed, so a generation
-// damaged under a server is dropped before Badger reads it. Mtimes are not
-// part of the seal: a copy of an intact folder (cp -r) stays valid.
+// re-check when a file's size, mtime or inode changed. Mtimes are not part
+// of the seal: a copy of an intact folder (cp -r) stays valid.
 //
 // Writes that fail for want of permission (a read-only index, a read-only
 // file system) are a *NotWritableError that says reading still works and
 // names --index DIR and WIKITOOLKIT_INDEX.
-//
-// Keys of a generation (values are the binary encoding of codec.go; Badger's
-// block compression is off, the large values are zstd-compressed by blob.go):
-//
-//	m/info              BuildInfo as JSON (small, read by status)
-//	m/stats             every indexed file's path, size, mtime and hash (one zstd-compressed value; the no-change rebuild reads only this; m/stat, uncompressed, before format 5)
-//	x/facts/<nnnnnn>    every FileRecord: parser facts without their text, stat or fingerprints, so incremental builds re-resolve without reparsing
-//	x/graph/<nnnnnn>    every page and edge (graphcodec.go), zstd-compressed, in chunks of at most blobChunk bytes
-//	x/text/<nnnnnn>     the page text x/graph and the ranking index share (pagetext.go), the same way
-//	x/<name>/<nnnnnn>   other blobs the same way: x/engine is the ranking index
-//
-// Page text (signatures, docs) is stored once, in x/text and x/graph; what
-// one part can derive from another is not stored twice (record.go,
-// pagetext.go). Facts are one blob rather than a key per file because
-// whole-blob zstd stored moby's in 0.9 MB where per-key values in Badger's
-// zstd blocks took 1.5 MB (columnar, and deriving from the graph, 0.54 MB
-// now), and every reader of facts (an incremental build) reads them all
-// anyway.
 
 import (
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
