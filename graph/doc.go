@@ -15,18 +15,26 @@
 // (ExportShared, SharedDir). NotIndexed reports what a build skipped, and
 // why.
 //
-// Storage design (written out at the top of store.go): derived data lives in
-// immutable generations, each a Badger database under gen/NNNNNN, made live
-// by atomically replacing the CURRENT file; readers open generations
-// read-only and share them; a build killed at any moment leaves the live
-// generation untouched. Authored data (notes, memories: package
-// graph/annotate) lives apart, so no build can touch it. Every generation carries a seal (the size and hash of
-// each of its files) that a reader checks before Badger sees the files, so
-// a damaged index is an error that says "run 'wikitoolkit build'" and not a
-// panic, and a build rebuilds a damaged index in full by itself.
+// Storage design (written out at the top of store.go): derived data lives
+// in immutable segments, Badger databases under seg/NNNNNN each holding the
+// pieces of a set of files (piece.go: a file's pages, the edges leaving
+// them, its record); a generation is a small manifest naming its segments
+// and their tombstones, made live by atomically replacing the CURRENT
+// file. A full build writes segments of bounded size; an incremental build
+// writes only the pieces its change alters (incremental.go, depend.go) as
+// a delta segment, so its cost follows the change. Readers open
+// generations read-only and share them; a build killed at any moment
+// leaves the live generation untouched. Authored data (notes, memories:
+// package graph/annotate) lives apart, so no build can touch it. Every
+// segment and generation carries a seal (the size and hash of each of its
+// files) that a reader checks before Badger sees the files, so a damaged
+// index is an error that says "run 'wikitoolkit build'" and not a panic,
+// and a build rebuilds a damaged index in full by itself.
 //
 // Reference resolution is by name with scope preference: the same file, then
 // the same directory (module), then the modules the file imports, then a
 // unique match anywhere; a name defined more than maxFanOut times in the
-// deciding tier gets no edge rather than thousands.
+// deciding tier gets no edge rather than thousands. It runs per file
+// against a World (world.go): in memory for a full build, served by the
+// segments' keys for an incremental one (segworld.go).
 package graph
