@@ -330,7 +330,8 @@ func (ix *segment) buildText(g *graph.Graph) {
 		}
 	}
 	ix.lenOff, ix.lens = encodeLens(lens)
-	ix.avgLen = meanLens(&ix.sum, &ix.cnt)
+	ix.impSum, ix.impCnt = ix.sum, ix.cnt
+	ix.avgLen = meanLens(&ix.impSum, &ix.impCnt)
 	// Sort terms and remap IDs.
 	numTerms := len(terms)
 	order := make([]uint32, numTerms)

@@ -77,11 +77,13 @@ func (sg *segment) encode(records bool) []byte {
 	b = binary.LittleEndian.AppendUint32(b, indexVersion)
 	b = binary.LittleEndian.AppendUint32(b, uint32(sg.n))
 	b = binary.LittleEndian.AppendUint32(b, uint32(sg.numTerms))
-	b = binary.LittleEndian.AppendUint32(b, 2*numKinds*uint32(numFields))
+	b = binary.LittleEndian.AppendUint32(b, 4*numKinds*uint32(numFields))
 	for k := range numKinds {
 		for f := range numFields {
 			b = binary.AppendUvarint(b, sg.sum[k][f])
 			b = binary.AppendUvarint(b, sg.cnt[k][f])
+			b = binary.AppendUvarint(b, sg.impSum[k][f])
+			b = binary.AppendUvarint(b, sg.impCnt[k][f])
 		}
 	}
 	b = putBytes(b, sg.kind)
@@ -140,13 +142,15 @@ func decodeSegment(b []byte) (*segment, error) {
 	}
 	sg := &segment{n: int(r.u32())}
 	nt := int(r.u32())
-	if r.u32() != 2*numKinds*uint32(numFields) && r.err == nil {
+	if r.u32() != 4*numKinds*uint32(numFields) && r.err == nil {
 		return nil, fmt.Errorf("%w: length sums", ErrBadIndex)
 	}
 	for k := range numKinds {
 		for f := range numFields {
 			sg.sum[k][f] = uint64(r.uv64())
 			sg.cnt[k][f] = uint64(r.uv64())
+			sg.impSum[k][f] = uint64(r.uv64())
+			sg.impCnt[k][f] = uint64(r.uv64())
 		}
 	}
 	sg.kind = r.bytes()
@@ -187,7 +191,7 @@ func decodeSegment(b []byte) (*segment, error) {
 	if err := sg.validate(nt); err != nil {
 		return nil, err
 	}
-	sg.avgLen = meanLens(&sg.sum, &sg.cnt)
+	sg.avgLen = meanLens(&sg.impSum, &sg.impCnt)
 	return sg, nil
 }
 

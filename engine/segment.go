@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"cmp"
 	"fmt"
 	"slices"
@@ -46,9 +47,14 @@ type segment struct {
 	tfOffRaw, lenOffRaw []byte
 	sum                 [numKinds][numFields]uint64
 	cnt                 [numKinds][numFields]uint64 // pages of the kind whose field is not empty
-	avgLen              [numKinds][numFields]float32
-	// exact: post's impacts are the open index's (the same means, nothing
-	// dead), so queries read them as they are.
+	// impSum and impCnt are the statistics post's impacts were computed
+	// under (the segment's own, or a generation's: Reweight), avgLen
+	// their means.
+	impSum, impCnt [numKinds][numFields]uint64
+	avgLen         [numKinds][numFields]float32
+	// exact: post's impacts are the open index's (its means within
+	// meansTolerance of those they were computed under), so queries read
+	// them as they are, leaving out dead pages' postings.
 	exact bool
 
 	adjOff, adj []uint32  // group-level neighbours inside the segment, local, undirected
@@ -246,17 +252,34 @@ func (ix *Index) setAvgLen(subSum, subCnt *[numKinds][numFields]uint64) {
 	}
 	ix.avgLen = meanLens(&sum, &cnt)
 	for _, sg := range ix.segs {
-		sg.exact = sg.dead == nil && sameMeans(sg, &ix.avgLen)
+		sg.exact = sameMeans(sg, &ix.avgLen)
 	}
 }
 
-// sameMeans reports whether the segment's means are avg wherever it has
-// pages with the field: an impact reads only those (a field a posting
-// holds is not empty on its page).
+// meansTolerance is how far (relative) an open index's mean field length
+// may be from the one a segment's impacts were computed under for the
+// stored impacts to stand. A full build computes every segment's under the
+// generation's means (Reweight), so they are exact; an edit of one file
+// among 100,000 moves the means by ~1e-7, so a segment keeps reading its
+// stored impacts for hundreds of edits, and then about one posting in a
+// few hundred differs by one quantization step (of impactQuantMax) from
+// what recomputing would give. Past the tolerance the impacts are
+// recomputed from the stored term frequencies when a query first needs
+// a term (and cached).
+const meansTolerance = 1e-4
+
+// sameMeans reports whether the segment's impacts were computed under
+// means within meansTolerance of avg wherever it has pages with the field:
+// an impact reads only those (a field a posting holds is not empty on its
+// page).
 func sameMeans(sg *segment, avg *[numKinds][numFields]float32) bool {
 	for k := range numKinds {
 		for f := range numFields {
-			if sg.cnt[k][f] > 0 && sg.avgLen[k][f] != avg[k][f] {
+			if sg.cnt[k][f] == 0 {
+				continue
+			}
+			a, b := float64(sg.avgLen[k][f]), float64(avg[k][f])
+			if a != b && math.Abs(a-b) > meansTolerance*math.Max(a, b) {
 				return false
 			}
 		}
@@ -495,12 +518,31 @@ func (ix *Index) impacts(sg *segment, t uint32) termImpacts {
 		return termImpacts{}
 	}
 	b = b[k:]
-	if sg.exact {
+	if sg.exact && sg.dead == nil {
 		return termImpacts{df: int(cnt), post: b}
 	}
 	if v, ok := sg.cache.Load(t); ok {
 		return v.(termImpacts)
 	}
+	if sg.exact {
+		// The stored impacts stand: only the dead pages' postings go.
+		ti := sg.liveImpacts(b, cnt)
+		if cnt >= cacheMinPostings {
+			sg.cache.Store(t, ti)
+		}
+		return ti
+	}
+	ti := sg.recompute(t, b, cnt, &ix.avgLen)
+	if cnt >= cacheMinPostings {
+		sg.cache.Store(t, ti)
+	}
+	return ti
+}
+
+// recompute returns term t's live postings (cnt stored ones in b) with
+// impacts computed under the means avg from the stored term frequencies
+// and page lengths.
+func (sg *segment) recompute(t uint32, b []byte, cnt uint64, avg *[numKinds][numFields]float32) termImpacts {
 	tfb := sg.tfs[sg.tfOff[t]:sg.tfOff[t+1]]
 	out := make([]byte, 0, len(b))
 	var tf, lens [numFields]uint32
@@ -527,16 +569,40 @@ func (ix *Index) impacts(sg *segment, t uint32) termImpacts {
 		if sg.dead != nil && sg.dead[p] || !sg.pageLensTo(p, &lens, hi) {
 			continue
 		}
-		imp := max(1, impact(&tf, &lens, &ix.avgLen[min(int(sg.kind[p]), numKinds-1)]))
+		imp := max(1, impact(&tf, &lens, &avg[min(int(sg.kind[p]), numKinds-1)]))
 		out = append(appendUvarint(out, last-lastLive), imp)
 		lastLive = last
 		df++
 	}
-	ti := termImpacts{df: df, post: out}
-	if cnt >= cacheMinPostings {
-		sg.cache.Store(t, ti)
+	return termImpacts{df: df, post: out}
+}
+
+// liveImpacts is a term's stored postings (cnt of them, in b) without the
+// dead pages'.
+func (sg *segment) liveImpacts(b []byte, cnt uint64) termImpacts {
+	out := make([]byte, 0, len(b))
+	df := 0
+	last, lastLive := uint64(0), uint64(0)
+	n := uint64(sg.n)
+	for range cnt {
+		d, k := uvarint(b)
+		if k <= 0 || k >= len(b) {
+			break
+		}
+		last += d
+		if last >= n {
+			break
+		}
+		imp := b[k]
+		b = b[k+1:]
+		if sg.dead[last] {
+			continue
+		}
+		out = append(appendUvarint(out, last-lastLive), imp)
+		lastLive = last
+		df++
 	}
-	return ti
+	return termImpacts{df: df, post: out}
 }
 
 // termRef is a term found in one or more segments.

@@ -1,0 +1,69 @@
+package engine
+
+import "fmt"
+
+// Stats are the length statistics of a set of pages: per page kind and
+// field, the sum of the field's lengths and the number of pages where it
+// is not empty. An index scores with their quotients (the mean lengths).
+type Stats struct {
+	sum, cnt [numKinds][numFields]uint64
+}
+
+// Add adds o to s.
+func (s *Stats) Add(o Stats) {
+	for k := range numKinds {
+		for f := range numFields {
+			s.sum[k][f] += o.sum[k][f]
+			s.cnt[k][f] += o.cnt[k][f]
+		}
+	}
+}
+
+// SegmentStats returns the statistics of the pages of a segment
+// (BuildSegment's bytes).
+func SegmentStats(b []byte) (Stats, error) {
+	sg, err := decodeSegment(b)
+	if err != nil {
+		return Stats{}, err
+	}
+	return Stats{sg.sum, sg.cnt}, nil
+}
+
+// Reweight returns a segment (BuildSegment's bytes) whose stored impacts
+// are computed under the means of under rather than its own: a full build
+// reweights every segment under the statistics of them all, so that an
+// index opened over them reads the stored impacts as they are (see
+// meansTolerance) instead of recomputing them at query time.
+func Reweight(b []byte, under Stats) ([]byte, error) {
+	sg, err := decodeSegment(b)
+	if err != nil {
+		return nil, err
+	}
+	if sg.impSum == under.sum && sg.impCnt == under.cnt {
+		return b, nil
+	}
+	if err := sg.loadFreqs(); err != nil {
+		return nil, err
+	}
+	avg := meanLens(&under.sum, &under.cnt)
+	postOff := make([]uint32, sg.numTerms+1)
+	post := make([]byte, 0, len(sg.post))
+	for t := range uint32(sg.numTerms) {
+		pb := sg.post[sg.postOff[t]:sg.postOff[t+1]]
+		cnt, k := uvarint(pb)
+		if k <= 0 {
+			return nil, fmt.Errorf("%w: postings of term %d", ErrBadIndex, t)
+		}
+		ti := sg.recompute(t, pb[k:], cnt, &avg)
+		if uint64(ti.df) != cnt {
+			return nil, fmt.Errorf("%w: term %d has %d of %d postings", ErrBadIndex, t, ti.df, cnt)
+		}
+		post = appendUvarint(post, cnt)
+		post = append(post, ti.post...)
+		postOff[t+1] = uint32(len(post))
+	}
+	sg.post, sg.postOff = post, postOff
+	sg.impSum, sg.impCnt = under.sum, under.cnt
+	sg.avgLen = avg
+	return sg.encode(len(sg.recOff) > 0), nil
+}
