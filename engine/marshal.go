@@ -52,7 +52,7 @@ import (
 // fixed-width arrays and offset tables are decoded.
 const (
 	indexMagic   = "WTIX"
-	indexVersion = 9 // 7: data-file flags; 8: no PageRank section; 9: segments (term frequencies, lengths, ext)
+	indexVersion = 10 // 7: data-file flags; 8: no PageRank section; 9: segments (term frequencies, lengths, ext); 10: the statistics impacts were computed under
 )
 
 // ErrBadIndex is returned by UnmarshalIndex and OpenSegments for data they
