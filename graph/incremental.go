@@ -384,7 +384,7 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	m.Segments = append(m.Segments, stay...)
 	slices.SortFunc(delta, func(a, b *segPiece) int { return strings.Compare(a.Path, b.Path) })
 	for _, run := range cutSegments(delta) {
-		if _, err := writeFileSegment(dir, id, run, len(run) < segMaxFiles/8, opt.Segment, goMod); err != nil {
+		if _, err := writeFileSegment(dir, id, run, len(run) < segMaxFiles()/8, opt.Segment, goMod); err != nil {
 			return nil, err
 		}
 		m.Segments = append(m.Segments, manifestSeg{ID: id, Kind: segFiles})
@@ -428,7 +428,7 @@ func keepSegments(prev *Snapshot, dead map[int][]string) (stay []manifestSeg, me
 		ms.Dead = append(ms.Dead, dead[sg.id]...)
 		slices.Sort(ms.Dead)
 		ms.Dead = slices.Compact(ms.Dead)
-		k := kept{ms: ms, files: sg.info.Files, small: sg.info.Files < segMaxFiles/8}
+		k := kept{ms: ms, files: sg.info.Files, small: sg.info.Files < segMaxFiles()/8}
 		k.live = k.files - len(ms.Dead)
 		if k.live > 0 {
 			ks = append(ks, k)

@@ -17,16 +17,30 @@ import (
 // segment's dead files outnumber its live ones, the build merges them into
 // one segment.
 const (
-	segMaxFiles = 2000
-	segMaxBytes = 24 << 20
-	maxDeltas   = 8
+	segFilesDefault = 2000
+	segMaxBytes     = 24 << 20
+	maxDeltas       = 8
 )
+
+// segMaxFiles is the most files a full segment holds: segFilesDefault,
+// unless the environment variable WIKITOOLKIT_SEGMENT_FILES (a test hook,
+// like WIKITOOLKIT_CRASH_AT, read at each call) sets a smaller positive
+// number, so that tests spread a small tree over several segments and make
+// merges happen within a few builds. A delta is a segment of fewer than
+// segMaxFiles()/8 files.
+func segMaxFiles() int {
+	if n, err := strconv.Atoi(os.Getenv("WIKITOOLKIT_SEGMENT_FILES")); err == nil && n > 0 && n < segFilesDefault {
+		return n
+	}
+	return segFilesDefault
+}
 
 // cutSegments groups pieces (in path order) into runs for full segments.
 func cutSegments(pieces []*segPiece) [][]*segPiece {
 	var out [][]*segPiece
 	lo := 0
 	var bytes int64
+	segMaxFiles := segMaxFiles()
 	for i, pc := range pieces {
 		if pc.rec != nil {
 			bytes += pc.rec.Size

@@ -2,6 +2,7 @@ package wiki
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -55,6 +56,96 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	if testing.Short() {
 		steps = 6
 	}
+	incrementalEqualsFull(t, steps, 13, nil)
+}
+
+// TestIncrementalEqualsFullSegments is TestIncrementalEqualsFull with
+// segments of at most 12 files (WIKITOOLKIT_SEGMENT_FILES), so that the
+// fixture's files fall into at least 3 file segments and the random steps
+// tombstone files in several segments at once and merge segments (a
+// segment whose dead files outnumber its live ones); the test fails if
+// either never happened, since then it proved nothing more than the
+// unsegmented one.
+func TestIncrementalEqualsFullSegments(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "12")
+	steps := 40
+	if testing.Short() {
+		steps = 12
+	}
+	var manyDead, merges int
+	var prev map[int]int // live files of each file segment of the previous generation
+	incrementalEqualsFull(t, steps, 29, func(i int, index string) {
+		m := readManifestFile(t, index)
+		files := 0
+		withDead := 0
+		now := map[int]int{}
+		for _, sg := range m.Segments {
+			if sg.Kind != "files" {
+				continue
+			}
+			files++
+			if len(sg.Dead) > 0 {
+				withDead++
+			}
+			now[sg.ID] = 1
+		}
+		if i < 0 {
+			if files < 3 {
+				t.Fatalf("the full build wrote %d file segments, want at least 3 (is WIKITOOLKIT_SEGMENT_FILES read?)", files)
+			}
+		}
+		if withDead >= 2 {
+			manyDead++
+		}
+		for id := range prev {
+			if now[id] == 0 {
+				merges++ // a segment of the previous generation is gone: merged or emptied
+			}
+		}
+		prev = now
+	})
+	t.Logf("%d generations with tombstones in 2+ segments, %d segments merged or emptied", manyDead, merges)
+	if manyDead == 0 || merges == 0 {
+		t.Fatalf("the steps never tombstoned files in 2+ segments at once (%d) or never dropped a segment (%d): the test proved nothing about segments", manyDead, merges)
+	}
+}
+
+// manifestFile is the part of a generation's MANIFEST the tests read.
+type manifestFile struct {
+	Segments []struct {
+		ID   int      `json:"id"`
+		Kind string   `json:"kind"`
+		Dead []string `json:"dead"`
+	} `json:"segments"`
+}
+
+// readManifestFile reads the live generation's MANIFEST of index.
+func readManifestFile(t *testing.T, index string) manifestFile {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(index, "CURRENT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("CURRENT holds %q", b)
+	}
+	b, err = os.ReadFile(filepath.Join(index, "gen", fmt.Sprintf("%06d", n), "MANIFEST"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m manifestFile
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("MANIFEST: %v", err)
+	}
+	return m
+}
+
+// incrementalEqualsFull runs the random steps of TestIncrementalEqualsFull
+// (steps of them, from seed unless the environment sets them); after the
+// first build (i -1) and each incremental one, check, if not nil, is
+// given the index folder.
+func incrementalEqualsFull(t *testing.T, steps int, seed uint64, check func(i int, index string)) {
 	if s := os.Getenv("WIKITOOLKIT_INCR_STEPS"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
@@ -62,7 +153,6 @@ func TestIncrementalEqualsFull(t *testing.T) {
 		}
 		steps = n
 	}
-	seed := uint64(13)
 	if s := os.Getenv("WIKITOOLKIT_INCR_SEED"); s != "" {
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
@@ -73,13 +163,20 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	r := &incrRun{t: t, root: walktest.CopyFixture(t, "polyglot"), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		clock: time.Now().Add(-time.Hour).Truncate(time.Second), added: map[string][][2]string{}}
 	ctx := context.Background()
+	index := filepath.Join(r.root, graph.IndexDirName)
 	if _, err := Build(ctx, BuildOptions{Root: r.root}); err != nil {
 		t.Fatal(err)
+	}
+	if check != nil {
+		check(-1, index)
 	}
 	for i := 0; i < steps; i++ {
 		r.step()
 		if _, err := Build(ctx, BuildOptions{Root: r.root}); err != nil {
 			t.Fatalf("incremental build after %s: %v", r.trace(), err)
+		}
+		if check != nil {
+			check(i, index)
 		}
 		fullDir := filepath.Join(t.TempDir(), "full")
 		if _, err := Build(ctx, BuildOptions{Root: r.root, IndexDir: fullDir, Full: true}); err != nil {
