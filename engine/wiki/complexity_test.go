@@ -1,0 +1,228 @@
+package wiki
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/benchmarks/synth"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// diskFile is one file of an index folder: its size and the bytes it
+// holds, the smaller of its size and what the file system allocated for
+// it (Badger preallocates sparse files: a segment's DISCARD is 1 MiB long
+// and holds one block).
+type diskFile struct {
+	size, alloc int64
+	mtime       time.Time
+}
+
+// indexFiles lists the files under index's seg/ and gen/ folders by path
+// relative to index.
+func indexFiles(t *testing.T, index string) map[string]diskFile {
+	t.Helper()
+	out := map[string]diskFile{}
+	for _, sub := range []string{"seg", "gen"} {
+		err := filepath.WalkDir(filepath.Join(index, sub), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(index, p)
+			f := diskFile{size: fi.Size(), mtime: fi.ModTime()}
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				f.alloc = min(st.Blocks*512, fi.Size())
+			}
+			out[filepath.ToSlash(rel)] = f
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// segOf is the segment folder ("seg/000003") of a path under seg/, or "".
+func segOf(rel string) string {
+	parts := strings.Split(rel, "/")
+	if len(parts) < 3 || parts[0] != "seg" {
+		return ""
+	}
+	return parts[0] + "/" + parts[1]
+}
+
+// complexityStep is one incremental build of TestIncrementalCostFollowsChange.
+type complexityStep struct {
+	name        string
+	change      func(t *testing.T, root string)
+	wantDeltas  int // new file segments the change needs
+	newSegs     []string
+	alloc, size int64 // bytes held (diskFile.alloc) and apparent of the files the build created under seg/ and gen/
+}
+
+// complexitySteps are the changes, the same on every tree: synth.Write
+// gives file 0 (services/svc000/user/user_0.go) the same content at every
+// size, and services/svc003/user/ two files.
+func complexitySteps() []*complexityStep {
+	edit := func(rel, old, new string) func(t *testing.T, root string) {
+		return func(t *testing.T, root string) {
+			p := filepath.Join(root, filepath.FromSlash(rel))
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), old) {
+				t.Fatalf("%s holds no %q", rel, old)
+			}
+			writeLater(t, p, strings.Replace(string(b), old, new, 1))
+		}
+	}
+	return []*complexityStep{
+		{name: "edit a body", change: edit("services/svc000/user/user_0.go", "return a - b", "return a - b + 1"), wantDeltas: 1},
+		{name: "add a function", change: edit("services/svc000/user/user_0.go", "func helper0(",
+			"// Extra0 is a function the test adds.\nfunc Extra0() int { return helper0(1, 2) }\n\nfunc helper0("), wantDeltas: 1},
+		{name: "remove a file", change: func(t *testing.T, root string) {
+			if err := os.Remove(filepath.Join(root, "services/svc003/user/user_3.go")); err != nil {
+				t.Fatal(err)
+			}
+		}, wantDeltas: -1},
+	}
+}
+
+// writeLater writes content to p with a modification time a second past
+// its old one, so that no edit hides behind an unchanged stamp.
+func writeLater(t *testing.T, p, content string) {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mt := fi.ModTime().Add(time.Second)
+	if err := os.Chtimes(p, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// costOnTree builds a synthetic tree of files files in full, applies the
+// steps one after another with an incremental build after each, and checks
+// that each build wrote only the segments the change needs: wantDeltas new
+// file segments (at most one when it is -1), every file segment of the
+// full build still live and untouched. It fills in the steps' bytes and
+// returns the bytes of the full build's file segments.
+func costOnTree(t *testing.T, files int, steps []*complexityStep) (base int64) {
+	ctx := context.Background()
+	root := t.TempDir()
+	if _, err := synth.Write(root, synth.Options{Files: files, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(root, graph.IndexDirName)
+	res, err := Build(ctx, BuildOptions{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Mode != "full" {
+		t.Fatalf("first build: mode %q", res.Mode)
+	}
+	full := indexFiles(t, index)
+	baseSegs := map[string]bool{}
+	m := readManifestFile(t, index)
+	for _, sg := range m.Segments {
+		if sg.Kind == "files" {
+			baseSegs[fmt.Sprintf("seg/%06d", sg.ID)] = true
+		}
+	}
+	for rel, f := range full {
+		if baseSegs[segOf(rel)] {
+			base += f.alloc
+		}
+	}
+	for _, st := range steps {
+		before := indexFiles(t, index)
+		st.change(t, root)
+		res, err := Build(ctx, BuildOptions{Root: root})
+		if err != nil {
+			t.Fatalf("%d files, %s: %v", files, st.name, err)
+		}
+		if res.Mode == "full" {
+			t.Fatalf("%d files, %s: the build was full, not incremental", files, st.name)
+		}
+		after := indexFiles(t, index)
+		m := readManifestFile(t, index)
+		kind := map[string]string{}
+		for _, sg := range m.Segments {
+			kind[fmt.Sprintf("seg/%06d", sg.ID)] = sg.Kind
+		}
+		for s := range baseSegs {
+			if kind[s] != "files" {
+				t.Errorf("%d files, %s: base segment %s is no longer live: the build rewrote it", files, st.name, s)
+			}
+		}
+		newSegs := map[string]bool{}
+		for rel, f := range after {
+			if b, ok := before[rel]; ok {
+				if s := segOf(rel); s != "" && (b.size != f.size || !b.mtime.Equal(f.mtime)) {
+					t.Errorf("%d files, %s: %s of live segment changed (%d → %d bytes): segments are immutable", files, st.name, rel, b.size, f.size)
+				}
+				continue
+			}
+			st.alloc += f.alloc
+			st.size += f.size
+			if s := segOf(rel); s != "" {
+				newSegs[s] = true
+			}
+		}
+		deltas := 0
+		for s := range newSegs {
+			st.newSegs = append(st.newSegs, s+"("+kind[s]+")")
+			if kind[s] == "files" {
+				deltas++
+			}
+		}
+		slices.Sort(st.newSegs)
+		if st.wantDeltas >= 0 && deltas != st.wantDeltas || st.wantDeltas < 0 && deltas > 1 {
+			t.Errorf("%d files, %s: %d new file segments %v, want %d (-1: at most 1)", files, st.name, deltas, st.newSegs, st.wantDeltas)
+		}
+		t.Logf("%d files, %s: %d parsed, new %v, %d bytes written (%d apparent)", files, st.name, res.FilesParsed, st.newSegs, st.alloc, st.size)
+	}
+	return base
+}
+
+// TestIncrementalCostFollowsChange builds a 500- and a 2,000-file
+// synthetic tree in full and then makes the same three changes to each
+// (edit a function's body, add a function, remove a file), with an
+// incremental build after each. Each build must write exactly the
+// segments the change needs (one delta for an edit; no file segment of
+// the full build rewritten), and the bytes it writes (the new files under
+// seg/ and gen/) must not grow with the tree: on the 2,000-file tree
+// within 1.5× + 64 KiB of the 500-file one, and below a tenth of the
+// full build's file segments. Nothing here measures time.
+func TestIncrementalCostFollowsChange(t *testing.T) {
+	small, large := complexitySteps(), complexitySteps()
+	baseSmall := costOnTree(t, 500, small)
+	baseLarge := costOnTree(t, 2000, large)
+	t.Logf("full build's file segments: 500 files %d bytes, 2000 files %d bytes", baseSmall, baseLarge)
+	for i := range small {
+		s, l := small[i], large[i]
+		if float64(l.alloc) > 1.5*float64(s.alloc)+64<<10 {
+			t.Errorf("%s: wrote %d bytes on 2,000 files, %d on 500: the cost grows with the tree", s.name, l.alloc, s.alloc)
+		}
+		if l.alloc*10 > baseLarge || s.alloc*10 > baseSmall {
+			t.Errorf("%s: wrote %d / %d bytes, not far below the full build's %d / %d", s.name, s.alloc, l.alloc, baseSmall, baseLarge)
+		}
+	}
+}
