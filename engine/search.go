@@ -385,7 +385,12 @@ func (ix *Index) boostNeighbours(r *queryRun) {
 			continue
 		}
 		for k := range top {
-			if top[k] < 0 || g.score > s.groups[top[k]].score {
+			// Ties go to the group rankGroups puts first (by ID), not to
+			// the one whose page comes first in the index: an incremental
+			// build moves pages to a delta segment, and the boost must
+			// not move with them.
+			if top[k] < 0 || g.score > s.groups[top[k]].score ||
+				g.score == s.groups[top[k]].score && compareParts(ix.idParts(g.page), ix.idParts(s.groups[top[k]].page)) < 0 {
 				copy(top[k+1:], top[k:len(top)-1])
 				top[k] = i
 				break
