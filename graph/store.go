@@ -97,23 +97,27 @@ var ErrNoIndex = errors.New("no index")
 
 // BuildInfo describes the build that wrote a generation.
 type BuildInfo struct {
-	Root           string         `json:"root"`
-	Generation     int            `json:"generation"`
-	Format         string         `json:"format"`
-	Mode           string         `json:"mode"`
-	Started        time.Time      `json:"started"`
-	Seconds        float64        `json:"seconds"`
-	FilesParsed    int            `json:"files_parsed"`
-	FilesUnchanged int            `json:"files_unchanged"`
-	FilesRemoved   int            `json:"files_removed"`
-	FilesSkipped   int            `json:"files_skipped"`
-	FilesFailed    int            `json:"files_failed"`
-	Files          int            `json:"files"`
-	SourceBytes    int64          `json:"source_bytes"`
-	Pages          map[string]int `json:"pages"`
-	Edges          map[string]int `json:"edges"`
-	Languages      map[string]int `json:"languages"`
-	Diagnostics    int            `json:"diagnostics"`
+	Root           string    `json:"root"`
+	Generation     int       `json:"generation"`
+	Format         string    `json:"format"`
+	Mode           string    `json:"mode"`
+	Started        time.Time `json:"started"`
+	Seconds        float64   `json:"seconds"`
+	FilesParsed    int       `json:"files_parsed"`
+	FilesUnchanged int       `json:"files_unchanged"`
+	FilesRemoved   int       `json:"files_removed"`
+	FilesSkipped   int       `json:"files_skipped"`
+	FilesFailed    int       `json:"files_failed"`
+	Files          int       `json:"files"`
+	// FilesTotal, in a partial generation (Mode "partial": published by a
+	// first build still running, or stopped), is how many files that build
+	// set out to parse; Files is how many of them the generation holds.
+	FilesTotal  int            `json:"files_total,omitempty"`
+	SourceBytes int64          `json:"source_bytes"`
+	Pages       map[string]int `json:"pages"`
+	Edges       map[string]int `json:"edges"`
+	Languages   map[string]int `json:"languages"`
+	Diagnostics int            `json:"diagnostics"`
 	// DiagnosticFiles names the files with syntax diagnostics, the first
 	// of each at path:line (at most 200 files).
 	DiagnosticFiles []FileDiagnostic `json:"diagnostic_files,omitempty"`
