@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
@@ -28,7 +29,41 @@ func Query(ctx context.Context, snap *graph.Snapshot, ix *engine.Index, a *annot
 		g, _ = snap.Graph()
 	}
 	AnnotateResult(&res, r, g)
+	res.Partial = PartialOf(snap)
 	return res, nil
+}
+
+// PartialOf returns the progress of the first build that published snap
+// when snap is a partial generation, else nil.
+func PartialOf(snap *graph.Snapshot) *engine.Partial {
+	if snap == nil {
+		return nil
+	}
+	if info := snap.Info(); info.Mode == "partial" {
+		return &engine.Partial{Files: info.Files, Total: info.FilesTotal}
+	}
+	return nil
+}
+
+// PartialLine is the first line of a partial answer's text ("" when p is
+// nil): how far the first build is, and that the answer covers only that.
+func PartialLine(p *engine.Partial) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf("index being built: %s of %s files so far; answers cover those\n", thousands(p.Files), thousands(p.Total))
+}
+
+// thousands writes n with comma separators (12,000).
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // StalePaths lists, once each and in answer order, the result paths whose
