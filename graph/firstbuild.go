@@ -2,10 +2,13 @@ package graph
 
 import (
 	"context"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
@@ -32,7 +35,9 @@ import (
 // full world already; with one batch there is no pass 2 and no partial
 // generation.
 //
-// Memory: the world (definitions, paths, directories) plus one batch. A
+// Memory: the world (definitions, paths, directories) plus two batches:
+// a batch is written on a goroutine of its own while the next one parses,
+// and pass 2 re-resolves two segments at once. A
 // build killed in either pass leaves the last partial generation live; the
 // next build sees it partial and builds in full again.
 
@@ -64,14 +69,20 @@ func testGate(ctx context.Context) {
 }
 
 // batchHook, when set (tests), is called after each publication of a
-// partial generation, with the build lock held.
+// partial generation, with the build lock held, on the goroutine that
+// wrote it.
 var batchHook func(info *BuildInfo)
 
 // liveRecords counts the file records pass 1 and pass 2 hold at once (tests
-// assert it is bounded by a batch, whatever the tree's size).
-var liveRecords struct{ now, peak int }
+// assert it is bounded by two batches, whatever the tree's size).
+var liveRecords struct {
+	sync.Mutex
+	now, peak int
+}
 
 func holdRecords(n int) {
+	liveRecords.Lock()
+	defer liveRecords.Unlock()
 	liveRecords.now += n
 	liveRecords.peak = max(liveRecords.peak, liveRecords.now)
 }
@@ -146,6 +157,19 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	}
 	id := nextSegmentID(dir, nil)
 	next := nextGeneration(dir)
+	// A batch is written (and its partial generation published) on a
+	// goroutine of its own while the next one parses: two batches are held
+	// at most.
+	var pending chan error
+	wait := func() error {
+		if pending == nil {
+			return nil
+		}
+		err := <-pending
+		pending = nil
+		return err
+	}
+	defer wait() // never leave a writer running past the build lock
 	for bi, batch := range batches {
 		results, err := parseFiles(ctx, batch, nil, popt)
 		if err != nil {
@@ -190,70 +214,115 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		fillInfoDelta(info, prevMods, mods, sums, nil)
 		prevMods = mods
 		lap("resolve")
-		if err := ctx.Err(); err != nil {
+		if err := wait(); err != nil {
 			return nil, err
 		}
+		lap("write")
+		if err := ctx.Err(); err != nil {
+			holdRecords(-len(recs))
+			return nil, err
+		}
+		segID := -1
 		if len(pieces) > 0 {
-			if _, err := writeFileSegment(dir, id, pieces, false, opt.Segment, goMod); err != nil {
-				return nil, err
-			}
+			segID = id
 			segs = append(segs, manifestSeg{ID: id, Kind: segFiles})
 			id++
 			lastSums = sums
 		}
-		holdRecords(-len(recs))
-		recs, pieces = nil, nil
-		last := bi == len(batches)-1
-		if last && len(segs) <= 1 {
-			break // one segment: it is final
-		}
 		// A partial generation: the segments so far, the modules of the
-		// files so far.
-		info.DiagnosticFiles = diags
-		settle()
-		if _, err := writeModulesSegment(dir, id, mods, docs, opt.Segment); err != nil {
-			return nil, err
+		// files so far; none when the one segment is final.
+		publishing := !(bi == len(batches)-1 && len(segs) <= 1)
+		var m manifest
+		var pinfo *BuildInfo
+		modID := id
+		if publishing {
+			info.DiagnosticFiles = diags
+			settle()
+			info.Generation = next
+			m = manifest{Segments: append([]manifestSeg{{ID: modID, Kind: segModules}}, segs...), GoModule: &goMod}
+			pinfo = cloneInfo(info)
+			id++
+			next++
 		}
-		m := manifest{Segments: append([]manifestSeg{{ID: id, Kind: segModules}}, segs...), GoModule: &goMod}
-		id++
-		info.Generation = next
-		lap("write")
-		if _, err := publish(dir, next, m, info, start); err != nil {
-			return nil, err
-		}
-		next++
-		if batchHook != nil {
-			batchHook(info)
-		}
-		testGate(ctx)
+		docsNow, nrec := slices.Clip(docs), len(recs)
+		recs = nil
+		pending = make(chan error, 1)
+		go func() {
+			pending <- func() error {
+				if segID >= 0 {
+					_, err := writeFileSegment(dir, segID, pieces, false, opt.Segment, goMod)
+					if err != nil {
+						holdRecords(-nrec)
+						return err
+					}
+				}
+				holdRecords(-nrec)
+				pieces = nil
+				if !publishing {
+					return nil
+				}
+				if _, err := writeModulesSegment(dir, modID, mods, docsNow, opt.Segment); err != nil {
+					return err
+				}
+				if _, err := publish(dir, pinfo.Generation, m, pinfo, start); err != nil {
+					return err
+				}
+				if batchHook != nil {
+					batchHook(pinfo)
+				}
+				testGate(ctx)
+				return nil
+			}()
+		}()
 	}
+	if err := wait(); err != nil {
+		return nil, err
+	}
+	lap("write")
 
 	// Pass 2: the segments before the last, re-resolved against the whole
-	// tree.
+	// tree, two at a time.
 	settle()
 	info.Mode, info.FilesTotal = "full", 0
 	fillInfo(info, Piece{}, nil, nil, nil)
-	var final []manifestSeg
-	for i, ms := range segs {
-		if i == len(segs)-1 {
-			final = append(final, ms)
-			fillInfoDelta(info, Piece{}, Piece{}, lastSums, nil)
-			break
+	final := slices.Clone(segs)
+	if len(segs) > 1 {
+		type redone struct {
+			id   int
+			sums []fileSummary
+			err  error
 		}
-		ns, sums, err := reresolve(dir, ms.ID, id, world, opt.Segment, goMod)
-		if err != nil {
-			return nil, err
+		outs := make([]redone, len(segs)-1)
+		base := id
+		id += len(outs)
+		var nextSeg atomic.Int64
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := int(nextSeg.Add(1) - 1); i < len(outs) && ctx.Err() == nil; i = int(nextSeg.Add(1) - 1) {
+					o := &outs[i]
+					o.id, o.sums, o.err = reresolve(dir, segs[i].ID, base+i, world, opt.Segment, goMod)
+				}
+			}()
 		}
-		if ns != ms.ID {
-			id++
-		}
-		final = append(final, manifestSeg{ID: ns, Kind: segFiles})
-		fillInfoDelta(info, Piece{}, Piece{}, sums, nil)
+		wg.Wait()
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		for i, o := range outs {
+			if o.err != nil {
+				return nil, o.err
+			}
+			final[i].ID = o.id
+			fillInfoDelta(info, Piece{}, Piece{}, o.sums, nil)
+		}
 	}
-	lap("resolve")
+	if len(segs) > 0 {
+		fillInfoDelta(info, Piece{}, Piece{}, lastSums, nil)
+	}
+	lap("rewrite")
 	mods := modulesOf(paths, docs)
 	fillInfoDelta(info, Piece{}, mods, nil, nil)
 	info.DiagnosticFiles = diags
@@ -332,4 +401,15 @@ func (w *MemWorld) addBatch(recs []*FileRecord) {
 
 func sortSkips(s []walk.Skip) {
 	slices.SortFunc(s, func(a, b walk.Skip) int { return strings.Compare(a.Path, b.Path) })
+}
+
+// cloneInfo copies info for a publication on another goroutine.
+func cloneInfo(info *BuildInfo) *BuildInfo {
+	c := *info
+	c.Pages, c.Edges, c.Languages = cloneCounts(info.Pages), cloneCounts(info.Edges), cloneCounts(info.Languages)
+	c.Phases = maps.Clone(info.Phases)
+	c.Skipped, c.Failed = slices.Clone(info.Skipped), slices.Clone(info.Failed)
+	c.NotIndexed, c.DiagnosticFiles = slices.Clone(info.NotIndexed), slices.Clone(info.DiagnosticFiles)
+	c.Warnings = slices.Clone(info.Warnings)
+	return &c
 }
