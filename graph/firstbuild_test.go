@@ -160,7 +160,7 @@ func allPaths(root string) []string {
 // size of the tree.
 func TestFirstBuildRecordsBounded(t *testing.T) {
 	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "8")
-	for _, n := range []int{24, 96} {
+	for _, n := range []int{40, 160} {
 		root := writeChainTree(t, n)
 		liveRecords.now, liveRecords.peak = 0, 0
 		info := build(t, root, true)
