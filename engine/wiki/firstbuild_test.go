@@ -2,10 +2,12 @@ package wiki
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -134,5 +136,57 @@ func TestPartialLine(t *testing.T) {
 	}
 	if PartialLine(nil) != "" || !strings.HasPrefix(thousands(1234567), "1,234,567") || thousands(999) != "999" {
 		t.Fatal("PartialLine(nil) or thousands")
+	}
+}
+
+// TestWaitFirstBuildEndsAtPartial: a server's first call on an unindexed
+// repository waits for the first generation the build publishes, not for
+// the build: with the build held after its first partial generation
+// (WIKITOOLKIT_TEST_BUILD_GATE) and the wait bound set to an hour,
+// WaitFirstBuild returns, and the live view answers partial.
+func TestWaitFirstBuildEndsAtPartial(t *testing.T) {
+	root := walktest.CopyFixture(t, "polyglot")
+	gate := filepath.Join(t.TempDir(), "gate")
+	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "4")
+	t.Setenv("WIKITOOLKIT_TEST_BUILD_GATE", gate)
+	built := make(chan error, 1)
+	l, err := NewLive(LiveOptions{IndexDir: filepath.Join(root, graph.IndexDirName), Root: root, CheckEvery: -1,
+		Build: func(ctx context.Context) error {
+			_, err := Build(ctx, BuildOptions{Root: root})
+			built <- err
+			return err
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	defer os.WriteFile(gate, nil, 0o644)
+	l.FirstWait = time.Hour
+	waited := make(chan struct{})
+	go func() {
+		l.WaitFirstBuild(context.Background())
+		close(waited)
+	}()
+	select {
+	case <-waited:
+	case err := <-built:
+		t.Fatalf("the build ended (%v) while held at its first partial generation", err)
+	case <-time.After(time.Minute): // a deadline to fail by, not a bound asserted
+		t.Fatal("WaitFirstBuild still waits with a partial generation live")
+	}
+	g, release, err := l.Acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Query(context.Background(), g.Snap, g.Index, nil, incrQueries[0], engine.Options{})
+	release()
+	if err != nil || res.Partial == nil {
+		t.Fatalf("first answer: partial %v, err %v", res.Partial, err)
+	}
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-built; err != nil {
+		t.Fatal(err)
 	}
 }
