@@ -27,7 +27,9 @@ import (
 // publishes a partial generation (Mode "partial", FilesTotal beside Files):
 // the segments so far and a modules segment of the files so far, so that a
 // server started on an unindexed repository answers within a batch, each
-// answer flagged partial. The batch's records are then dropped.
+// answer flagged partial (not when a complete generation is live: a
+// `build --full` leaves it answering until the new one is whole). The
+// batch's records are then dropped.
 //
 // Pass 2 reads each segment but the last batch's back (its pieces and records),
 // re-resolves it against the full world, keeps it when no piece changed and
@@ -171,6 +173,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		info.FilesSkipped, info.FilesFailed = len(info.Skipped), len(info.Failed)
 		info.NotIndexed = notIndexed(info.Skipped)
 	}
+	partials := replaceable(dir)
 	id := nextSegmentID(dir, nil)
 	next := nextGeneration(dir)
 	// A batch is written (and its partial generation published) on a
@@ -250,7 +253,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		}
 		// A partial generation: the segments so far, the modules of the
 		// files so far; none when the one segment is final.
-		publishing := !(bi == len(batches)-1 && len(segs) == lastSegs)
+		publishing := partials && !(bi == len(batches)-1 && len(segs) == lastSegs)
 		var m manifest
 		var pinfo *BuildInfo
 		modID := id
@@ -444,4 +447,17 @@ func writeRuns(dir string, runs [][]*segPiece, ids []int, extra SegmentFunc, goM
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// replaceable reports whether a full build may publish partial generations
+// in dir: when no generation is live, or the live one is partial or cannot
+// be read. A complete one (a `build --full` over an index) stays live until
+// the new one is whole.
+func replaceable(dir string) bool {
+	cur, err := CurrentGeneration(dir)
+	if err != nil {
+		return true
+	}
+	m, err := readManifest(dir, cur)
+	return err != nil || m.Info.Mode == "partial"
 }

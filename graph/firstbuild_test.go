@@ -197,3 +197,22 @@ func TestFirstBuildAfterPartial(t *testing.T) {
 		t.Fatalf("build after a partial generation: %+v", info)
 	}
 }
+
+// TestFullRebuildKeepsCompleteIndex: `build --full` over a complete index
+// publishes no partial generation: the complete one answers until the new
+// one is whole.
+func TestFullRebuildKeepsCompleteIndex(t *testing.T) {
+	root := writeChainTree(t, 40)
+	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "6")
+	build(t, root, true)
+	published := 0
+	batchHook = func(*BuildInfo) { published++ }
+	defer func() { batchHook = nil }()
+	info := build(t, root, true)
+	if published != 0 || info.Mode != "full" || info.Files != 41 {
+		t.Fatalf("a full rebuild published %d partial generations (%+v)", published, info)
+	}
+	if got := inRefs(t, open(t, root), "symbol:d009/f0036.go#Fn0036"); !slices.Equal(got, []string{"symbol:d008/f0035.go#Fn0035"}) {
+		t.Fatalf("Fn0036 callers = %v", got)
+	}
+}
