@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -125,5 +126,60 @@ func runJSONEnv(t *testing.T, dir string, env []string, v any, args ...string) {
 	}
 	if err := json.Unmarshal([]byte(stdout), v); err != nil {
 		t.Fatalf("%v: %v\n%s", args, err, stdout)
+	}
+}
+
+// TestKillFirstBuild kills (SIGKILL) a real first build held after a
+// partial generation: the partial generation answers, flagged partial, and
+// the next build completes the index.
+func TestKillFirstBuild(t *testing.T) {
+	repo := t.TempDir()
+	os.Mkdir(filepath.Join(repo, ".git"), 0o755)
+	if _, err := synth.Write(repo, synth.Options{Files: 300, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	gate := filepath.Join(t.TempDir(), "gate") // never created: the build holds
+	env := append(os.Environ(), "WIKITOOLKIT_INDEX=", "WIKITOOLKIT_TEST_BATCH_FILES=40", "WIKITOOLKIT_TEST_BUILD_GATE="+gate)
+	cmd := exec.Command(binPath, "build", "--quiet")
+	cmd.Dir = repo
+	cmd.Env = env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	current := filepath.Join(repo, ".wikitoolkit", "CURRENT")
+	deadline := time.Now().Add(2 * time.Minute) // a deadline to fail by, not a bound asserted
+	for {
+		if _, err := os.Stat(current); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the first build published no partial generation")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || !ee.Sys().(syscall.WaitStatus).Signaled() {
+		t.Fatalf("the held build was not killed: %v", err)
+	}
+	var qr struct {
+		Results []struct{ ID string }       `json:"results"`
+		Partial *struct{ Files, Total int } `json:"partial"`
+	}
+	runJSONEnv(t, repo, env, &qr, "query", "--json", "validate order")
+	if qr.Partial == nil || qr.Partial.Files == 0 || qr.Partial.Files >= qr.Partial.Total || len(qr.Results) == 0 {
+		t.Fatalf("after the kill: query partial %+v, %d results", qr.Partial, len(qr.Results))
+	}
+	var b buildJSON
+	runJSON(t, repo, &b, "build", "--json") // no gate: completes
+	var st struct {
+		Partial   *struct{ Files, Total int } `json:"partial"`
+		Files     int                         `json:"files"`
+		LastBuild struct{ Mode string }       `json:"last_build"`
+	}
+	runJSON(t, repo, &st, "status", "--json")
+	if st.Partial != nil || st.LastBuild.Mode != "full" || st.Files <= qr.Partial.Files {
+		t.Fatalf("after the completing build: partial %+v, mode %q, %d files", st.Partial, st.LastBuild.Mode, st.Files)
 	}
 }
