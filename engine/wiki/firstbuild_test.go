@@ -73,6 +73,15 @@ func (p *partialProbe) Add(n int) {
 			p.bad = "answer from a partial generation not flagged partial with its progress"
 			return
 		}
+		small, err := Query(context.Background(), snap, ix, nil, q, engine.Options{BudgetTokens: 120})
+		if err != nil {
+			p.bad = err.Error()
+			return
+		}
+		if n := engine.CountTokens(PartialLine(small.Partial) + small.Render()); n > 120 || small.UsedTokens > 120 || small.BudgetTokens != 120 {
+			p.bad = "a partial answer's text with its first line exceeds the budget of 120 tokens"
+			return
+		}
 		for _, st := range res.Results {
 			if st.Path != "" && !held[st.Path] {
 				p.bad = "partial answer names " + st.Path + ", a file not parsed yet"

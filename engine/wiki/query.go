@@ -20,16 +20,25 @@ import (
 func Query(ctx context.Context, snap *graph.Snapshot, ix *engine.Index, a *annotate.Annotations, question string, opt engine.Options) (engine.Result, error) {
 	r := PlaceAnnotations(snap, a)
 	opt.Extra = AnnotationPages(r)
+	// A partial answer's first line (PartialLine) is paid from the budget.
+	part := PartialOf(snap)
+	line := 0
+	if part != nil && opt.BudgetTokens > 0 {
+		line = min(engine.CountTokens(PartialLine(part)), opt.BudgetTokens-1)
+		opt.BudgetTokens -= line
+	}
 	res, err := ix.Query(ctx, question, opt)
 	if err != nil {
 		return res, err
 	}
+	res.BudgetTokens += line
+	res.UsedTokens += line
 	var g *graph.Graph
 	if snap != nil && a != nil && a.HasAnchors() {
 		g, _ = snap.Graph()
 	}
 	AnnotateResult(&res, r, g)
-	res.Partial = PartialOf(snap)
+	res.Partial = part
 	return res, nil
 }
 
