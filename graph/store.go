@@ -23,6 +23,14 @@ package graph
 // names and the next build removes. Badger's WriteBatch is not atomic
 // (research/dependencies.md §3) — it does not need to be here.
 //
+// A first build publishes partial generations as it goes (firstbuild.go):
+// after each batch of one segment, a generation of the files so far, its
+// BuildInfo Mode "partial" and FilesTotal the files it set out to parse,
+// committed as any other, so that readers answer within a batch, flagged
+// partial. A killed first build leaves the last one live; the next build
+// sees it partial and builds in full again. Over a complete generation
+// (`build --full`) no partial one is published.
+//
 // The seal. Damage happens to an index (a full disk, a copy of a
 // half-written folder, a restored backup), and Badger meets a truncated or
 // scribbled table with a panic on a goroutine of its own, where no recover
