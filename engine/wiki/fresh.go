@@ -124,16 +124,10 @@ func (f *freshness) check(ctx context.Context, s *Live, listDirs bool) (root str
 	wopt.ListDirs = listDirs
 	root = s.Root(g)
 	c, err := g.Snap.Changes(ctx, root, wopt)
-	gen := g.Snap.Generation
 	release()
 	if err != nil {
 		s.logf("freshness check: %v", err)
 		return "", nil, false
-	}
-	if cur, err := graph.CurrentGeneration(s.dir); err == nil && cur != gen {
-		// Measured against a generation already replaced (a first build's
-		// partial one, say): the next check measures the new one.
-		return root, c.Dirs, true
 	}
 	changed, n, sig := changeSet(c)
 	f.mu.Lock()
