@@ -59,7 +59,7 @@ func runQuery(e *env, args []string) error {
 	if *asJSON {
 		return writeJSON(e.stdout, res)
 	}
-	fmt.Fprint(e.stdout, res.Render())
+	fmt.Fprint(e.stdout, wiki.PartialLine(res.Partial)+res.Render())
 	if len(res.Results) == 0 {
 		fmt.Fprintln(e.stdout, "(no matching pages; try other words, an identifier, or 'wikitoolkit status' to check the index)")
 	}

@@ -47,6 +47,16 @@ type Result struct {
 	ExactMatch *bool    `json:"exact_match,omitempty"`
 	Unmatched  []string `json:"unmatched,omitempty"`
 	Note       string   `json:"note,omitempty"`
+	// Partial is set when the index answering is partial: published by a
+	// first build that has parsed Files of Total files so far (or that
+	// stopped there); the answer covers those files only.
+	Partial *Partial `json:"partial,omitempty"`
+}
+
+// Partial is the progress of the first build behind a partial answer.
+type Partial struct {
+	Files int `json:"files"`
+	Total int `json:"total"`
 }
 
 // Stub is one compact result. Path and Line are empty/0 for modules and memories.

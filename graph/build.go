@@ -182,6 +182,10 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		// Written by another version: rebuild everything.
 		closePrev()
 	}
+	if prev != nil && prev.Info().Mode == "partial" {
+		// Published by a first build that stopped: build it again in full.
+		closePrev()
+	}
 	if prev != nil {
 		stats, err := prev.Stats()
 		if err != nil {
@@ -222,6 +226,9 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	slices.SortFunc(todo, func(a, b walk.File) int { return strings.Compare(a.Path, b.Path) })
 	info.FilesRemoved += len(changes.Removed)
 
+	if prev == nil {
+		return fullBuild(ctx, opt, root, dir, start, info, todo, listed.NotIndexed, lap)
+	}
 	results, err := parseFiles(ctx, todo, prevStats, opt)
 	if err != nil {
 		return nil, err
@@ -278,9 +285,6 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		return info, nil
 	}
 
-	if prev == nil {
-		return fullBuild(ctx, opt, root, dir, start, info, parsed, lap)
-	}
 	return incrementalBuild(ctx, opt, root, dir, start, info, prev, prevStats, parsed, reused, changes.Removed, lap, closePrev)
 }
 

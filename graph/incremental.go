@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/parser"
@@ -20,70 +19,6 @@ type ExtLink struct {
 
 // SegmentFunc derives more data of one segment (BuildOptions.Segment).
 type SegmentFunc func(g *Graph, ext []ExtLink) (map[string][]byte, error)
-
-// fullBuild resolves every record and writes the generation as full
-// segments.
-func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start time.Time, info *BuildInfo,
-	all []*FileRecord, lap func(string)) (*BuildInfo, error) {
-	slices.SortFunc(all, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
-	goMod := goModulePath(root)
-	world := NewMemWorld(all, goMod)
-	resolved := ResolvePieces(all, world)
-	world = nil
-	pieces := make([]*segPiece, len(resolved))
-	for i := range resolved {
-		pieces[i] = &segPiece{Piece: resolved[i], rec: all[i]}
-	}
-	docs := docCandidates(all)
-	mods := ModulePiece(all)
-	lap("resolve")
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	sums := make([]fileSummary, len(pieces))
-	for i, pc := range pieces {
-		sums[i] = summarize(pc, pc.rec)
-	}
-	fillInfo(info, mods, sums, nil, nil)
-	info.DiagnosticFiles = fileDiagnostics(all)
-
-	next := nextGeneration(dir)
-	info.Generation = next
-	var m manifest
-	id := nextSegmentID(dir, nil)
-	if _, err := writeModulesSegment(dir, id, mods, docs, opt.Segment); err != nil {
-		return nil, err
-	}
-	m.Segments = append(m.Segments, manifestSeg{ID: id, Kind: segModules})
-	id++
-	runs := cutSegments(pieces)
-	// Segments are written on all cores, a run each.
-	errs := make([]error, len(runs))
-	ids := make([]int, len(runs))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
-	for i, run := range runs {
-		ids[i] = id
-		id++
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			_, errs[i] = writeFileSegment(dir, ids[i], run, false, opt.Segment, goMod)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-		m.Segments = append(m.Segments, manifestSeg{ID: ids[i], Kind: segFiles})
-	}
-	m.GoModule = &goMod
-	lap("write")
-	return publish(dir, next, m, info, start)
-}
 
 // publish commits generation next and removes what no generation needs.
 func publish(dir string, next int, m manifest, info *BuildInfo, start time.Time) (*BuildInfo, error) {

@@ -57,6 +57,14 @@ package graph
 // Badger's WriteBatch is not atomic (research/dependencies.md §3) — it
 // does not need to be here.
 //
+// A first build publishes partial generations as it goes (firstbuild.go):
+// after each batch of one segment, a generation of the files so far, its
+// BuildInfo Mode "partial" and FilesTotal the files it set out to parse,
+// committed as any other, so that readers answer within a batch, flagged
+// partial. A killed first build leaves the last one live; the next build
+// sees it partial and builds in full again. Over a complete generation
+// (`build --full`) no partial one is published.
+//
 // The seal. Damage happens to an index (a full disk, a copy of a
 // half-written folder, a restored backup), and Badger meets a truncated or
 // scribbled table with a panic on a goroutine of its own, where no recover
@@ -109,23 +117,27 @@ var ErrNoIndex = errors.New("no index")
 
 // BuildInfo describes the build that wrote a generation.
 type BuildInfo struct {
-	Root           string         `json:"root"`
-	Generation     int            `json:"generation"`
-	Format         string         `json:"format"`
-	Mode           string         `json:"mode"`
-	Started        time.Time      `json:"started"`
-	Seconds        float64        `json:"seconds"`
-	FilesParsed    int            `json:"files_parsed"`
-	FilesUnchanged int            `json:"files_unchanged"`
-	FilesRemoved   int            `json:"files_removed"`
-	FilesSkipped   int            `json:"files_skipped"`
-	FilesFailed    int            `json:"files_failed"`
-	Files          int            `json:"files"`
-	SourceBytes    int64          `json:"source_bytes"`
-	Pages          map[string]int `json:"pages"`
-	Edges          map[string]int `json:"edges"`
-	Languages      map[string]int `json:"languages"`
-	Diagnostics    int            `json:"diagnostics"`
+	Root           string    `json:"root"`
+	Generation     int       `json:"generation"`
+	Format         string    `json:"format"`
+	Mode           string    `json:"mode"`
+	Started        time.Time `json:"started"`
+	Seconds        float64   `json:"seconds"`
+	FilesParsed    int       `json:"files_parsed"`
+	FilesUnchanged int       `json:"files_unchanged"`
+	FilesRemoved   int       `json:"files_removed"`
+	FilesSkipped   int       `json:"files_skipped"`
+	FilesFailed    int       `json:"files_failed"`
+	Files          int       `json:"files"`
+	// FilesTotal, in a partial generation (Mode "partial": published by a
+	// first build still running, or stopped), is how many files that build
+	// set out to parse; Files is how many of them the generation holds.
+	FilesTotal  int            `json:"files_total,omitempty"`
+	SourceBytes int64          `json:"source_bytes"`
+	Pages       map[string]int `json:"pages"`
+	Edges       map[string]int `json:"edges"`
+	Languages   map[string]int `json:"languages"`
+	Diagnostics int            `json:"diagnostics"`
 	// DiagnosticFiles names the files with syntax diagnostics, the first
 	// of each at path:line (at most 200 files).
 	DiagnosticFiles []FileDiagnostic `json:"diagnostic_files,omitempty"`

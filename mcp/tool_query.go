@@ -65,7 +65,7 @@ func (s *Server) query(ctx context.Context, c *call, in queryIn) (string, queryO
 		return "", queryOut{}, err
 	}
 	out := queryOut{Result: res, Stale: c.g.StalePaths(s.live.Root(c.g), res)}
-	text := res.Render()
+	text := wiki.PartialLine(res.Partial) + res.Render()
 	if len(res.Results) == 0 {
 		text += "No page matched. Try other words or an identifier; wiki_search finds exact text.\n"
 	}

@@ -44,8 +44,9 @@ func (s *Live) buildContext(ctx context.Context) context.Context {
 }
 
 // WaitFirstBuild starts the build of a repository without an index and
-// waits for it, at most firstBuildWait (Live.FirstWait in tests), until
-// ctx ends or the server closes.
+// waits until it publishes a generation (a partial one, after its first
+// batch, on a large repository) or ends, at most firstBuildWait
+// (Live.FirstWait in tests), until ctx ends or the server closes.
 func (s *Live) WaitFirstBuild(ctx context.Context) {
 	if s.opt.Build == nil || s.closed.Load() {
 		return
@@ -64,11 +65,25 @@ func (s *Live) WaitFirstBuild(ctx context.Context) {
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
-	case <-ctx.Done():
-	case <-s.bgCtx.Done():
+	// The build publishes partial generations as it goes: the first one
+	// live ends the wait (its answers say they are partial).
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		case <-s.bgCtx.Done():
+			return
+		case <-tick.C:
+			if _, ok := statKey(filepath.Join(s.dir, "CURRENT")); ok {
+				return
+			}
+		}
 	}
 }
 

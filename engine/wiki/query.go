@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
@@ -19,16 +20,59 @@ import (
 func Query(ctx context.Context, snap *graph.Snapshot, ix *engine.Index, a *annotate.Annotations, question string, opt engine.Options) (engine.Result, error) {
 	r := PlaceAnnotations(snap, a)
 	opt.Extra = AnnotationPages(r)
+	// A partial answer's first line (PartialLine) is paid from the budget.
+	part := PartialOf(snap)
+	line := 0
+	if part != nil && opt.BudgetTokens > 0 {
+		line = min(engine.CountTokens(PartialLine(part)), opt.BudgetTokens-1)
+		opt.BudgetTokens -= line
+	}
 	res, err := ix.Query(ctx, question, opt)
 	if err != nil {
 		return res, err
 	}
+	res.BudgetTokens += line
+	res.UsedTokens += line
 	var g *graph.Graph
 	if snap != nil && a != nil && a.HasAnchors() {
 		g, _ = snap.Graph()
 	}
 	AnnotateResult(&res, r, g)
+	res.Partial = part
 	return res, nil
+}
+
+// PartialOf returns the progress of the first build that published snap
+// when snap is a partial generation, else nil.
+func PartialOf(snap *graph.Snapshot) *engine.Partial {
+	if snap == nil {
+		return nil
+	}
+	if info := snap.Info(); info.Mode == "partial" {
+		return &engine.Partial{Files: info.Files, Total: info.FilesTotal}
+	}
+	return nil
+}
+
+// PartialLine is the first line of a partial answer's text ("" when p is
+// nil): how far the first build is, and that the answer covers only that.
+func PartialLine(p *engine.Partial) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf("index being built: %s of %s files so far; answers cover those\n", thousands(p.Files), thousands(p.Total))
+}
+
+// thousands writes n with comma separators (12,000).
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // StalePaths lists, once each and in answer order, the result paths whose

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
@@ -59,6 +60,9 @@ type Status struct {
 	// Watching is how a running server notices saved files: "fsnotify",
 	// "polling" (file watches ran out) or "off"; empty outside a server.
 	Watching string `json:"watching,omitempty"`
+	// Partial is set when the live generation is partial: a first build
+	// running (or stopped) has indexed Files of Total files so far.
+	Partial *engine.Partial `json:"partial,omitempty"`
 }
 
 // LastBuild summarises the build that wrote the live generation.
@@ -98,6 +102,7 @@ func CollectStatus(snap *graph.Snapshot, a *annotate.Annotations, opt StatusOpti
 		Skipped: info.Skipped, Failed: info.Failed, Diagnostics: info.Diagnostics,
 		LastBuild: LastBuild{Time: info.Started.Local().Format(time.RFC3339), Seconds: round3(info.Seconds), Mode: info.Mode,
 			FilesParsed: info.FilesParsed, FilesUnchanged: info.FilesUnchanged, FilesRemoved: info.FilesRemoved}}
+	st.Partial = PartialOf(snap)
 	if st.Skipped == nil {
 		st.Skipped = []walk.Skip{}
 	}

@@ -26,6 +26,9 @@ func RenderStatus(w *strings.Builder, st *Status) {
 		fmt.Fprintf(w, "           %s\n", strings.Join(parts, ", "))
 	}
 	fmt.Fprintf(w, "root       %s\n", st.Root)
+	if p := st.Partial; p != nil {
+		fmt.Fprintf(w, "partial    %s of %s files indexed so far: the first build is running or stopped (answers cover those; 'wikitoolkit build' completes it)\n", thousands(p.Files), thousands(p.Total))
+	}
 	fmt.Fprintf(w, "last build %s, %s, %.2fs (%d parsed, %d unchanged, %d removed)\n", st.LastBuild.Time, st.LastBuild.Mode, st.LastBuild.Seconds,
 		st.LastBuild.FilesParsed, st.LastBuild.FilesUnchanged, st.LastBuild.FilesRemoved)
 	fmt.Fprintf(w, "pages      %s\n", CountsLine(st.Pages, []string{"module", "file", "symbol", "doc", "memory"}))

@@ -1,0 +1,463 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+)
+
+// A full build runs in bounded memory and answers while it runs.
+//
+// Pass 1 takes the files to parse in path order, in batches of one segment
+// each (the limits of cutSegments: segMaxFiles files or segMaxBytes of
+// source, cut where the directory changes past three quarters). For each
+// batch it parses the files, adds their definitions, paths and directories
+// to the world (a MemWorld that grows by definitions only: the records are
+// not kept), resolves the batch against the world so far (references to
+// files of later batches are missing), writes it as a file segment, and
+// publishes a partial generation (Mode "partial", FilesTotal beside Files):
+// the segments so far and a modules segment of the files so far, so that a
+// server started on an unindexed repository answers within a batch, each
+// answer flagged partial (not when a complete generation is live: a
+// `build --full` leaves it answering until the new one is whole). The
+// batch's records are then dropped.
+//
+// Pass 2 reads each segment but the last batch's back (its pieces and records),
+// re-resolves it against the full world, keeps it when no piece changed and
+// writes it again when one did, and publishes the final generation (Mode
+// "full") once all are written. The last batch was resolved against the
+// full world already; with one batch (a small tree: smallTree) there is no
+// pass 2 and no partial generation.
+//
+// Memory: the world (definitions, paths, directories) plus two batches:
+// a batch is written on a goroutine of its own while the next one parses,
+// and pass 2 re-resolves two segments at once. A
+// build killed in either pass leaves the last partial generation live; the
+// next build sees it partial and builds in full again.
+
+// smallTree is the most batches a tree builds in one: a tree of up to
+// smallTree segments (moby, 3,000 files, builds in about 5 s on two cores)
+// is parsed whole, then resolved and written, as it would gain little
+// from partial generations and pay for the second pass (28 % on moby).
+// Memory stays bounded: by smallTree batches.
+const smallTree = 3
+
+// testBatchFiles, when positive, caps the files of a batch of a full build
+// below segMaxFiles. A test hook: the environment variable
+// WIKITOOLKIT_TEST_BATCH_FILES (read at each full build) sets it, so that
+// tests, of real processes too, can make a small tree build in several
+// batches; unset, batches follow the segment limits.
+func testBatchFiles() int {
+	n, _ := strconv.Atoi(os.Getenv("WIKITOOLKIT_TEST_BATCH_FILES"))
+	return n
+}
+
+// testGate is a test hook: when the environment variable
+// WIKITOOLKIT_TEST_BUILD_GATE names a file, a full build waits after each
+// partial generation it publishes until that file exists (or ctx ends), so
+// that a test can query a partial index deterministically.
+func testGate(ctx context.Context) {
+	gate := os.Getenv("WIKITOOLKIT_TEST_BUILD_GATE")
+	if gate == "" {
+		return
+	}
+	for ctx.Err() == nil {
+		if _, err := os.Stat(gate); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// batchHook, when set (tests), is called after each publication of a
+// partial generation, with the build lock held, on the goroutine that
+// wrote it.
+var batchHook func(info *BuildInfo)
+
+// liveRecords counts the file records pass 1 and pass 2 hold at once (tests
+// assert it is bounded by two batches, whatever the tree's size).
+var liveRecords struct {
+	sync.Mutex
+	now, peak int
+}
+
+func holdRecords(n int) {
+	liveRecords.Lock()
+	defer liveRecords.Unlock()
+	liveRecords.now += n
+	liveRecords.peak = max(liveRecords.peak, liveRecords.now)
+}
+
+// cutBatches groups files (in path order) into the batches of a full build.
+func cutBatches(files []walk.File) [][]walk.File {
+	maxFiles := segMaxFiles
+	if n := testBatchFiles(); n > 0 {
+		maxFiles = min(maxFiles, n)
+	}
+	var out [][]walk.File
+	lo := 0
+	var bytes int64
+	for i, f := range files {
+		bytes += f.Size
+		n := i + 1 - lo
+		full := n >= maxFiles || bytes >= segMaxBytes
+		soft := (n >= maxFiles*3/4 || bytes >= segMaxBytes*3/4) && i+1 < len(files) &&
+			dirOf(files[i+1].Path) != dirOf(f.Path)
+		if full || soft {
+			out = append(out, files[lo:i+1])
+			lo, bytes = i+1, 0
+		}
+	}
+	if lo < len(files) {
+		out = append(out, files[lo:])
+	}
+	return out
+}
+
+// addOnly passes a batch's parse progress on to the build's, which started
+// once with every file.
+type addOnly struct{ p Progress }
+
+func (a addOnly) Start(int) {}
+func (a addOnly) Add(n int) { a.p.Add(n) }
+func (a addOnly) Finish()   {}
+func progressOf(opt BuildOptions) Progress {
+	if opt.Progress == nil {
+		return nil
+	}
+	return addOnly{opt.Progress}
+}
+
+// fullBuild parses todo (every file of the tree, in path order) batch by
+// batch and writes the generation as full segments (see above).
+func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start time.Time, info *BuildInfo,
+	todo []walk.File, notIndexed func([]walk.Skip) []walk.NotIndexed, lap func(string)) (*BuildInfo, error) {
+	goMod := goModulePath(root)
+	world := newMemWorld(goMod)
+	batches := cutBatches(todo)
+	if len(batches) <= smallTree {
+		// A small tree builds in seconds: in one batch, with no partial
+		// generation and no second pass.
+		batches = [][]walk.File{todo}
+	}
+	if opt.Progress != nil {
+		opt.Progress.Start(len(todo))
+		defer opt.Progress.Finish()
+	}
+	popt := opt
+	popt.Progress = progressOf(opt)
+	fillInfo(info, Piece{}, nil, nil, nil)
+	info.Mode = "partial"
+	info.FilesTotal = len(todo)
+
+	var paths []string // the files parsed so far, in path order
+	var docs []docCandidate
+	var diags []FileDiagnostic
+	var segs []manifestSeg // file segments, in path order
+	var prevMods Piece
+	// The segments of the last batch that had files, and their summaries:
+	// resolved against the whole tree.
+	var lastSums []fileSummary
+	lastSegs := 0
+	settle := func() { // the counts of skipped and failed files so far
+		sortSkips(info.Skipped)
+		info.FilesSkipped, info.FilesFailed = len(info.Skipped), len(info.Failed)
+		info.NotIndexed = notIndexed(info.Skipped)
+	}
+	partials := replaceable(dir)
+	id := nextSegmentID(dir, nil)
+	next := nextGeneration(dir)
+	// A batch is written (and its partial generation published) on a
+	// goroutine of its own while the next one parses: two batches are held
+	// at most.
+	var pending chan error
+	wait := func() error {
+		if pending == nil {
+			return nil
+		}
+		err := <-pending
+		pending = nil
+		return err
+	}
+	defer wait() // never leave a writer running past the build lock
+	for bi, batch := range batches {
+		results, err := parseFiles(ctx, batch, nil, popt)
+		if err != nil {
+			return nil, err
+		}
+		var recs []*FileRecord
+		for _, res := range results {
+			switch {
+			case res.skip != "":
+				info.Skipped = append(info.Skipped, walk.Skip{Path: res.entry.Path, Reason: res.skip})
+			case res.fail != "":
+				info.Failed = append(info.Failed, walk.Skip{Path: res.entry.Path, Reason: res.fail})
+			case res.rec != nil:
+				recs = append(recs, res.rec)
+			}
+		}
+		results = nil
+		slices.SortFunc(recs, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
+		holdRecords(len(recs))
+		info.FilesParsed += len(recs)
+		lap("parse")
+		world.addBatch(recs)
+		resolved := ResolvePieces(recs, world)
+		pieces := make([]*segPiece, len(resolved))
+		for i := range resolved {
+			pieces[i] = &segPiece{Piece: resolved[i], rec: recs[i]}
+		}
+		resolved = nil
+		for _, r := range recs {
+			paths = append(paths, r.Path)
+		}
+		docs = append(docs, docCandidates(recs)...)
+		if len(diags) < maxDiagnosticFiles {
+			diags = append(diags, fileDiagnostics(recs)...)
+			diags = diags[:min(len(diags), maxDiagnosticFiles)]
+		}
+		sums := make([]fileSummary, len(pieces))
+		for i, pc := range pieces {
+			sums[i] = summarize(pc, pc.rec)
+		}
+		mods := modulesOf(paths, docs)
+		fillInfoDelta(info, prevMods, mods, sums, nil)
+		prevMods = mods
+		lap("resolve")
+		if err := wait(); err != nil {
+			return nil, err
+		}
+		lap("write")
+		if err := ctx.Err(); err != nil {
+			holdRecords(-len(recs))
+			return nil, err
+		}
+		runs := cutSegments(pieces)
+		runIDs := make([]int, len(runs))
+		for i := range runs {
+			runIDs[i] = id
+			segs = append(segs, manifestSeg{ID: id, Kind: segFiles})
+			id++
+		}
+		if len(runs) > 0 {
+			lastSums, lastSegs = sums, len(runs)
+		}
+		// A partial generation: the segments so far, the modules of the
+		// files so far; none when the one segment is final.
+		publishing := partials && !(bi == len(batches)-1 && len(segs) == lastSegs)
+		var m manifest
+		var pinfo *BuildInfo
+		modID := id
+		if publishing {
+			info.DiagnosticFiles = diags
+			settle()
+			info.Generation = next
+			m = manifest{Segments: append([]manifestSeg{{ID: modID, Kind: segModules}}, segs...), GoModule: &goMod}
+			pinfo = cloneInfo(info)
+			id++
+			next++
+		}
+		docsNow, nrec := slices.Clip(docs), len(recs)
+		recs = nil
+		pending = make(chan error, 1)
+		go func() {
+			pending <- func() error {
+				err := writeRuns(dir, runs, runIDs, opt.Segment, goMod)
+				holdRecords(-nrec)
+				if err != nil {
+					return err
+				}
+				pieces = nil
+				if !publishing {
+					return nil
+				}
+				if _, err := writeModulesSegment(dir, modID, mods, docsNow, opt.Segment); err != nil {
+					return err
+				}
+				if _, err := publish(dir, pinfo.Generation, m, pinfo, start); err != nil {
+					return err
+				}
+				if batchHook != nil {
+					batchHook(pinfo)
+				}
+				testGate(ctx)
+				return nil
+			}()
+		}()
+	}
+	if err := wait(); err != nil {
+		return nil, err
+	}
+	lap("write")
+
+	// Pass 2: the segments before the last, re-resolved against the whole
+	// tree, two at a time.
+	settle()
+	info.Mode, info.FilesTotal = "full", 0
+	fillInfo(info, Piece{}, nil, nil, nil)
+	final := slices.Clone(segs)
+	if len(segs) > lastSegs {
+		type redone struct {
+			id   int
+			sums []fileSummary
+			err  error
+		}
+		outs := make([]redone, len(segs)-lastSegs)
+		base := id
+		id += len(outs)
+		var nextSeg atomic.Int64
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := int(nextSeg.Add(1) - 1); i < len(outs) && ctx.Err() == nil; i = int(nextSeg.Add(1) - 1) {
+					o := &outs[i]
+					o.id, o.sums, o.err = reresolve(dir, segs[i].ID, base+i, world, opt.Segment, goMod)
+				}
+			}()
+		}
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for i, o := range outs {
+			if o.err != nil {
+				return nil, o.err
+			}
+			final[i].ID = o.id
+			fillInfoDelta(info, Piece{}, Piece{}, o.sums, nil)
+		}
+	}
+	fillInfoDelta(info, Piece{}, Piece{}, lastSums, nil)
+	lap("rewrite")
+	mods := modulesOf(paths, docs)
+	fillInfoDelta(info, Piece{}, mods, nil, nil)
+	info.DiagnosticFiles = diags
+	info.Generation = next
+	m := manifest{GoModule: &goMod}
+	if _, err := writeModulesSegment(dir, id, mods, docs, opt.Segment); err != nil {
+		return nil, err
+	}
+	m.Segments = append([]manifestSeg{{ID: id, Kind: segModules}}, final...)
+	lap("write")
+	return publish(dir, next, m, info, start)
+}
+
+// summaries summarizes pieces with their records.
+func summaries(pcs []*segPiece) []fileSummary {
+	out := make([]fileSummary, len(pcs))
+	for i, pc := range pcs {
+		out[i] = summarize(pc, pc.rec)
+	}
+	return out
+}
+
+// reresolve re-resolves the files of segment old against w: when a piece
+// changed it writes them as segment id and returns id, else it returns old.
+// It returns the summaries of the final pieces either way.
+func reresolve(dir string, old, id int, w World, extra SegmentFunc, goMod string) (int, []fileSummary, error) {
+	sg, err := openSegment(dir, old, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	pcs, err := sg.readPieces(true)
+	sg.close()
+	if err != nil {
+		return 0, nil, err
+	}
+	holdRecords(len(pcs))
+	defer holdRecords(-len(pcs))
+	recs := make([]*FileRecord, len(pcs))
+	for i, pc := range pcs {
+		recs[i] = pc.rec
+	}
+	resolved := ResolvePieces(recs, w)
+	same := true
+	news := make([]*segPiece, len(resolved))
+	for i := range resolved {
+		news[i] = &segPiece{Piece: resolved[i], rec: recs[i]}
+		if same && !piecesEqual(pcs[i], news[i]) {
+			same = false
+		}
+	}
+	if same {
+		return old, summaries(news), nil
+	}
+	if _, err := writeFileSegment(dir, id, news, false, extra, goMod); err != nil {
+		return 0, nil, err
+	}
+	return id, summaries(news), nil
+}
+
+// addBatch adds the files of recs, their symbol pages and their
+// directories. It keeps no part of the records: the strings it keeps are
+// copies, so that a batch's facts can go once the batch is written.
+func (w *MemWorld) addBatch(recs []*FileRecord) {
+	var pages []Page
+	for _, f := range recs {
+		pages = filePages(f, pages[:0])
+		for i := range pages {
+			if pg := &pages[i]; pg.Kind == KindSymbol && pg.Name != "" {
+				pg.ID, pg.Name, pg.Qualified = strings.Clone(pg.ID), strings.Clone(pg.Name), strings.Clone(pg.Qualified)
+			}
+		}
+		w.addFile(f.Path, pages, -1)
+	}
+	w.addDirs(recs)
+}
+
+func sortSkips(s []walk.Skip) {
+	slices.SortFunc(s, func(a, b walk.Skip) int { return strings.Compare(a.Path, b.Path) })
+}
+
+// cloneInfo copies info for a publication on another goroutine.
+func cloneInfo(info *BuildInfo) *BuildInfo {
+	c := *info
+	c.Pages, c.Edges, c.Languages = cloneCounts(info.Pages), cloneCounts(info.Edges), cloneCounts(info.Languages)
+	c.Phases = maps.Clone(info.Phases)
+	c.Skipped, c.Failed = slices.Clone(info.Skipped), slices.Clone(info.Failed)
+	c.NotIndexed, c.DiagnosticFiles = slices.Clone(info.NotIndexed), slices.Clone(info.DiagnosticFiles)
+	c.Warnings = slices.Clone(info.Warnings)
+	return &c
+}
+
+// writeRuns writes each run as a full segment (ids), two at a time.
+func writeRuns(dir string, runs [][]*segPiece, ids []int, extra SegmentFunc, goMod string) error {
+	errs := make([]error, len(runs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, run := range runs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			_, errs[i] = writeFileSegment(dir, ids[i], run, false, extra, goMod)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// replaceable reports whether a full build may publish partial generations
+// in dir: when no generation is live, or the live one is partial or cannot
+// be read. A complete one (a `build --full` over an index) stays live until
+// the new one is whole.
+func replaceable(dir string) bool {
+	cur, err := CurrentGeneration(dir)
+	if err != nil {
+		return true
+	}
+	m, err := readManifest(dir, cur)
+	return err != nil || m.Info.Mode == "partial"
+}

@@ -1,0 +1,218 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+)
+
+// writeChainTree writes n Go files in n/4 directories: each file's function
+// calls the function of the file after it in path order, so that a batch's
+// references mostly name files of later batches (pass 2 must add them).
+func writeChainTree(t *testing.T, n int) string {
+	t.Helper()
+	root := t.TempDir()
+	walktest.WriteFile(t, root, "go.mod", "module example.com/m\n")
+	name := func(i int) string { return fmt.Sprintf("Fn%04d", i) }
+	for i := range n {
+		dir := fmt.Sprintf("d%03d", i/4)
+		body := "return 0"
+		if i+1 < n {
+			body = fmt.Sprintf("return %s.%s()", fmt.Sprintf("d%03d", (i+1)/4), name(i+1))
+			if (i+1)/4 == i/4 {
+				body = "return " + name(i+1) + "()"
+			}
+		}
+		imp := ""
+		if (i+1)/4 != i/4 && i+1 < n {
+			imp = fmt.Sprintf("import \"example.com/m/d%03d\"\n\n", (i+1)/4)
+		}
+		src := fmt.Sprintf("package d%03d\n\n%s// %s chains to the next file.\nfunc %s() int { %s }\n", i/4, imp, name(i), name(i), body)
+		walktest.WriteFile(t, root, fmt.Sprintf("%s/f%04d.go", dir, i), src)
+	}
+	return root
+}
+
+func graphLines(t *testing.T, s *Snapshot) (pages, edges []string) {
+	t.Helper()
+	g, err := s.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range g.Pages {
+		pages = append(pages, fmt.Sprintf("%s %s %q %d-%d %q", p.ID, p.Kind, p.Title, p.Line, p.EndLine, p.Doc))
+	}
+	for _, e := range g.Edges() {
+		edges = append(edges, fmt.Sprintf("%s -%s-> %s", g.Pages[e.From].ID, e.Type, g.Pages[e.To].ID))
+	}
+	slices.Sort(pages)
+	slices.Sort(edges)
+	return pages, edges
+}
+
+// TestFirstBuildPartialGenerations builds a 41-file tree in batches of at
+// most 6 files: after each batch a partial generation is live that holds
+// exactly the files parsed so far (a prefix in path order), says so, and
+// opens; the final generation equals the build of the same tree in one
+// batch, pages, edges and counts.
+func TestFirstBuildPartialGenerations(t *testing.T) {
+	root := writeChainTree(t, 40) // and go.mod
+	dir := filepath.Join(root, IndexDirName)
+	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "6")
+	var seen []int
+	batchHook = func(info *BuildInfo) {
+		t.Helper()
+		s, err := OpenSnapshot(dir)
+		if err != nil {
+			t.Errorf("open partial generation: %v", err)
+			return
+		}
+		defer s.Close()
+		si := s.Info()
+		if si.Mode != "partial" || si.FilesTotal != 41 || si.Files != info.Files || si.Generation != info.Generation {
+			t.Errorf("partial generation %d: mode %q, %d of %d files (build says %d)", si.Generation, si.Mode, si.Files, si.FilesTotal, info.Files)
+		}
+		stats, err := s.Stats()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		var paths []string
+		for _, st := range stats {
+			paths = append(paths, st.Path)
+		}
+		slices.Sort(paths)
+		want := allPaths(root)[:si.Files]
+		if !slices.Equal(paths, want) {
+			t.Errorf("partial generation of %d files holds %v, want the first in path order %v", si.Files, paths, want)
+		}
+		pages, _ := graphLines(t, s)
+		for _, p := range pages {
+			if strings.HasPrefix(p, "file:") && !slices.Contains(want, strings.Fields(strings.TrimPrefix(p, "file:"))[0]) {
+				t.Errorf("partial generation has the page %s of a file not parsed yet", p)
+			}
+		}
+		seen = append(seen, si.Files)
+	}
+	defer func() { batchHook = nil }()
+	info := build(t, root, true)
+	if t.Failed() {
+		t.FailNow()
+	}
+	if len(seen) < 3 || !slices.IsSorted(seen) || seen[0] >= 41 {
+		t.Fatalf("partial generations held %v files: want at least 3, growing", seen)
+	}
+	if info.Mode != "full" || info.FilesTotal != 0 || info.Files != 41 || info.FilesParsed != 41 {
+		t.Fatalf("final build info: %+v", info)
+	}
+	batched := open(t, root)
+	if got := inRefs(t, batched, "symbol:d009/f0036.go#Fn0036"); !slices.Equal(got, []string{"symbol:d008/f0035.go#Fn0035"}) {
+		t.Fatalf("Fn0036 callers = %v: a reference to a later batch was not resolved", got)
+	}
+
+	batchHook = nil
+	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "")
+	oneDir := filepath.Join(t.TempDir(), "one")
+	one, err := Build(t.Context(), BuildOptions{Root: root, IndexDir: oneDir, Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, err := OpenSnapshot(oneDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s1.Close()
+	pb, eb := graphLines(t, batched)
+	p1, e1 := graphLines(t, s1)
+	if !slices.Equal(pb, p1) {
+		t.Fatalf("batched build's pages differ from one batch's:\n%v\n%v", pb, p1)
+	}
+	if !slices.Equal(eb, e1) {
+		t.Fatalf("batched build's edges differ from one batch's:\n%v\n%v", eb, e1)
+	}
+	bi := batched.Info()
+	if fmt.Sprint(bi.Pages, bi.Edges, bi.Languages, bi.Files, bi.SourceBytes) != fmt.Sprint(one.Pages, one.Edges, one.Languages, one.Files, one.SourceBytes) {
+		t.Fatalf("counts: batched %v %v %v, one batch %v %v %v", bi.Pages, bi.Edges, bi.Languages, one.Pages, one.Edges, one.Languages)
+	}
+	if batched.Segments() <= s1.Segments() {
+		t.Fatalf("batched build wrote %d segments, one batch %d", batched.Segments(), s1.Segments())
+	}
+}
+
+func allPaths(root string) []string {
+	var out []string
+	out = append(out, "go.mod")
+	for i := range 40 {
+		out = append(out, fmt.Sprintf("d%03d/f%04d.go", i/4, i))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestFirstBuildRecordsBounded asserts that a full build holds at most two
+// batches of file records at once (one writing, one parsing), whatever the
+// size of the tree.
+func TestFirstBuildRecordsBounded(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "8")
+	for _, n := range []int{40, 160} {
+		root := writeChainTree(t, n)
+		liveRecords.now, liveRecords.peak = 0, 0
+		info := build(t, root, true)
+		if info.Files != n+1 {
+			t.Fatalf("%d files: built %d", n+1, info.Files)
+		}
+		if liveRecords.now != 0 || liveRecords.peak == 0 || liveRecords.peak > 16 {
+			t.Fatalf("a %d-file build held %d records at once (%d at the end): want at most two batches, 16", n+1, liveRecords.peak, liveRecords.now)
+		}
+	}
+}
+
+// TestFirstBuildAfterPartial: a partial generation left by a stopped first
+// build is built again in full, not taken for a complete index.
+func TestFirstBuildAfterPartial(t *testing.T) {
+	root := writeChainTree(t, 20)
+	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "6")
+	ctx, cancel := context.WithCancel(t.Context())
+	batchHook = func(*BuildInfo) { cancel() }
+	if _, err := Build(ctx, BuildOptions{Root: root}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("build stopped after its first partial generation: %v", err)
+	}
+	batchHook = nil
+	s, err := OpenSnapshot(filepath.Join(root, IndexDirName))
+	if err != nil {
+		t.Fatalf("no partial generation live after the stop: %v", err)
+	}
+	if s.Info().Mode != "partial" || s.Info().Files >= 21 {
+		t.Fatalf("after the stop: %+v", s.Info())
+	}
+	s.Close()
+	info := build(t, root, false)
+	if info.Mode != "full" || info.Files != 21 || info.FilesParsed != 21 {
+		t.Fatalf("build after a partial generation: %+v", info)
+	}
+}
+
+// TestFullRebuildKeepsCompleteIndex: `build --full` over a complete index
+// publishes no partial generation: the complete one answers until the new
+// one is whole.
+func TestFullRebuildKeepsCompleteIndex(t *testing.T) {
+	root := writeChainTree(t, 40)
+	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "6")
+	build(t, root, true)
+	published := 0
+	batchHook = func(*BuildInfo) { published++ }
+	defer func() { batchHook = nil }()
+	info := build(t, root, true)
+	if published != 0 || info.Mode != "full" || info.Files != 41 {
+		t.Fatalf("a full rebuild published %d partial generations (%+v)", published, info)
+	}
+	if got := inRefs(t, open(t, root), "symbol:d009/f0036.go#Fn0036"); !slices.Equal(got, []string{"symbol:d008/f0035.go#Fn0035"}) {
+		t.Fatalf("Fn0036 callers = %v", got)
+	}
+}
