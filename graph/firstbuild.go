@@ -99,7 +99,7 @@ func holdRecords(n int) {
 
 // cutBatches groups files (in path order) into the batches of a full build.
 func cutBatches(files []walk.File) [][]walk.File {
-	maxFiles := segMaxFiles
+	maxFiles := segMaxFiles()
 	if n := testBatchFiles(); n > 0 {
 		maxFiles = min(maxFiles, n)
 	}
