@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
 
 // Stats are the length statistics of a set of pages: per page kind and
 // field, the sum of the field's lengths and the number of pages where it
@@ -66,4 +70,45 @@ func Reweight(b []byte, under Stats) ([]byte, error) {
 	sg.impSum, sg.impCnt = under.sum, under.cnt
 	sg.avgLen = avg
 	return sg.encode(len(sg.recOff) > 0), nil
+}
+
+// Weighed is graph.BuildOptions.Weigh: given the blobs of a full build's
+// segments, it returns a BuildBlobs whose segments' impacts are computed
+// under the statistics of them all (Reweight), so that an index opened
+// over them reads the stored impacts.
+func Weighed(segs []func(name string) ([]byte, error)) (graph.SegmentFunc, error) {
+	var all Stats
+	for i, read := range segs {
+		b, err := read(indexBlob)
+		if err != nil {
+			return nil, fmt.Errorf("segment %d: %w", i, err)
+		}
+		st, err := SegmentStats(b)
+		if err != nil {
+			return nil, fmt.Errorf("segment %d: %w", i, err)
+		}
+		all.Add(st)
+	}
+	return func(g *graph.Graph, ext []graph.ExtLink) (map[string][]byte, error) {
+		blobs, err := BuildBlobs(g, ext)
+		if err != nil {
+			return nil, err
+		}
+		if blobs[indexBlob], err = Reweight(blobs[indexBlob], all); err != nil {
+			return nil, err
+		}
+		return blobs, nil
+	}, nil
+}
+
+// StoredImpacts reports how many of the index's segments read their
+// stored impacts as they are (the rest recompute them from term
+// frequencies when a query first needs a term), of how many.
+func (ix *Index) StoredImpacts() (stored, segments int) {
+	for _, sg := range ix.segs {
+		if sg.exact {
+			stored++
+		}
+	}
+	return stored, len(ix.segs)
 }

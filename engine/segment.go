@@ -1,9 +1,9 @@
 package engine
 
 import (
-	"math"
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"

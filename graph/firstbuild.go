@@ -305,15 +305,29 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	info.Mode, info.FilesTotal = "full", 0
 	fillInfo(info, Piece{}, nil, nil, nil)
 	final := slices.Clone(segs)
-	if len(segs) > lastSegs {
+	// Weighing: every segment's impacts are computed under the statistics
+	// of them all (BuildOptions.Weigh), so an index over them reads its
+	// stored impacts as they are; pass 2 then rewrites every segment, the
+	// last ones too (their pieces are final already, their weights not).
+	extra := opt.Segment
+	redo := len(segs) - lastSegs
+	if opt.Weigh != nil && len(segs) > 1 {
+		var err error
+		if extra, err = weighed(dir, segs, opt.Weigh); err != nil {
+			return nil, err
+		}
+		redo, lastSums = len(segs), nil
+	}
+	if redo > 0 {
 		type redone struct {
 			id   int
 			sums []fileSummary
 			err  error
 		}
-		outs := make([]redone, len(segs)-lastSegs)
+		outs := make([]redone, redo)
 		base := id
 		id += len(outs)
+		force := extra != nil && opt.Weigh != nil && len(segs) > 1
 		var nextSeg atomic.Int64
 		var wg sync.WaitGroup
 		for range 2 {
@@ -322,7 +336,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 				defer wg.Done()
 				for i := int(nextSeg.Add(1) - 1); i < len(outs) && ctx.Err() == nil; i = int(nextSeg.Add(1) - 1) {
 					o := &outs[i]
-					o.id, o.sums, o.err = reresolve(dir, segs[i].ID, base+i, world, opt.Segment, goMod)
+					o.id, o.sums, o.err = reresolve(dir, segs[i].ID, base+i, world, extra, goMod, force)
 				}
 			}()
 		}
@@ -365,7 +379,7 @@ func summaries(pcs []*segPiece) []fileSummary {
 // reresolve re-resolves the files of segment old against w: when a piece
 // changed it writes them as segment id and returns id, else it returns old.
 // It returns the summaries of the final pieces either way.
-func reresolve(dir string, old, id int, w World, extra SegmentFunc, goMod string) (int, []fileSummary, error) {
+func reresolve(dir string, old, id int, w World, extra SegmentFunc, goMod string, force bool) (int, []fileSummary, error) {
 	sg, err := openSegment(dir, old, nil)
 	if err != nil {
 		return 0, nil, err
@@ -390,7 +404,7 @@ func reresolve(dir string, old, id int, w World, extra SegmentFunc, goMod string
 			same = false
 		}
 	}
-	if same {
+	if same && !force {
 		return old, summaries(news), nil
 	}
 	if _, err := writeFileSegment(dir, id, news, false, extra, goMod); err != nil {
@@ -460,4 +474,25 @@ func replaceable(dir string) bool {
 	}
 	m, err := readManifest(dir, cur)
 	return err != nil || m.Info.Mode == "partial"
+}
+
+// weighed returns the SegmentFunc that weighs segments under the
+// statistics of the segments segs (opt.Weigh over their blobs).
+func weighed(dir string, segs []manifestSeg, weigh func([]func(string) ([]byte, error)) (SegmentFunc, error)) (SegmentFunc, error) {
+	var opened []*segment
+	defer func() {
+		for _, sg := range opened {
+			sg.close()
+		}
+	}()
+	readers := make([]func(string) ([]byte, error), 0, len(segs))
+	for _, ms := range segs {
+		sg, err := openSegment(dir, ms.ID, nil)
+		if err != nil {
+			return nil, err
+		}
+		opened = append(opened, sg)
+		readers = append(readers, sg.blob)
+	}
+	return weigh(readers)
 }

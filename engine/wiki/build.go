@@ -147,6 +147,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 		Progress:    opt.Progress,
 		Lock:        lock,
 		Segment:     engine.BuildBlobs,
+		Weigh:       engine.Weighed,
 		BlobsFormat: engine.Format,
 	})
 	if err != nil {
