@@ -22,29 +22,9 @@ import (
 func liveGen(t *testing.T, repo string) string {
 	t.Helper()
 	idx := filepath.Join(repo, ".wikitoolkit")
-	b, err := os.ReadFile(filepath.Join(idx, "CURRENT"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m struct {
-		Segments []struct {
-			ID int `json:"id"`
-		} `json:"segments"`
-	}
-	b, err = os.ReadFile(filepath.Join(idx, "gen", fmt.Sprintf("%06d", n), "MANIFEST"))
-	if err == nil {
-		err = json.Unmarshal(b, &m)
-	}
-	if err != nil || len(m.Segments) == 0 {
-		t.Fatalf("generation %d has no readable manifest: %v", n, err)
-	}
 	best, size := "", int64(-1)
-	for _, sg := range m.Segments {
-		sd := filepath.Join(idx, "seg", fmt.Sprintf("%06d", sg.ID))
+	for _, id := range liveSegments(t, idx) {
+		sd := filepath.Join(idx, "seg", fmt.Sprintf("%06d", id))
 		ssts, _ := filepath.Glob(filepath.Join(sd, "*.sst"))
 		for _, p := range ssts {
 			if fi, err := os.Stat(p); err == nil && fi.Size() > size {
@@ -53,7 +33,7 @@ func liveGen(t *testing.T, repo string) string {
 		}
 	}
 	if best == "" {
-		t.Fatalf("generation %d has no segment with a table", n)
+		t.Fatalf("the live generation of %s has no segment with a table", idx)
 	}
 	return best
 }

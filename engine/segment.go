@@ -541,9 +541,12 @@ func (ix *Index) impacts(sg *segment, t uint32) termImpacts {
 
 // recompute returns term t's live postings (cnt stored ones in b) with
 // impacts computed under the means avg from the stored term frequencies
-// and page lengths.
+// and page lengths; with avg nil, with the stored impacts (t unused).
 func (sg *segment) recompute(t uint32, b []byte, cnt uint64, avg *[numKinds][numFields]float32) termImpacts {
-	tfb := sg.tfs[sg.tfOff[t]:sg.tfOff[t+1]]
+	var tfb []byte
+	if avg != nil {
+		tfb = sg.tfs[sg.tfOff[t]:sg.tfOff[t+1]]
+	}
 	out := make([]byte, 0, len(b))
 	var tf, lens [numFields]uint32
 	df := 0
@@ -558,18 +561,23 @@ func (sg *segment) recompute(t uint32, b []byte, cnt uint64, avg *[numKinds][num
 		if last >= n {
 			break
 		}
-		b = b[k+1:] // the stored impact, under other statistics
-		tf = [numFields]uint32{}
-		var hi field
-		if k, hi = decodeTF(tfb, &tf); k == 0 {
-			break
-		}
-		tfb = tfb[k:]
+		imp := b[k] // the stored impact, under the segment's statistics
+		b = b[k+1:]
 		p := uint32(last)
-		if sg.dead != nil && sg.dead[p] || !sg.pageLensTo(p, &lens, hi) {
+		if avg != nil {
+			tf = [numFields]uint32{}
+			var hi field
+			if k, hi = decodeTF(tfb, &tf); k == 0 {
+				break
+			}
+			tfb = tfb[k:]
+			if sg.dead != nil && sg.dead[p] || !sg.pageLensTo(p, &lens, hi) {
+				continue
+			}
+			imp = max(1, impact(&tf, &lens, &avg[min(int(sg.kind[p]), numKinds-1)]))
+		} else if sg.dead != nil && sg.dead[p] {
 			continue
 		}
-		imp := max(1, impact(&tf, &lens, &avg[min(int(sg.kind[p]), numKinds-1)]))
 		out = append(appendUvarint(out, last-lastLive), imp)
 		lastLive = last
 		df++
@@ -578,31 +586,9 @@ func (sg *segment) recompute(t uint32, b []byte, cnt uint64, avg *[numKinds][num
 }
 
 // liveImpacts is a term's stored postings (cnt of them, in b) without the
-// dead pages'.
+// dead pages', their impacts as stored.
 func (sg *segment) liveImpacts(b []byte, cnt uint64) termImpacts {
-	out := make([]byte, 0, len(b))
-	df := 0
-	last, lastLive := uint64(0), uint64(0)
-	n := uint64(sg.n)
-	for range cnt {
-		d, k := uvarint(b)
-		if k <= 0 || k >= len(b) {
-			break
-		}
-		last += d
-		if last >= n {
-			break
-		}
-		imp := b[k]
-		b = b[k+1:]
-		if sg.dead[last] {
-			continue
-		}
-		out = append(appendUvarint(out, last-lastLive), imp)
-		lastLive = last
-		df++
-	}
-	return termImpacts{df: df, post: out}
+	return sg.recompute(0, b, cnt, nil)
 }
 
 // termRef is a term found in one or more segments.
