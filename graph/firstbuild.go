@@ -23,7 +23,10 @@ import (
 // batch it parses the files, adds their definitions, paths and directories
 // to the world (a MemWorld that grows by definitions only: the records are
 // not kept), resolves the batch against the world so far (references to
-// files of later batches are missing), writes it as a file segment, and
+// files of later batches are missing), writes it as a file segment, and,
+// after the first batch, the last one, and whenever the files have grown
+// by a quarter since the last one (the modules segment of each costs what
+// the files so far do, so publications stay O(log n) and their cost O(n)),
 // publishes a partial generation (Mode "partial", FilesTotal beside Files):
 // the segments so far and a modules segment of the files so far, so that a
 // server started on an unindexed repository answers within a batch, each
@@ -174,6 +177,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		info.NotIndexed = notIndexed(info.Skipped)
 	}
 	partials := replaceable(dir)
+	pubFiles := 0 // the files of the last partial generation
 	id := nextSegmentID(dir, nil)
 	next := nextGeneration(dir)
 	// A batch is written (and its partial generation published) on a
@@ -229,9 +233,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		for i, pc := range pieces {
 			sums[i] = summarize(pc, pc.rec)
 		}
-		mods := modulesOf(paths, docs)
-		fillInfoDelta(info, prevMods, mods, sums, nil)
-		prevMods = mods
+		fillInfoDelta(info, Piece{}, Piece{}, sums, nil)
 		lap("resolve")
 		if err := wait(); err != nil {
 			return nil, err
@@ -253,11 +255,17 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		}
 		// A partial generation: the segments so far, the modules of the
 		// files so far; none when the one segment is final.
-		publishing := partials && !(bi == len(batches)-1 && len(segs) == lastSegs)
+		last := bi == len(batches)-1
+		publishing := partials && !(last && len(segs) == lastSegs) &&
+			(last || pubFiles == 0 || info.Files*4 >= pubFiles*5)
 		var m manifest
 		var pinfo *BuildInfo
+		var mods Piece
 		modID := id
 		if publishing {
+			mods = modulesOf(paths, docs)
+			fillInfoDelta(info, prevMods, mods, nil, nil)
+			prevMods, pubFiles = mods, info.Files
 			info.DiagnosticFiles = diags
 			settle()
 			info.Generation = next
