@@ -125,20 +125,7 @@ func writeFileSegment(dir string, id int, pieces []*segPiece, small bool, extra 
 	if err == nil {
 		err = writeSegmentData(w, &info, g, group, compress(facts), stats, ext)
 	}
-	for name, b := range compressAll(blobs) {
-		if err == nil {
-			err = w.setCompressedBlob(name, b)
-		}
-	}
-	if err == nil {
-		err = w.commit()
-	} else {
-		w.abort()
-	}
-	if err != nil {
-		return info, NotWritable(dir, err)
-	}
-	return info, nil
+	return info, w.finish(err, blobs)
 }
 
 // writeModulesSegment writes the module piece as segment id, with the
@@ -162,20 +149,7 @@ func writeModulesSegment(dir string, id int, mods Piece, docs []docCandidate, ex
 	if err == nil {
 		err = w.setCompressedBlob(docsBlob, compress(encodeDocs(docs)))
 	}
-	for name, b := range compressAll(blobs) {
-		if err == nil {
-			err = w.setCompressedBlob(name, b)
-		}
-	}
-	if err == nil {
-		err = w.commit()
-	} else {
-		w.abort()
-	}
-	if err != nil {
-		return info, NotWritable(dir, err)
-	}
-	return info, nil
+	return info, w.finish(err, blobs)
 }
 
 func writeSegmentData(w *segWriter, info *segInfo, g *Graph, group []uint32, facts []byte, stats []FileStat, ext []extEdge) error {
@@ -372,4 +346,24 @@ func modsEqual(a, b Piece) bool {
 		}
 	}
 	return true
+}
+
+// finish stores the blobs and commits the segment unless err (an earlier
+// write's failure); on any failure it drops the segment. Errors say the
+// index is not writable.
+func (w *segWriter) finish(err error, blobs map[string][]byte) error {
+	for name, b := range compressAll(blobs) {
+		if err == nil {
+			err = w.setCompressedBlob(name, b)
+		}
+	}
+	if err == nil {
+		err = w.commit()
+	} else {
+		w.abort()
+	}
+	if err != nil {
+		return NotWritable(w.dir, err)
+	}
+	return nil
 }

@@ -335,9 +335,12 @@ func (sg *segment) lookup(prefix string, names []string, fn func(name string, v 
 	})
 }
 
-// segments lists the segment numbers present under dir/seg.
-func segmentIDs(dir string) []int {
-	ents, _ := os.ReadDir(filepath.Join(dir, "seg"))
+// segmentIDs lists the segment numbers present under dir/seg.
+func segmentIDs(dir string) []int { return numberedDirs(filepath.Join(dir, "seg")) }
+
+// numberedDirs lists, sorted, the numbers that name folders of dir.
+func numberedDirs(dir string) []int {
+	ents, _ := os.ReadDir(dir)
 	var out []int
 	for _, e := range ents {
 		if n, err := strconv.Atoi(e.Name()); err == nil && e.IsDir() {

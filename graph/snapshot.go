@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -505,17 +504,7 @@ func (s *Snapshot) readGraph() (*Graph, error) {
 }
 
 // generations lists the generation numbers present under dir/gen.
-func generations(dir string) []int {
-	ents, _ := os.ReadDir(filepath.Join(dir, "gen"))
-	var out []int
-	for _, e := range ents {
-		if n, err := strconv.Atoi(e.Name()); err == nil && e.IsDir() {
-			out = append(out, n)
-		}
-	}
-	sort.Ints(out)
-	return out
-}
+func generations(dir string) []int { return numberedDirs(filepath.Join(dir, "gen")) }
 
 // removeStale deletes every generation but keep, every segment keep does
 // not name that no process holds open, and leftovers of killed builds
