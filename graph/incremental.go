@@ -221,24 +221,33 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	// Modules: rebuilt from the doc candidates when the tree's directories
 	// or a candidate changed.
 	ms := prev.modulesSeg()
-	var oldMods Piece
+	var oldMods, mods Piece
 	var docs []docCandidate
 	if ms != nil {
 		var err error
-		if oldMods, err = ms.readModules(); err != nil {
-			return nil, prevError{err}
-		}
 		if docs, err = ms.docs(); err != nil {
 			return nil, prevError{err}
 		}
 	}
 	oldDocs := docs
 	docs = updateDocs(docs, contentGone, parsed)
-
-	mods := modulesOf(newPaths, docs)
-	// The candidates are kept even when the pages stand: a candidate that
-	// loses today wins when the winner goes.
-	writeMods := ms == nil || !modsEqual(mods, oldMods) || !slices.Equal(docs, oldDocs)
+	// Module pages follow from the directories and the doc candidates
+	// alone: with the same files and candidates they stand, and remaking
+	// them (a record per file of the tree: 250 ms at 100k files) is saved.
+	pathsMoved := len(removed) > 0 || len(newPaths) != len(oldPaths)
+	writeMods := false
+	if ms == nil || pathsMoved || !slices.Equal(docs, oldDocs) {
+		if ms != nil {
+			var err error
+			if oldMods, err = ms.readModules(); err != nil {
+				return nil, prevError{err}
+			}
+		}
+		mods = modulesOf(newPaths, docs)
+		// The candidates are kept even when the pages stand: a candidate
+		// that loses today wins when the winner goes.
+		writeMods = ms == nil || !modsEqual(mods, oldMods) || !slices.Equal(docs, oldDocs)
+	}
 
 	// The generation's numbers: the old ones, less what the replaced
 	// copies held, plus what the new ones hold.

@@ -15,10 +15,11 @@ type segWorld struct {
 	segs  []*segment           // the live generation's file segments
 	gone  map[string]bool      // stored copies that do not count (changed or removed files)
 	over  map[string][]DefInfo // definitions of the new records, by name
-	paths []string             // every file of the tree, sorted
-	has   map[string]bool
-	dirs  map[string]bool
+	paths []string // every file of the tree, sorted
 	goMod string
+
+	dirsOnce sync.Once
+	dirs     map[string]bool // the tree's directories, made on first need
 
 	mu       sync.Mutex
 	defs     map[string][]DefInfo
@@ -30,16 +31,22 @@ type segWorld struct {
 // the definitions of the stored segments, except of gone paths, and of
 // over's records.
 func newSegWorld(segs []*segment, paths []string, gone map[string]bool, over []*FileRecord, goMod string) *segWorld {
-	w := &segWorld{segs: segs, gone: gone, paths: paths, goMod: goMod,
-		has: make(map[string]bool, len(paths)), dirs: map[string]bool{".": true}, defs: map[string][]DefInfo{}}
-	for _, p := range paths {
-		w.has[p] = true
-		for d := dirOf(p); !w.dirs[d]; d = dirOf(d) {
-			w.dirs[d] = true
-		}
-	}
+	w := &segWorld{segs: segs, gone: gone, paths: paths, goMod: goMod, defs: map[string][]DefInfo{}}
 	w.over = defsOf(over)
 	return w
+}
+
+// dirSet returns the tree's directories ("." always).
+func (w *segWorld) dirSet() map[string]bool {
+	w.dirsOnce.Do(func() {
+		w.dirs = map[string]bool{".": true}
+		for _, p := range w.paths {
+			for d := dirOf(p); !w.dirs[d]; d = dirOf(d) {
+				w.dirs[d] = true
+			}
+		}
+	})
+	return w.dirs
 }
 
 func (w *segWorld) Defs(name string) []DefInfo {
@@ -99,8 +106,11 @@ func (w *segWorld) load(names []string) {
 	}
 }
 
-func (w *segWorld) HasFile(p string) bool { return w.has[p] }
-func (w *segWorld) HasDir(d string) bool  { return w.dirs[d] }
+func (w *segWorld) HasFile(p string) bool {
+	_, ok := slices.BinarySearch(w.paths, p)
+	return ok
+}
+func (w *segWorld) HasDir(d string) bool { return w.dirSet()[d] }
 func (w *segWorld) GoModule() string      { return w.goMod }
 
 func reverse(s string) string {
@@ -146,7 +156,7 @@ func (w *segWorld) FileWithSuffix(s string) (string, int) {
 func (w *segWorld) DirWithSuffix(s string) (string, bool) {
 	w.mu.Lock()
 	if w.revDirs == nil {
-		for d := range w.dirs {
+		for d := range w.dirSet() {
 			if d != "." {
 				w.revDirs = append(w.revDirs, reverse(d))
 			}
