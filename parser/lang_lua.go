@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/smacker/go-tree-sitter/lua"
 )
@@ -12,7 +13,7 @@ import (
 // the blanks before a statement inside its node; skipLead moves the start
 // back to the code.
 func init() {
-	register(&langSpec{name: "lua", grammar: lua.GetLanguage, queries: []string{"lua.scm"},
+	register(&langSpec{name: "lua", grammar: lua.GetLanguage, queries: []string{"lua.scm"}, serial: new(sync.Mutex),
 		comments: commentLua, sig: sigLine, nameSeps: ":", prepare: maskLuaLS, builtins: set(
 			"print pairs ipairs type tostring tonumber error assert pcall xpcall select setmetatable getmetatable",
 			"rawget rawset rawequal rawlen unpack next require loadstring load dofile collectgarbage")},

@@ -154,6 +154,12 @@ const (
 type langSpec struct {
 	name    string
 	grammar func() *sitter.Language
+	// serial is held around each parse of a grammar whose external
+	// scanner keeps state in C globals shared by every parser, so that two
+	// workers' parses cannot corrupt each other's (tree-sitter-lua: 56 of
+	// 1,200 concurrent parses of one file gave another tree; see
+	// TestConcurrentParsesAgree). Set it with serialParse.
+	serial  *sync.Mutex
 	queries []string // files under queries/, concatenated in order
 	// nodes, for a language without queries (Markdown), maps node types to
 	// capture names; a tree walk captures every node of these types, as

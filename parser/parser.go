@@ -117,6 +117,10 @@ func (p *Parser) parseTree(ctx context.Context, s *langSpec, src []byte) (*sitte
 		limit = s.parseLimit + time.Duration(len(src))*parseLimitPerByte
 	}
 	p.ts.SetOperationLimit(int(limit.Microseconds()))
+	if s.serial != nil {
+		s.serial.Lock()
+		defer s.serial.Unlock()
+	}
 	tree, err := p.ts.ParseCtx(ctx, nil, src)
 	if errors.Is(err, sitter.ErrOperationLimit) {
 		p.ts.Reset()
