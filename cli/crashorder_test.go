@@ -1,16 +1,15 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/wikitoolkit/wikitoolkit/benchmarks/synth"
+	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
 )
 
 // crashSteps are the crash points of publishing a generation
@@ -83,7 +82,7 @@ func TestCrashAtEachPublishStep(t *testing.T) {
 		newGen := filepath.Join(index, "gen", fmt.Sprintf("%06d", before.Generation+1))
 		if strings.HasPrefix(step.name, "seg") {
 			// Stopped while writing a segment: one beyond the live ones exists.
-			if segs, _ := filepath.Glob(filepath.Join(index, "seg", "*")); len(segs) <= len(liveSegments(t, index)) {
+			if segs, _ := filepath.Glob(filepath.Join(index, "seg", "*")); len(segs) <= len(graphtest.LiveSegments(t, index)) {
 				t.Fatalf("%s: the stopped build left no new segment (%v): it stopped before publishing", step.name, segs)
 			}
 		} else if _, err := os.Stat(newGen); err != nil {
@@ -132,8 +131,8 @@ func TestCrashAtEachPublishStep(t *testing.T) {
 		if pj.ID != id {
 			t.Fatalf("%s: page answered %q, want %q", step.name, pj.ID, id)
 		}
-		if segs, _ := filepath.Glob(filepath.Join(index, "seg", "*")); len(segs) != len(liveSegments(t, index)) {
-			t.Errorf("%s: segments left behind after the completing build: %v (live: %v)", step.name, segs, liveSegments(t, index))
+		if segs, _ := filepath.Glob(filepath.Join(index, "seg", "*")); len(segs) != len(graphtest.LiveSegments(t, index)) {
+			t.Errorf("%s: segments left behind after the completing build: %v (live: %v)", step.name, segs, graphtest.LiveSegments(t, index))
 		}
 		gens, _ := filepath.Glob(filepath.Join(index, "gen", "*"))
 		if len(gens) != 1 {
@@ -146,31 +145,4 @@ func TestCrashAtEachPublishStep(t *testing.T) {
 			t.Errorf("%s: CURRENT holds %q (%v), status says %d", step.name, b, err, done.Generation)
 		}
 	}
-}
-
-// liveSegments returns the segment numbers the live generation's manifest names.
-func liveSegments(t *testing.T, index string) []int {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(index, "CURRENT"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	var m struct {
-		Segments []struct {
-			ID int `json:"id"`
-		} `json:"segments"`
-	}
-	b, err = os.ReadFile(filepath.Join(index, "gen", fmt.Sprintf("%06d", n), "MANIFEST"))
-	if err == nil {
-		err = json.Unmarshal(b, &m)
-	}
-	if err != nil {
-		t.Fatalf("live manifest: %v", err)
-	}
-	var out []int
-	for _, sg := range m.Segments {
-		out = append(out, sg.ID)
-	}
-	return out
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
 )
 
 // liveGen returns the largest segment folder of the generation CURRENT
@@ -23,7 +24,7 @@ func liveGen(t *testing.T, repo string) string {
 	t.Helper()
 	idx := filepath.Join(repo, ".wikitoolkit")
 	best, size := "", int64(-1)
-	for _, id := range liveSegments(t, idx) {
+	for _, id := range graphtest.LiveSegments(t, idx) {
 		sd := filepath.Join(idx, "seg", fmt.Sprintf("%06d", id))
 		ssts, _ := filepath.Glob(filepath.Join(sd, "*.sst"))
 		for _, p := range ssts {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/benchmarks/synth"
+	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
 )
 
 // segKillRun is the state of TestKillDuringUpdateAndMerge.
@@ -52,7 +53,7 @@ func (r *segKillRun) build() (buildJSON, time.Duration) {
 
 // deltas counts the live generation's file segments.
 func (r *segKillRun) fileSegments() int {
-	return readSegManifest(r.t, r.index).fileSegments()
+	return graphtest.LiveManifest(r.t, r.index).FileSegments()
 }
 
 // kill starts a build, SIGKILLs it after delay and reports whether the
@@ -118,13 +119,13 @@ func (r *segKillRun) complete(what string) {
 		r.t.Fatalf("%s: after the completing build %d files are stale: %v", what, st.StaleFiles, st.Stale)
 	}
 	live := map[string]bool{}
-	for _, id := range liveSegments(r.t, r.index) {
+	for _, id := range graphtest.LiveSegments(r.t, r.index) {
 		live[fmt.Sprintf("%06d", id)] = true
 	}
 	entries, _ := os.ReadDir(filepath.Join(r.index, "seg"))
 	for _, e := range entries {
 		if !live[e.Name()] {
-			r.t.Errorf("%s: segment folder seg/%s left behind (live: %v)", what, e.Name(), liveSegments(r.t, r.index))
+			r.t.Errorf("%s: segment folder seg/%s left behind (live: %v)", what, e.Name(), graphtest.LiveSegments(r.t, r.index))
 		}
 	}
 	if gens, _ := filepath.Glob(filepath.Join(r.index, "gen", "*")); len(gens) != 1 {

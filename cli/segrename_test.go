@@ -7,63 +7,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
 )
-
-// segManifest is the part of a generation's MANIFEST the segment tests read.
-type segManifest struct {
-	Segments []struct {
-		ID   int      `json:"id"`
-		Kind string   `json:"kind"`
-		Dead []string `json:"dead"`
-	} `json:"segments"`
-}
-
-// readSegManifest reads the manifest of index's live generation.
-func readSegManifest(t *testing.T, index string) segManifest {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(index, "CURRENT"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatalf("CURRENT holds %q", b)
-	}
-	b, err = os.ReadFile(filepath.Join(index, "gen", fmt.Sprintf("%06d", n), "MANIFEST"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m segManifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("MANIFEST of generation %d: %v", n, err)
-	}
-	return m
-}
-
-// fileSegments counts the file segments of m.
-func (m segManifest) fileSegments() int {
-	n := 0
-	for _, sg := range m.Segments {
-		if sg.Kind == "files" {
-			n++
-		}
-	}
-	return n
-}
-
-// deadIn returns the ID of the segment whose tombstones name path, or 0.
-func (m segManifest) deadIn(path string) int {
-	for _, sg := range m.Segments {
-		if slices.Contains(sg.Dead, path) {
-			return sg.ID
-		}
-	}
-	return 0
-}
 
 // writeLaterFile writes content to root/rel with a modification time a
 // second past the file's old one (now, for a new file), so that no edit
@@ -151,8 +100,8 @@ func TestRenameAcrossSegments(t *testing.T) {
 	index := filepath.Join(repo, ".wikitoolkit")
 	var first buildJSON
 	runJSON(t, repo, &first, "--index", index, "build", "--json", repo)
-	if m := readSegManifest(t, index); m.fileSegments() < 2 {
-		t.Fatalf("the full build wrote %d file segments, want 2 (is WIKITOOLKIT_SEGMENT_FILES read?)", m.fileSegments())
+	if m := graphtest.LiveManifest(t, index); m.FileSegments() < 2 {
+		t.Fatalf("the full build wrote %d file segments, want 2 (is WIKITOOLKIT_SEGMENT_FILES read?)", m.FileSegments())
 	}
 	oldID, newID := "symbol:alpha/f00.go#Compute", "symbol:alpha/f00.go#Reckon"
 	var rel struct {
@@ -174,9 +123,9 @@ func TestRenameAcrossSegments(t *testing.T) {
 	if inc.Mode != "incremental" || inc.FilesParsed != 7 {
 		t.Fatalf("the build after the rename: mode %q, %d files parsed, want incremental and 7", inc.Mode, inc.FilesParsed)
 	}
-	m := readSegManifest(t, index)
+	m := graphtest.LiveManifest(t, index)
 	// u06, not edited, lost its call: its stored copy is replaced too.
-	a, b, c := m.deadIn("alpha/f00.go"), m.deadIn("zeta/u00.go"), m.deadIn("zeta/u06.go")
+	a, b, c := m.DeadIn("alpha/f00.go"), m.DeadIn("zeta/u00.go"), m.DeadIn("zeta/u06.go")
 	if a == 0 || b == 0 || a == b || c != b {
 		t.Fatalf("tombstones of alpha/f00.go in segment %d, of zeta/u00.go in %d, of zeta/u06.go in %d: want the first two different, the last two the same (manifest %+v)", a, b, c, m)
 	}
@@ -205,8 +154,8 @@ func TestRenameAcrossSegments(t *testing.T) {
 
 	full := filepath.Join(t.TempDir(), "full")
 	runJSON(t, repo, &first, "--index", full, "build", "--json", "--full", repo)
-	if m := readSegManifest(t, full); m.fileSegments() < 2 {
-		t.Fatalf("the full build wrote %d file segments, want 2", m.fileSegments())
+	if m := graphtest.LiveManifest(t, full); m.FileSegments() < 2 {
+		t.Fatalf("the full build wrote %d file segments, want 2", m.FileSegments())
 	}
 	asks := [][]string{
 		{"query", "--json", "reckon doubles x"},

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wikitoolkit/wikitoolkit/benchmarks/synth"
+	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
 )
 
 // TestTwoServersDuringSegmentedBuilds runs two `wikitoolkit mcp` stdio
@@ -36,7 +37,7 @@ func TestTwoServersDuringSegmentedBuilds(t *testing.T) {
 	}
 	runJSON(t, repo, new(buildJSON), "build", "--json")
 	index := filepath.Join(repo, ".wikitoolkit")
-	if n := readSegManifest(t, index).fileSegments(); n < 5 {
+	if n := graphtest.LiveManifest(t, index).FileSegments(); n < 5 {
 		t.Fatalf("the first build wrote %d file segments, want at least 5", n)
 	}
 	servers := []*sdk.ClientSession{logClient(t, repo, "0"), logClient(t, repo, "1")}
@@ -105,7 +106,7 @@ func TestTwoServersDuringSegmentedBuilds(t *testing.T) {
 		if _, e, code := run(t, repo, "build", "--quiet"); code != 0 {
 			t.Errorf("build %d: exit %d: %s", r, code, e)
 		}
-		for _, id := range liveSegments(t, index) {
+		for _, id := range graphtest.LiveSegments(t, index) {
 			segs[id] = true
 		}
 	}

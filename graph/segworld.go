@@ -15,7 +15,7 @@ type segWorld struct {
 	segs  []*segment           // the live generation's file segments
 	gone  map[string]bool      // stored copies that do not count (changed or removed files)
 	over  map[string][]DefInfo // definitions of the new records, by name
-	paths []string // every file of the tree, sorted
+	paths []string             // every file of the tree, sorted
 	goMod string
 
 	dirsOnce sync.Once
@@ -111,7 +111,7 @@ func (w *segWorld) HasFile(p string) bool {
 	return ok
 }
 func (w *segWorld) HasDir(d string) bool { return w.dirSet()[d] }
-func (w *segWorld) GoModule() string      { return w.goMod }
+func (w *segWorld) GoModule() string     { return w.goMod }
 
 func reverse(s string) string {
 	b := []byte(s)

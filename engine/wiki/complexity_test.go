@@ -14,6 +14,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/benchmarks/synth"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
 )
 
 // diskFile is one file of an index folder: its size and the bytes it
@@ -141,7 +142,7 @@ func costOnTree(t *testing.T, files int, steps []*complexityStep) (base int64) {
 	}
 	full := indexFiles(t, index)
 	baseSegs := map[string]bool{}
-	m := readManifestFile(t, index)
+	m := graphtest.LiveManifest(t, index)
 	for _, sg := range m.Segments {
 		if sg.Kind == "files" {
 			baseSegs[fmt.Sprintf("seg/%06d", sg.ID)] = true
@@ -163,7 +164,7 @@ func costOnTree(t *testing.T, files int, steps []*complexityStep) (base int64) {
 			t.Fatalf("%d files, %s: the build was full, not incremental", files, st.name)
 		}
 		after := indexFiles(t, index)
-		m := readManifestFile(t, index)
+		m := graphtest.LiveManifest(t, index)
 		kind := map[string]string{}
 		for _, sg := range m.Segments {
 			kind[fmt.Sprintf("seg/%06d", sg.ID)] = sg.Kind

@@ -2,7 +2,6 @@ package wiki
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -75,7 +74,7 @@ func TestIncrementalEqualsFullSegments(t *testing.T) {
 	var manyDead, merges int
 	var prev map[int]int // live files of each file segment of the previous generation
 	incrementalEqualsFull(t, steps, 29, func(i int, index string) {
-		m := readManifestFile(t, index)
+		m := graphtest.LiveManifest(t, index)
 		files := 0
 		withDead := 0
 		now := map[int]int{}
@@ -108,37 +107,6 @@ func TestIncrementalEqualsFullSegments(t *testing.T) {
 	if manyDead == 0 || merges == 0 {
 		t.Fatalf("the steps never tombstoned files in 2+ segments at once (%d) or never dropped a segment (%d): the test proved nothing about segments", manyDead, merges)
 	}
-}
-
-// manifestFile is the part of a generation's MANIFEST the tests read.
-type manifestFile struct {
-	Segments []struct {
-		ID   int      `json:"id"`
-		Kind string   `json:"kind"`
-		Dead []string `json:"dead"`
-	} `json:"segments"`
-}
-
-// readManifestFile reads the live generation's MANIFEST of index.
-func readManifestFile(t *testing.T, index string) manifestFile {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(index, "CURRENT"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatalf("CURRENT holds %q", b)
-	}
-	b, err = os.ReadFile(filepath.Join(index, "gen", fmt.Sprintf("%06d", n), "MANIFEST"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m manifestFile
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("MANIFEST: %v", err)
-	}
-	return m
 }
 
 // incrementalEqualsFull runs the random steps of TestIncrementalEqualsFull

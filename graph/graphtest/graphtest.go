@@ -7,7 +7,13 @@ package graphtest
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -50,4 +56,68 @@ func BuildFixture(t testing.TB, name string, opt graph.BuildOptions) (*graph.Sna
 	}
 	info := Build(t, opt)
 	return Open(t, dir), info
+}
+
+// Manifest is the part of a generation's MANIFEST tests read: its
+// segments, each with its kind and tombstones.
+type Manifest struct {
+	Segments []struct {
+		ID   int      `json:"id"`
+		Kind string   `json:"kind"`
+		Dead []string `json:"dead"`
+	} `json:"segments"`
+}
+
+// LiveManifest reads the manifest of the generation CURRENT names in
+// the index directory indexDir.
+func LiveManifest(t testing.TB, indexDir string) Manifest {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(indexDir, "CURRENT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("CURRENT holds %q", b)
+	}
+	b, err = os.ReadFile(filepath.Join(indexDir, "gen", fmt.Sprintf("%06d", n), "MANIFEST"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("MANIFEST of generation %d: %v", n, err)
+	}
+	return m
+}
+
+// LiveSegments returns the segment numbers the live manifest names.
+func LiveSegments(t testing.TB, indexDir string) []int {
+	t.Helper()
+	var out []int
+	for _, sg := range LiveManifest(t, indexDir).Segments {
+		out = append(out, sg.ID)
+	}
+	return out
+}
+
+// FileSegments counts the manifest's file segments.
+func (m Manifest) FileSegments() int {
+	n := 0
+	for _, sg := range m.Segments {
+		if sg.Kind == "files" {
+			n++
+		}
+	}
+	return n
+}
+
+// DeadIn returns the ID of the segment whose tombstones name path, or 0.
+func (m Manifest) DeadIn(path string) int {
+	for _, sg := range m.Segments {
+		if slices.Contains(sg.Dead, path) {
+			return sg.ID
+		}
+	}
+	return 0
 }
