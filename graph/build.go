@@ -57,6 +57,14 @@ type BuildOptions struct {
 	// Build then neither takes nor releases it. Nil: Build takes the lock
 	// for its own duration.
 	Lock *Lock
+	// Changed, when not nil, names every path (repo-relative, "/"-
+	// separated; files or directories, present or gone) that may differ
+	// from the live generation: what a file watcher saw. An incremental
+	// build then walks just them (walk.WalkPaths) instead of the whole
+	// tree, and keeps what the live generation says of the rest. When they
+	// cannot be walked alone (walk.ErrWalkAll), or there is no live
+	// generation to build on, the whole tree is walked.
+	Changed []string
 	// BlobsFormat names the form of what Segment stores; a generation
 	// written with another BlobsFormat (or graph FormatVersion) is rebuilt
 	// in full rather than reused.
@@ -184,6 +192,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	}
 	defer closePrev()
 	prevStats := map[string]FileStat{}
+	var prevSorted []FileStat // by path
 	if prev != nil && prev.Info().Format != opt.format() {
 		// Written by another version: rebuild everything.
 		closePrev()
@@ -200,9 +209,10 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		for _, s := range stats {
 			prevStats[s.Path] = s
 		}
+		prevSorted = stats
 	}
 
-	listed, err := walk.Walk(ctx, root, buildWalk(opt.Walk))
+	listed, scope, err := walkChanged(ctx, opt, root, prev != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -214,6 +224,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		phase = now
 	}
 	lap("walk")
+	info.DirsRead = listed.Dirs
 	if prev != nil {
 		info.Mode = "incremental"
 	}
@@ -223,11 +234,14 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	}
 
 	// Which files need reading: new ones and ones whose size or mtime moved.
-	changes := walk.Diff(listed.Files, stamps(prevStats), nil)
-	unchanged := make([]FileStat, 0, len(changes.Unchanged))
-	for _, fe := range changes.Unchanged {
-		unchanged = append(unchanged, prevStats[fe.Path])
+	indexed := stamps(prevStats)
+	outside := 0 // indexed files outside the paths walked: unchanged
+	if scope != nil {
+		indexed, outside = scopedStamps(prevSorted, *scope)
+		keepOutside(info, prev.Info(), *scope)
 	}
+	changes := walk.Diff(listed.Files, indexed, nil)
+	unchanged := len(changes.Unchanged) + outside
 	todo := append(changes.Added, changes.Modified...)
 	slices.SortFunc(todo, func(a, b walk.File) int { return strings.Compare(a.Path, b.Path) })
 	info.FilesRemoved += len(changes.Removed)
@@ -257,7 +271,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		}
 	}
 	info.FilesParsed = len(parsed)
-	info.FilesUnchanged = len(unchanged) + len(reused)
+	info.FilesUnchanged = unchanged + len(reused)
 	info.FilesSkipped = len(info.Skipped)
 	info.FilesFailed = len(info.Failed)
 	// A file that used to be indexed and is now skipped counts as removed.
@@ -273,6 +287,11 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	}
 	sort.Slice(info.Skipped, func(i, j int) bool { return info.Skipped[i].Path < info.Skipped[j].Path })
 	info.NotIndexed = listed.NotIndexed(info.Skipped)
+	if scope != nil {
+		// The counts of the files Detect rejects outside the paths are not
+		// known: keep the last full walk's (the next one refreshes them).
+		info.NotIndexed = prev.Info().NotIndexed
+	}
 
 	if prev != nil && len(parsed) == 0 && info.FilesRemoved == 0 {
 		// Nothing to write: the live generation stays.
@@ -292,6 +311,60 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	}
 
 	return incrementalBuild(ctx, opt, root, dir, start, info, prev, prevStats, parsed, reused, changes.Removed, lap, closePrev)
+}
+
+// walkChanged lists the files of the build: those at or below
+// opt.Changed (with their scope) when given and an incremental build may
+// walk them alone, else the whole tree (nil scope).
+func walkChanged(ctx context.Context, opt BuildOptions, root string, incremental bool) (*walk.Result, *walk.Scope, error) {
+	if incremental && opt.Changed != nil {
+		listed, err := walk.WalkPaths(ctx, root, buildWalk(opt.Walk), opt.Changed)
+		if err == nil {
+			sc, _ := walk.NewScope(opt.Changed)
+			return listed, &sc, nil
+		}
+		if !errors.Is(err, walk.ErrWalkAll) {
+			return nil, nil, err
+		}
+	}
+	listed, err := walk.Walk(ctx, root, buildWalk(opt.Walk))
+	return listed, nil, err
+}
+
+// scopedStamps returns the stamps of the files of stats (sorted by path)
+// inside sc, and how many lie outside.
+func scopedStamps(stats []FileStat, sc walk.Scope) (map[string]walk.Stamp, int) {
+	out := map[string]walk.Stamp{}
+	find := func(p string) int {
+		i, _ := slices.BinarySearchFunc(stats, p, func(s FileStat, p string) int { return strings.Compare(s.Path, p) })
+		return i
+	}
+	for _, p := range sc.Paths() {
+		if i := find(p); i < len(stats) && stats[i].Path == p {
+			out[p] = walk.Stamp{Size: stats[i].Size, ModTime: stats[i].ModTime}
+		}
+		// Below p: the paths from p+"/" up to p+"0" ('/'+1).
+		for i := find(p + "/"); i < len(stats) && strings.HasPrefix(stats[i].Path, p+"/"); i++ {
+			out[stats[i].Path] = walk.Stamp{Size: stats[i].Size, ModTime: stats[i].ModTime}
+		}
+	}
+	return out, len(stats) - len(out)
+}
+
+// keepOutside adds to info the files the last build skipped or failed on
+// outside sc: a walk of the whole tree would have listed (and the build
+// tried) them again, with the same outcome as nothing there changed.
+func keepOutside(info *BuildInfo, old BuildInfo, sc walk.Scope) {
+	for _, s := range old.Skipped {
+		if !sc.Contains(s.Path) {
+			info.Skipped = append(info.Skipped, s)
+		}
+	}
+	for _, s := range old.Failed {
+		if !sc.Contains(s.Path) {
+			info.Failed = append(info.Failed, s)
+		}
+	}
 }
 
 // compressAll compresses the blobs on all cores.

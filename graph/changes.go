@@ -20,19 +20,46 @@ func (s *Snapshot) Changes(ctx context.Context, root string, opt walk.Options) (
 	if err != nil {
 		return nil, err
 	}
-	info := s.Info()
-	leftOut := make(map[string]bool, len(info.Skipped)+len(info.Failed))
-	for _, sk := range info.Skipped {
-		leftOut[sk.Path] = true
-	}
-	for _, sk := range info.Failed {
-		leftOut[sk.Path] = true
-	}
 	indexed := make(map[string]walk.Stamp, len(stats))
 	for _, st := range stats {
 		indexed[st.Path] = walk.Stamp{Size: st.Size, ModTime: st.ModTime}
 	}
-	c := walk.Diff(listed.Files, indexed, leftOut)
+	c := walk.Diff(listed.Files, indexed, s.leftOut(nil))
 	c.Dirs = listed.DirPaths
 	return c, nil
+}
+
+// ChangesIn is Changes at or below paths alone (a file watcher's; see
+// BuildOptions.Changed): it walks them with walk.WalkPaths and compares
+// with the files of s there; Dirs are the directories it read. It returns
+// walk.ErrWalkAll when the paths cannot be walked alone: ask Changes.
+func (s *Snapshot) ChangesIn(ctx context.Context, root string, opt walk.Options, paths []string) (*walk.Changes, error) {
+	stats, err := s.Stats()
+	if err != nil {
+		return nil, err
+	}
+	listed, err := walk.WalkPaths(ctx, root, buildWalk(opt), paths)
+	if err != nil {
+		return nil, err
+	}
+	sc, _ := walk.NewScope(paths)
+	indexed, _ := scopedStamps(stats, sc)
+	c := walk.Diff(listed.Files, indexed, s.leftOut(&sc))
+	c.Dirs = listed.DirPaths
+	return c, nil
+}
+
+// leftOut is the set of files the build that wrote s skipped or failed on
+// (inside sc, when not nil).
+func (s *Snapshot) leftOut(sc *walk.Scope) map[string]bool {
+	info := s.Info()
+	out := map[string]bool{}
+	for _, list := range [][]walk.Skip{info.Skipped, info.Failed} {
+		for _, sk := range list {
+			if sc == nil || sc.Contains(sk.Path) {
+				out[sk.Path] = true
+			}
+		}
+	}
+	return out
 }

@@ -149,7 +149,10 @@ type BuildInfo struct {
 	// Phases holds the seconds spent in each phase of the build (walk,
 	// parse, load, resolve, rank, write), for benchmarks and --verbose.
 	Phases map[string]float64 `json:"phases,omitempty"`
-	Failed []walk.Skip        `json:"failed,omitempty"`
+	// DirsRead is how many directories the build's walk read: all of the
+	// tree's, or with BuildOptions.Changed those at or below the paths.
+	DirsRead int         `json:"dirs_read,omitempty"`
+	Failed   []walk.Skip `json:"failed,omitempty"`
 	// Warnings are problems that did not stop the build but changed what it
 	// indexed, such as git missing, so that tracked files matched by ignore
 	// rules were left out (walk.Result.TrackedErr).

@@ -30,6 +30,26 @@ type BuildOptions struct {
 	ExcludeDirs []string
 	Progress    graph.Progress
 	Waiting     func() // called once if another build holds the lock
+	// Changed, when not nil, names every path that may have changed since
+	// the live generation (graph.BuildOptions.Changed): the build walks
+	// just them. Nil: the paths the context carries (WithChanged, which is
+	// how the watcher hands them to LiveOptions.Build), else the whole tree.
+	Changed []string
+}
+
+// changedKey is the context key of WithChanged.
+type changedKey struct{}
+
+// WithChanged returns ctx carrying the paths a watcher saw change, for the
+// Build it is given to (BuildOptions.Changed).
+func WithChanged(ctx context.Context, paths []string) context.Context {
+	return context.WithValue(ctx, changedKey{}, paths)
+}
+
+// changedOf returns the paths ctx carries (WithChanged), or nil.
+func changedOf(ctx context.Context) []string {
+	paths, _ := ctx.Value(changedKey{}).([]string)
+	return paths
 }
 
 // WalkSettings are the walk options a build was made with, stored in the
@@ -127,11 +147,19 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 		indexDir = filepath.Join(root, graph.IndexDirName)
 	}
 	ws := LoadWalkSettings(indexDir)
+	stored := ws
 	if opt.MaxFileBytes > 0 {
 		ws.MaxFileBytes = opt.MaxFileBytes
 	}
 	if opt.ExcludeDirs != nil {
 		ws.ExcludeDirs = opt.ExcludeDirs
+	}
+	changed := opt.Changed
+	if changed == nil {
+		changed = changedOf(ctx)
+	}
+	if ws.MaxFileBytes != stored.MaxFileBytes || !slices.Equal(ws.ExcludeDirs, stored.ExcludeDirs) {
+		changed = nil // other walk options: files anywhere may come or go
 	}
 	lock, err := graph.LockBuild(indexDir, opt.Waiting)
 	if err != nil {
@@ -145,6 +173,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 		Full:        opt.Full,
 		Walk:        ws.WalkOptions(),
 		Progress:    opt.Progress,
+		Changed:     changed,
 		Lock:        lock,
 		Segment:     engine.BuildBlobs,
 		Weigh:       engine.Weighed,

@@ -70,13 +70,13 @@ func (f *freshness) touch(s *Live) {
 				f.running = false
 				f.mu.Unlock()
 			}()
-			f.check(ctx, s, false)
+			f.check(ctx, s, false, nil)
 		})
 	}
 }
 
 // kick starts a build at once (no index yet).
-func (f *freshness) kick(s *Live) { f.startBuild(s, 1) }
+func (f *freshness) kick(s *Live) { f.startBuild(s, 1, nil) }
 
 // newGeneration forgets the change set: it was measured against the old
 // generation.
@@ -122,49 +122,88 @@ func (s *Live) goBackground(fn func(ctx context.Context)) {
 	}()
 }
 
-// check walks the repository and compares it with the live generation,
-// starting a build when files changed. With listDirs it also returns the
-// root and the directories the walk read (for the watcher, watch.go); ok
-// is false when there was no generation to compare with or the walk
+// checkResult is what a freshness check did.
+type checkResult struct {
+	ok      bool        // it compared the tree with a generation
+	refused bool        // files changed, but another build ran: check them again after it
+	root    string      // the root walked
+	dirs    []string    // the directories the walk read (with listDirs)
+	scope   *walk.Scope // the paths walked, when not the whole tree
+}
+
+// check walks the repository — the paths given alone when not nil and
+// they can be walked alone (graph.Snapshot.ChangesIn), else the whole tree
+// — and compares it with the live generation, starting a build when files
+// changed (of those paths only: WithChanged). With listDirs it also returns
+// the root and the directories the walk read (for the watcher, watch.go);
+// ok is false when there was no generation to compare with or the walk
 // failed.
-func (f *freshness) check(ctx context.Context, s *Live, listDirs bool) (root string, dirs []string, ok bool) {
+func (f *freshness) check(ctx context.Context, s *Live, listDirs bool, paths []string) checkResult {
 	g, release, err := s.Acquire()
 	if err != nil {
-		return "", nil, false
+		return checkResult{}
 	}
 	wopt := s.WalkOptions()
 	wopt.ListDirs = listDirs
-	root = s.Root(g)
-	c, err := g.Snap.Changes(ctx, root, wopt)
+	res := checkResult{root: s.Root(g)}
+	var c *walk.Changes
+	if paths != nil {
+		c, err = g.Snap.ChangesIn(ctx, res.root, wopt, paths)
+		if err == nil {
+			sc, _ := walk.NewScope(paths)
+			res.scope = &sc
+		} else if errors.Is(err, walk.ErrWalkAll) {
+			paths = nil
+		}
+	}
+	if paths == nil {
+		c, err = g.Snap.Changes(ctx, res.root, wopt)
+	}
 	release()
 	if err != nil {
 		s.logf("freshness check: %v", err)
-		return "", nil, false
+		return checkResult{}
 	}
 	changed, n, sig := changeSet(c)
-	f.mu.Lock()
-	f.changed, f.nChanged, f.checked = changed, n, true
-	f.mu.Unlock()
-	if n > 0 {
-		f.startBuild(s, sig|2) // never 1, kick's fingerprint
+	if res.scope == nil {
+		f.mu.Lock()
+		f.changed, f.nChanged, f.checked = changed, n, true
+		f.mu.Unlock()
 	}
-	return root, c.Dirs, true
+	if n > 0 {
+		var only []string
+		if res.scope != nil {
+			only = paths
+		}
+		// sig|2: never 1, kick's fingerprint.
+		if !f.startBuild(s, sig|2, only) && res.scope != nil {
+			res.refused = true
+		}
+	}
+	res.ok, res.dirs = true, c.Dirs
+	return res
 }
 
-// startBuild runs Options.Build in the background unless a build for the
-// same change set already ran (a file the build skips must not loop).
-func (f *freshness) startBuild(s *Live, fingerprint uint64) {
+// startBuild runs Options.Build in the background — of the paths changed
+// alone when not nil (WithChanged) — unless a build runs (it then returns
+// false) or one for the same change set already ran (a file the build
+// skips must not loop).
+func (f *freshness) startBuild(s *Live, fingerprint uint64, changed []string) bool {
 	if s.opt.Build == nil {
-		return
+		return true
 	}
 	f.mu.Lock()
-	if f.building || (fingerprint == f.trigger && fingerprint != 1) {
+	if f.building {
 		f.mu.Unlock()
-		return
+		return false
+	}
+	if fingerprint == f.trigger && fingerprint != 1 {
+		f.mu.Unlock()
+		return true
 	}
 	if fingerprint == 1 && s.nowFunc().Sub(f.lastBuilt) < 10*time.Second && f.buildErr != "" {
 		f.mu.Unlock()
-		return
+		return true
 	}
 	f.building, f.trigger = true, fingerprint
 	f.done, f.started = make(chan struct{}), time.Now()
@@ -172,7 +211,11 @@ func (f *freshness) startBuild(s *Live, fingerprint uint64) {
 	f.mu.Unlock()
 	s.goBackground(func(ctx context.Context) {
 		start := time.Now()
-		err := s.opt.Build(s.buildContext(ctx))
+		bctx := s.buildContext(ctx)
+		if changed != nil {
+			bctx = WithChanged(bctx, changed)
+		}
+		err := s.opt.Build(bctx)
 		f.mu.Lock()
 		f.building, f.lastBuilt = false, time.Now()
 		f.buildErr = ""
@@ -180,6 +223,10 @@ func (f *freshness) startBuild(s *Live, fingerprint uint64) {
 			f.buildErr = err.Error()
 		}
 		f.mu.Unlock()
+		if err != nil && changed != nil {
+			// The paths were not built: the next check walks the tree.
+			s.watch.notePath(time.Now(), "")
+		}
 		close(done)
 		if err != nil {
 			s.logf("background build failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
@@ -187,6 +234,7 @@ func (f *freshness) startBuild(s *Live, fingerprint uint64) {
 			s.logf("background build done in %s", time.Since(start).Round(time.Millisecond))
 		}
 	})
+	return true
 }
 
 // changeSet lists the files added, modified or removed since the

@@ -55,7 +55,22 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	if testing.Short() {
 		steps = 6
 	}
-	incrementalEqualsFull(t, steps, 13, nil)
+	incrementalEqualsFull(t, steps, 13, false, nil)
+}
+
+// TestIncrementalEqualsFullChanged is TestIncrementalEqualsFull with each
+// incremental build given the paths that changed, as a file watcher sees
+// them (BuildOptions.Changed: created, edited and removed files, both
+// names of a renamed one, a new directory by its name), and steps that
+// make a new directory of files and files the ignore rules exclude; the
+// builds given paths must read no directory but the new ones (DirsRead),
+// and give what a full build gives.
+func TestIncrementalEqualsFullChanged(t *testing.T) {
+	steps := 25
+	if testing.Short() {
+		steps = 8
+	}
+	incrementalEqualsFull(t, steps, 17, true, nil)
 }
 
 // TestIncrementalEqualsFullSegments is TestIncrementalEqualsFull with
@@ -73,7 +88,7 @@ func TestIncrementalEqualsFullSegments(t *testing.T) {
 	}
 	var manyDead, merges int
 	var prev map[int]int // live files of each file segment of the previous generation
-	incrementalEqualsFull(t, steps, 29, func(i int, index string) {
+	incrementalEqualsFull(t, steps, 29, false, func(i int, index string) {
 		m := graphtest.LiveManifest(t, index)
 		files := 0
 		withDead := 0
@@ -112,8 +127,9 @@ func TestIncrementalEqualsFullSegments(t *testing.T) {
 // incrementalEqualsFull runs the random steps of TestIncrementalEqualsFull
 // (steps of them, from seed unless the environment sets them); after the
 // first build (i -1) and each incremental one, check, if not nil, is
-// given the index folder.
-func incrementalEqualsFull(t *testing.T, steps int, seed uint64, check func(i int, index string)) {
+// given the index folder. With changed, each incremental build is given
+// the paths the step changed (see TestIncrementalEqualsFullChanged).
+func incrementalEqualsFull(t *testing.T, steps int, seed uint64, changed bool, check func(i int, index string)) {
 	if s := os.Getenv("WIKITOOLKIT_INCR_STEPS"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
@@ -132,16 +148,41 @@ func incrementalEqualsFull(t *testing.T, steps int, seed uint64, check func(i in
 		clock: time.Now().Add(-time.Hour).Truncate(time.Second), added: map[string][][2]string{}}
 	ctx := context.Background()
 	index := filepath.Join(r.root, graph.IndexDirName)
+	if changed {
+		r.write(".gitignore", "*_ignored.go\nscratch/\n")
+	}
 	if _, err := Build(ctx, BuildOptions{Root: r.root}); err != nil {
 		t.Fatal(err)
 	}
 	if check != nil {
 		check(-1, index)
 	}
+	walkedDirs := 0
 	for i := 0; i < steps; i++ {
+		before := r.listing()
 		r.step()
-		if _, err := Build(ctx, BuildOptions{Root: r.root}); err != nil {
+		var paths []string
+		newDirs := 0
+		if changed {
+			r.extraStep()
+			after := r.listing()
+			paths = changedPaths(before, after)
+			for p := range after {
+				if _, ok := before[p]; !ok && strings.HasSuffix(p, "/") {
+					newDirs++
+				}
+			}
+		}
+		res, err := Build(ctx, BuildOptions{Root: r.root, Changed: paths})
+		if err != nil {
 			t.Fatalf("incremental build after %s: %v", r.trace(), err)
+		}
+		ignoreFile := slices.ContainsFunc(paths, func(p string) bool { return filepath.Base(p) == ".gitignore" })
+		if changed && !ignoreFile { // a changed ignore file makes the build walk the tree
+			if res.DirsRead > newDirs {
+				t.Fatalf("the build given %q read %d directories, want at most %d (the new ones)", paths, res.DirsRead, newDirs)
+			}
+			walkedDirs += res.DirsRead
 		}
 		if check != nil {
 			check(i, index)
@@ -158,7 +199,99 @@ func incrementalEqualsFull(t *testing.T, steps int, seed uint64, check func(i in
 		inc.Close()
 		full.Close()
 	}
+	if changed && walkedDirs == 0 {
+		t.Errorf("no build given paths walked a new directory: the steps did not test it")
+	}
 	t.Logf("seed %d: %d steps, incremental equals full after each:%s", seed, steps, r.trace())
+}
+
+// listing maps every file and directory of the tree (the index folder left
+// out; directories with a trailing "/") to its size and modification time.
+func (r *incrRun) listing() map[string][2]int64 {
+	out := map[string][2]int64{}
+	err := filepath.WalkDir(r.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == graph.IndexDirName {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(r.root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			out[rel+"/"] = [2]int64{}
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		out[rel] = [2]int64{fi.Size(), fi.ModTime().UnixNano()}
+		return nil
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return out
+}
+
+// changedPaths is what a watcher would report between two listings: the
+// files added, changed or gone, and a new directory by its own name for
+// everything in it.
+func changedPaths(before, after map[string][2]int64) []string {
+	var newDirs []string
+	for p := range after {
+		if _, ok := before[p]; !ok && strings.HasSuffix(p, "/") {
+			newDirs = append(newDirs, strings.TrimSuffix(p, "/"))
+		}
+	}
+	inNew := func(p string) bool {
+		for _, d := range newDirs {
+			if strings.HasPrefix(p, d+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	for _, d := range newDirs {
+		if !inNew(d) {
+			out = append(out, d)
+		}
+	}
+	for p, st := range after {
+		if old, ok := before[p]; (!ok || old != st) && !strings.HasSuffix(p, "/") && !inNew(p) {
+			out = append(out, p)
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			out = append(out, strings.TrimSuffix(p, "/"))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// extraStep, one step in three, makes a new directory of files (one in
+// a subdirectory) or a file the ignore rules exclude (TestIncrementalEqualsFullChanged).
+func (r *incrRun) extraStep() {
+	r.n++
+	n := r.n
+	switch r.rng.IntN(6) {
+	case 0, 1:
+		dir := fmt.Sprintf("fresh%d", n)
+		r.write(dir+"/fresh.go", fmt.Sprintf("// Package fresh%d is an incremental helper package.\npackage fresh%d\n\n// FreshValue%d is a fresh helper.\nfunc FreshValue%d() int { return %d }\n", n, n, n, n, n))
+		r.write(dir+"/sub/more.py", fmt.Sprintf("\"\"\"Fresh module %d.\"\"\"\n\n\ndef fresh_more_%d():\n    \"\"\"Fresh helper %d.\"\"\"\n    return %d\n", n, n, n, n))
+		r.steps = append(r.steps, "make "+dir+"/fresh.go and "+dir+"/sub/more.py")
+	case 2:
+		rel := fmt.Sprintf("go/inventory/x%d_ignored.go", n)
+		if r.rng.IntN(2) == 0 {
+			rel = fmt.Sprintf("scratch/x%d.go", n)
+		}
+		r.write(rel, fmt.Sprintf("package inventory\n\n// IgnoredHelper%d is ignored.\nfunc IgnoredHelper%d() {}\n", n, n))
+		r.steps = append(r.steps, "write the ignored "+rel)
+	}
 }
 
 func (r *incrRun) trace() string {

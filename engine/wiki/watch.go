@@ -24,14 +24,26 @@ import (
 // The watcher (LiveOptions.Watch) notices saved files without waiting for
 // a call: it watches every directory the freshness check's walk reads
 // (fsnotify; inotify on Linux), and a burst of events, once settled, runs
-// the same check a call would (freshness.check), which starts
-// LiveOptions.Build when files changed. The check's walk, not the events,
-// decides what changed: events only say when to look, so a lost or
-// misread event costs a walk, never a wrong index. Each check also brings
-// the watches in line with the directories its walk read (new ones added,
-// gone ones dropped). When watches cannot be had (inotify's
-// fs.inotify.max_user_watches runs out: ENOSPC; no inotify instance left)
-// the watcher polls instead: the check every pollEvery.
+// the check a call would (freshness.check), which starts LiveOptions.Build
+// when files changed. The events name the paths that changed, and the
+// check and the build walk just those (graph.Snapshot.ChangesIn,
+// BuildOptions.Changed through WithChanged): on a 100k-file tree a walk of
+// the whole tree costs a second, twice per save (check and build), that
+// of a saved file a few system calls. The walk of the paths, not the
+// events, decides what changed there (the walker's rules applied to each
+// path: ignore files, excluded folders, size limits), and the whole tree is
+// walked again when the events cannot be trusted to name every change: at
+// the first check, after events overflowed or a build failed, when an
+// ignore file changed (its rules reach paths no event names), when more
+// than maxWatchPaths paths piled up, when the paths cannot be walked alone
+// (below a symbolic link: walk.ErrWalkAll), while polling, and in the
+// call-driven check at most every watchSafetyEvery (fresh.go), the safety
+// net for file systems whose events stay silent. Each check brings the
+// watches in line with the directories its walk read (new ones added,
+// gone ones dropped; a check of paths, those at or below them). When
+// watches cannot be had (inotify's fs.inotify.max_user_watches runs out:
+// ENOSPC; no inotify instance left) the watcher polls instead: the check
+// of the whole tree every pollEvery.
 
 // Watching modes, as Status.Watching and Live.Watching report them.
 const (
@@ -49,6 +61,9 @@ const (
 	watchMaxWait = time.Second
 	// pollEvery is the period of the checks when watches ran out.
 	pollEvery = 2 * time.Second
+	// maxWatchPaths is the most changed paths a check walks one by one;
+	// past it (a checkout, a generator) the whole tree is walked.
+	maxWatchPaths = 2000
 )
 
 // watcher is the state of one Live's watching. Its loop (run) owns fw,
@@ -69,6 +84,10 @@ type watcher struct {
 	pending     bool      // a check is due once events settle and no build runs
 	first, last time.Time // first and last event of the pending burst
 	checking    bool
+	// paths are the repo-relative paths the events of the pending burst
+	// named; walkAll says the next check walks the whole tree instead.
+	paths   map[string]bool
+	walkAll bool
 }
 
 // startWatch starts the watcher of s, when LiveOptions.Watch asks for one.
@@ -83,9 +102,9 @@ func (s *Live) startWatch() {
 	if !s.opt.Watch {
 		return
 	}
-	// The first check, at once: the first watches, and what changed
-	// while no server ran.
-	w.pending = true
+	// The first check, at once, of the whole tree: the first watches,
+	// and what changed while no server ran.
+	w.pending, w.walkAll = true, true
 	s.goBackground(w.run)
 }
 
@@ -155,20 +174,20 @@ func (w *watcher) run(ctx context.Context) {
 		case ev, ok := <-events:
 			if !ok {
 				w.fallback("the file watcher stopped")
-			} else if w.relevant(ev) {
-				w.note(time.Now())
+			} else if rel, ok := w.relevantPath(ev); ok {
+				w.notePath(time.Now(), rel)
 			}
 		case err, ok := <-errs:
 			switch {
 			case !ok:
 				w.fallback("the file watcher stopped")
 			case errors.Is(err, fsnotify.ErrEventOverflow):
-				w.note(time.Now()) // events were lost: the walk finds what they said
+				w.notePath(time.Now(), "") // events were lost: the walk of the tree finds what they said
 			default:
 				w.s.logf("watching: %v", err)
 			}
 		case <-poll:
-			w.note(time.Time{})
+			w.notePath(time.Time{}, "")
 		case <-wake:
 		case <-buildDone:
 		}
@@ -176,14 +195,46 @@ func (w *watcher) run(ctx context.Context) {
 	}
 }
 
-// note records a relevant event at t (zero: due at once).
-func (w *watcher) note(t time.Time) {
+// notePath records a relevant event at t (zero: due at once) for the
+// repo-relative path rel ("": the whole tree is to be walked).
+func (w *watcher) notePath(t time.Time, rel string) {
 	w.mu.Lock()
 	if !w.pending {
 		w.pending, w.first = true, t
 	}
 	w.last = t
+	w.addPathLocked(rel)
 	w.mu.Unlock()
+}
+
+// addPathLocked adds rel to the paths of the next check ("", an ignore
+// file or one too many: the whole tree). w.mu is held.
+func (w *watcher) addPathLocked(rel string) {
+	switch base := path.Base(rel); {
+	case rel == "", base == ".gitignore", base == ".wikitoolkitignore", len(w.paths) >= maxWatchPaths:
+		w.walkAll, w.paths = true, nil
+	case !w.walkAll:
+		if w.paths == nil {
+			w.paths = map[string]bool{}
+		}
+		w.paths[rel] = true
+	}
+}
+
+// takePaths returns the paths of the pending burst to check, sorted, or
+// nil when the check walks the whole tree, and forgets them.
+func (w *watcher) takePaths() []string {
+	all, set := w.walkAll, w.paths
+	w.walkAll, w.paths = false, nil
+	if all || len(set) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // checkNow runs the freshness check and brings the watches in line with
@@ -191,6 +242,10 @@ func (w *watcher) note(t time.Time) {
 func (w *watcher) checkNow(ctx context.Context) {
 	w.mu.Lock()
 	w.pending, w.first, w.last, w.checking = false, time.Time{}, time.Time{}, true
+	paths := w.takePaths()
+	if w.fw == nil || w.root == "" {
+		paths = nil // polling, or no watches yet: the whole tree
+	}
 	w.mu.Unlock()
 	defer func() {
 		w.mu.Lock()
@@ -202,11 +257,33 @@ func (w *watcher) checkNow(ctx context.Context) {
 	var root string
 	var dirs []string
 	if _, ok := statKey(filepath.Join(w.s.dir, "CURRENT")); ok {
-		var ok bool
-		root, dirs, ok = w.s.fresh.check(ctx, w.s, w.fw != nil)
-		if !ok {
+		res := w.s.fresh.check(ctx, w.s, w.fw != nil, paths)
+		switch {
+		case res.refused:
+			// A build started elsewhere runs: check these paths after it.
+			w.mu.Lock()
+			for _, p := range paths {
+				w.addPathLocked(p)
+			}
+			w.pending = true
+			w.mu.Unlock()
+			return
+		case !res.ok:
+			w.mu.Lock()
+			w.walkAll, w.paths = true, nil // the next check cannot rely on these paths
+			w.mu.Unlock()
+			return
+		case res.scope != nil:
+			if w.fw != nil && ctx.Err() == nil {
+				// Files made in a new directory between the walk and its
+				// watch have no event: one more walk of it finds them.
+				for _, d := range w.syncScope(res.root, *res.scope, res.dirs) {
+					w.notePath(time.Now(), d)
+				}
+			}
 			return
 		}
+		root, dirs = res.root, res.dirs
 	} else {
 		// No index yet: the first build is a call's to start (or is
 		// running); keep the watches right meanwhile.
@@ -229,7 +306,7 @@ func (w *watcher) checkNow(ctx context.Context) {
 		if added := w.sync(root, dirs); added > 0 && w.fw != nil {
 			// Files made in a new directory between the walk and its
 			// watch have no event: one more walk finds them.
-			w.note(time.Now())
+			w.notePath(time.Now(), "")
 		}
 	}
 }
@@ -284,6 +361,47 @@ func (w *watcher) sync(root string, dirs []string) (added int) {
 	return added
 }
 
+// syncScope watches the directories dirs (repo-relative) that a check of
+// the paths of sc read, and drops the watches at or below sc's paths that
+// it did not read (removed directories). It returns the directories it
+// added a watch for.
+func (w *watcher) syncScope(root string, sc walk.Scope, dirs []string) (added []string) {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	if root != w.root {
+		w.notePath(time.Now(), "") // the root moved: walk it all, watch it all
+		return nil
+	}
+	read := make(map[string]bool, len(dirs))
+	for _, d := range dirs {
+		read[d] = true
+	}
+	for d := range w.dirs {
+		if d != "" && sc.Contains(d) && !read[d] {
+			delete(w.dirs, d)
+			w.fw.Remove(filepath.Join(root, filepath.FromSlash(d))) // already gone when its directory was removed
+		}
+	}
+	for _, d := range dirs { // sorted: parents first
+		if w.dirs[d] {
+			continue
+		}
+		err := w.add(filepath.Join(root, filepath.FromSlash(d)))
+		switch {
+		case err == nil:
+			w.dirs[d] = true
+			added = append(added, d)
+		case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENOMEM):
+			// The check of the whole tree that follows says so and falls
+			// back to polling.
+			w.notePath(time.Now(), "")
+			return added
+		}
+	}
+	return added
+}
+
 // fallback gives up on watches: the check runs every pollEvery instead.
 // It says so once, in the log.
 func (w *watcher) fallback(reason string) {
@@ -311,6 +429,19 @@ func (w *watcher) stop() {
 	if w.ticker != nil {
 		w.ticker.Stop()
 	}
+}
+
+// relevantPath is relevant, with the event's repo-relative path ("" for
+// the root).
+func (w *watcher) relevantPath(ev fsnotify.Event) (string, bool) {
+	if !w.relevant(ev) {
+		return "", false
+	}
+	rel, err := filepath.Rel(w.root, ev.Name)
+	if w.root == "" || err != nil || rel == "." {
+		return "", true
+	}
+	return filepath.ToSlash(rel), true
 }
 
 // relevant reports whether an event may change what a build indexes: not

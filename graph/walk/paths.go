@@ -1,0 +1,294 @@
+package walk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// This file holds WalkPaths, the walk of a watcher's paths: what Walk would
+// list at or below a few paths, without reading the rest of the tree. A
+// server that watches the repository knows which paths changed; walking a
+// 100k-file tree to find them costs a second (82k directories: an open, two
+// getdents and a close each, and a stat per file), walking the changed
+// paths a few system calls each. The rules are Walk's own, applied to each
+// path on its way down from the root: the directories above it must be ones
+// Walk reads (not omitted, excluded or ignored; the .gitignore files met on
+// the way apply), and the path itself is then classified as readDir
+// classifies an entry, a directory read in full.
+//
+// What a partial walk cannot decide it does not guess: a path below a
+// symbolic link, a directory symlink met on the way (Walk lists its target's
+// files under the link's path only when no real directory holds them, which
+// takes the whole tree to know), an ignore file among the paths (its rules
+// reach files outside the paths), the root itself, and a path below a
+// directory that git ignore rules exclude in a git work tree (tracked files
+// may lie there). WalkPaths then returns ErrWalkAll and the caller walks the
+// whole tree.
+
+// ErrWalkAll is WalkPaths' answer when its paths cannot be walked alone
+// (see above): walk the whole tree with Walk instead.
+var ErrWalkAll = errors.New("the changed paths need a walk of the whole tree")
+
+// Scope is a set of repo-relative slash paths, each standing for itself and
+// everything below it: the part of a tree a WalkPaths call looked at.
+type Scope struct {
+	paths []string // clean, sorted, none below another
+}
+
+// NewScope returns the scope of paths (repo-relative, "/"-separated). Empty
+// paths, "." and paths climbing out of the root make ok false: they cannot
+// be scoped (the root is the whole tree).
+func NewScope(paths []string) (sc Scope, ok bool) {
+	clean := make([]string, 0, len(paths))
+	for _, p := range paths {
+		p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
+		if p == "." || p == "" || p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
+			return Scope{}, false
+		}
+		clean = append(clean, p)
+	}
+	slices.Sort(clean)
+	clean = slices.Compact(clean)
+	// Drop the paths below another: sorted, a path's descendants follow it
+	// (after other names that share its prefix, as "a-b" sorts before "a/").
+	out := clean[:0]
+	for _, p := range clean {
+		if len(out) > 0 && below(p, out) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return Scope{paths: out}, true
+}
+
+// below reports whether p lies below one of the sorted paths of kept.
+func below(p string, kept []string) bool {
+	for q := p; ; {
+		i := strings.LastIndexByte(q, '/')
+		if i < 0 {
+			return false
+		}
+		q = q[:i]
+		if _, found := slices.BinarySearch(kept, q); found {
+			return true
+		}
+	}
+}
+
+// Paths returns the scope's paths, sorted, none below another.
+func (sc Scope) Paths() []string { return sc.paths }
+
+// Contains reports whether the repo-relative path p is one of the scope's
+// paths or lies below one.
+func (sc Scope) Contains(p string) bool {
+	if _, found := slices.BinarySearch(sc.paths, p); found {
+		return true
+	}
+	return below(p, sc.paths)
+}
+
+// WalkPaths lists what Walk(ctx, root, opt) would list at or below each of
+// paths (repo-relative slash paths of files or directories, present or
+// gone), reading only the directories at or below them and opening those
+// above them: Files, Skipped, Unsupported and the not-indexed counts of that
+// part of the tree, Dirs the directories read (DirPaths with
+// Options.ListDirs). A path that is gone, omitted or ignored lists nothing.
+// When the paths cannot be walked alone it returns ErrWalkAll (see above).
+func WalkPaths(ctx context.Context, root string, opt Options, paths []string) (*Result, error) {
+	sc, ok := NewScope(paths)
+	if !ok {
+		return nil, ErrWalkAll
+	}
+	for _, p := range sc.paths {
+		if b := path.Base(p); b == ".gitignore" || b == ".wikitoolkitignore" {
+			return nil, ErrWalkAll
+		}
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("walk %s: %w", root, err)
+	}
+	resolved, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("walk %s: %w", root, err)
+	}
+	st, err := statPath(resolved)
+	if err != nil {
+		return nil, fmt.Errorf("walk %s: %w", root, err)
+	}
+	if st.typ != fs.ModeDir {
+		return nil, fmt.Errorf("walk %s: not a directory", root)
+	}
+	cfg := &walkConfig{opt: opt, root: resolved, exclude: opt.ExcludeDirs, git: inGitWorkTree(resolved)}
+	if cfg.opt.MaxFileBytes <= 0 {
+		cfg.opt.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if cfg.exclude == nil {
+		cfg.exclude = DefaultExcludeDirs
+	}
+	base := cfg.loadRootIgnores()
+	w := cfg.newWalker()
+	// The directories above the paths: whether Walk reads each, and the
+	// ignore rules in force below it (nil entry: not read).
+	top := &dirTask{abs: resolved, ign: base}
+	if data, err := os.ReadFile(joinAbs(resolved, ".gitignore")); err == nil {
+		top.ign = parseIgnore("", data, base)
+	}
+	above := map[string]*dirTask{"": top}
+	for _, p := range sc.paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		parent, err := w.reach(above, path.Dir(p))
+		if err != nil {
+			return nil, err
+		}
+		if parent == nil {
+			continue // below a directory Walk does not read
+		}
+		if err := w.entry(parent, path.Base(p)); err != nil {
+			return nil, err
+		}
+		if err := w.drain(ctx); err != nil {
+			return nil, err
+		}
+		if len(w.links) > 0 {
+			return nil, ErrWalkAll
+		}
+	}
+	if len(w.gitIgnored) > 0 {
+		// Ignored here, perhaps tracked: as Walk does.
+		if err := w.walkTracked(ctx); err != nil {
+			return nil, err
+		}
+		if len(w.links) > 0 {
+			return nil, ErrWalkAll
+		}
+	}
+	slices.SortFunc(w.res.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(w.res.Skipped, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
+	if opt.ListDirs {
+		w.res.DirPaths = make([]string, 0, len(w.visited))
+		for _, rel := range w.visited {
+			w.res.DirPaths = append(w.res.DirPaths, rel)
+		}
+		slices.Sort(w.res.DirPaths)
+	}
+	return w.res, nil
+}
+
+// reach returns the task of the directory rel ("." the root) as Walk would
+// read it — its real path and the ignore rules of its entries — or nil when
+// Walk does not read it. above caches the answers by path.
+func (w *walker) reach(above map[string]*dirTask, rel string) (*dirTask, error) {
+	if rel == "." {
+		rel = ""
+	}
+	if t, ok := above[rel]; ok {
+		return t, nil
+	}
+	parentRel := path.Dir(rel)
+	parent, err := w.reach(above, parentRel)
+	if err != nil || parent == nil {
+		above[rel] = nil
+		return nil, err
+	}
+	name := path.Base(rel)
+	t, err := w.subdir(parent, rel, name)
+	if err != nil {
+		return nil, err
+	}
+	above[rel] = t
+	return t, nil
+}
+
+// subdir decides, as readDir and dir do, whether Walk reads the directory
+// entry name of parent (at rel), and returns its task with the ignore rules
+// of its entries (its .gitignore read), or nil.
+func (w *walker) subdir(parent *dirTask, rel, name string) (*dirTask, error) {
+	if name == ".git" || slices.Contains(w.opt.OmitNames, name) || slices.Contains(w.opt.OmitPaths, rel) {
+		return nil, nil
+	}
+	d, err := openDir(parent.abs)
+	if err != nil {
+		return nil, nil // unreadable: Walk reads nothing below it either
+	}
+	st, err := d.lstatAt(name)
+	d.close()
+	switch {
+	case err != nil:
+		return nil, nil // gone
+	case st.typ == fs.ModeSymlink:
+		return nil, ErrWalkAll
+	case st.typ != fs.ModeDir:
+		return nil, nil
+	}
+	if gitIgnoredBefore := len(w.gitIgnored); w.ignored(parent, parent.ign, rel, name, true) {
+		if len(w.gitIgnored) > gitIgnoredBefore {
+			return nil, ErrWalkAll // git may track files below it
+		}
+		return nil, nil
+	}
+	if slices.Contains(w.exclude, name) {
+		return nil, nil
+	}
+	if !st.readable {
+		return nil, nil
+	}
+	abs := joinAbs(parent.abs, name)
+	if len(abs) > pathMax {
+		return nil, nil
+	}
+	t := &dirTask{abs: abs, rel: rel, ign: parent.ign}
+	if data, err := os.ReadFile(joinAbs(abs, ".gitignore")); err == nil {
+		t.ign = parseIgnore(rel, data, t.ign)
+	}
+	return t, nil
+}
+
+// entry classifies the entry name of the directory of t as readDir does,
+// queueing it when it is a directory to read.
+func (w *walker) entry(t *dirTask, name string) error {
+	rel := name
+	if t.rel != "" {
+		rel = t.rel + "/" + name
+	}
+	if name == ".git" || slices.Contains(w.opt.OmitNames, name) || slices.Contains(w.opt.OmitPaths, rel) {
+		return nil
+	}
+	d, err := openDir(t.abs)
+	if err != nil {
+		return nil
+	}
+	defer d.close()
+	st, err := d.lstatAt(name)
+	if err != nil {
+		return nil // gone
+	}
+	switch st.typ {
+	case fs.ModeDir:
+		before := len(w.gitIgnored)
+		w.dir(d, t, t.ign, rel, name)
+		if len(w.gitIgnored) > before {
+			// git ignore rules exclude it: Walk would ask git for the
+			// tracked files below it, and so does walkTracked.
+			return nil
+		}
+	case 0:
+		w.file(d, t, t.ign, rel, name)
+	case fs.ModeSymlink:
+		w.symlink(t, t.ign, rel, name)
+	default:
+		if !w.ignored(t, t.ign, rel, name, false) {
+			w.skip(rel, reasonNotRegular)
+		}
+	}
+	return nil
+}
