@@ -191,8 +191,6 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		}
 	}
 	defer closePrev()
-	prevStats := map[string]FileStat{}
-	var prevSorted []FileStat // by path
 	if prev != nil && prev.Info().Format != opt.format() {
 		// Written by another version: rebuild everything.
 		closePrev()
@@ -201,13 +199,11 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		// Published by a first build that stopped: build it again in full.
 		closePrev()
 	}
+	var prevSorted []FileStat // by path
 	if prev != nil {
 		stats, err := prev.Stats()
 		if err != nil {
 			return nil, prevError{err}
-		}
-		for _, s := range stats {
-			prevStats[s.Path] = s
 		}
 		prevSorted = stats
 	}
@@ -215,6 +211,17 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	listed, scope, err := walkChanged(ctx, opt, root, prev != nil)
 	if err != nil {
 		return nil, err
+	}
+	// The stats of the files the walk looked at: all of them, or with
+	// opt.Changed those at or below the paths (all that is asked of them).
+	var prevStats map[string]FileStat
+	if scope != nil {
+		prevStats = scopedStats(prevSorted, *scope)
+	} else {
+		prevStats = make(map[string]FileStat, len(prevSorted))
+		for _, s := range prevSorted {
+			prevStats[s.Path] = s
+		}
 	}
 	info := &BuildInfo{Root: root, Mode: "full", Started: start.UTC(), Phases: map[string]float64{}, Format: opt.format()}
 	phase := start
@@ -234,14 +241,12 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	}
 
 	// Which files need reading: new ones and ones whose size or mtime moved.
-	indexed := stamps(prevStats)
-	outside := 0 // indexed files outside the paths walked: unchanged
 	if scope != nil {
-		indexed, outside = scopedStamps(prevSorted, *scope)
 		keepOutside(info, prev.Info(), *scope)
 	}
-	changes := walk.Diff(listed.Files, indexed, nil)
-	unchanged := len(changes.Unchanged) + outside
+	changes := walk.Diff(listed.Files, stamps(prevStats), nil)
+	// The indexed files outside the paths walked are unchanged.
+	unchanged := len(changes.Unchanged) + len(prevSorted) - len(prevStats)
 	todo := append(changes.Added, changes.Modified...)
 	slices.SortFunc(todo, func(a, b walk.File) int { return strings.Compare(a.Path, b.Path) })
 	info.FilesRemoved += len(changes.Removed)
@@ -331,24 +336,22 @@ func walkChanged(ctx context.Context, opt BuildOptions, root string, incremental
 	return listed, nil, err
 }
 
-// scopedStamps returns the stamps of the files of stats (sorted by path)
-// inside sc, and how many lie outside.
-func scopedStamps(stats []FileStat, sc walk.Scope) (map[string]walk.Stamp, int) {
-	out := map[string]walk.Stamp{}
+// scopedStats returns the files of stats (sorted by path) inside sc.
+func scopedStats(stats []FileStat, sc walk.Scope) map[string]FileStat {
+	out := map[string]FileStat{}
 	find := func(p string) int {
 		i, _ := slices.BinarySearchFunc(stats, p, func(s FileStat, p string) int { return strings.Compare(s.Path, p) })
 		return i
 	}
 	for _, p := range sc.Paths() {
 		if i := find(p); i < len(stats) && stats[i].Path == p {
-			out[p] = walk.Stamp{Size: stats[i].Size, ModTime: stats[i].ModTime}
+			out[p] = stats[i]
 		}
-		// Below p: the paths from p+"/" up to p+"0" ('/'+1).
 		for i := find(p + "/"); i < len(stats) && strings.HasPrefix(stats[i].Path, p+"/"); i++ {
-			out[stats[i].Path] = walk.Stamp{Size: stats[i].Size, ModTime: stats[i].ModTime}
+			out[stats[i].Path] = stats[i]
 		}
 	}
-	return out, len(stats) - len(out)
+	return out
 }
 
 // keepOutside adds to info the files the last build skipped or failed on

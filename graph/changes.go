@@ -43,8 +43,7 @@ func (s *Snapshot) ChangesIn(ctx context.Context, root string, opt walk.Options,
 		return nil, err
 	}
 	sc, _ := walk.NewScope(paths)
-	indexed, _ := scopedStamps(stats, sc)
-	c := walk.Diff(listed.Files, indexed, s.leftOut(&sc))
+	c := walk.Diff(listed.Files, stamps(scopedStats(stats, sc)), s.leftOut(&sc))
 	c.Dirs = listed.DirPaths
 	return c, nil
 }

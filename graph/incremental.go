@@ -50,7 +50,10 @@ func nextGeneration(dir string) int {
 // tombstones. It reads of prev only the keys the change names (the name,
 // reference and import keys of the segments, the summaries of the changed
 // files) and the entries of the files it re-resolves: its cost follows the
-// change, not the repository.
+// change, not the repository. prevStats are the stats of the files of
+// prev that the build's walk looked at (all, or those at or below
+// BuildOptions.Changed): it asks them only of the files it parsed, skipped
+// or found removed.
 func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, start time.Time, info *BuildInfo,
 	prev *Snapshot, prevStats map[string]FileStat, parsed []*FileRecord, reused map[string]FileStat, removedFiles []string,
 	lap func(string), closePrev func()) (*BuildInfo, error) {
@@ -79,23 +82,32 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 			removed[s.Path], gone[s.Path] = true, true
 		}
 	}
-	oldPaths := make([]string, 0, len(prevStats))
-	for p := range prevStats {
-		oldPaths = append(oldPaths, p)
+	// The old paths in order (Stats is sorted, and decoded already); the
+	// new ones merged in, as the change is small and the tree large.
+	sorted, err := prev.Stats()
+	if err != nil {
+		return nil, prevError{err}
 	}
-	slices.Sort(oldPaths)
-	newPaths := make([]string, 0, len(oldPaths)+len(parsed))
+	oldPaths := make([]string, len(sorted))
+	for i, st := range sorted {
+		oldPaths[i] = st.Path
+	}
+	var added []string // parsed is sorted
+	for _, r := range parsed {
+		if _, ok := prevStats[r.Path]; !ok {
+			added = append(added, r.Path)
+		}
+	}
+	newPaths := make([]string, 0, len(oldPaths)+len(added))
 	for _, p := range oldPaths {
+		for len(added) > 0 && added[0] < p {
+			newPaths, added = append(newPaths, added[0]), added[1:]
+		}
 		if !removed[p] {
 			newPaths = append(newPaths, p)
 		}
 	}
-	for _, r := range parsed {
-		if _, ok := prevStats[r.Path]; !ok {
-			newPaths = append(newPaths, r.Path)
-		}
-	}
-	slices.Sort(newPaths)
+	newPaths = append(newPaths, added...)
 
 	// What the changed files were: their summaries (d/PATH).
 	oldSums := map[string]fileSummary{}
@@ -139,11 +151,15 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	// Affects decides from their records.
 	cands := map[string]*segment{}
 	for _, sg := range segs {
-		stats, err := sg.cachedStats()
-		if err != nil {
-			return nil, prevError{err}
-		}
+		// A segment's stats are decoded only when a key names its files.
+		var stats []FileStat
+		var statsErr error
 		add := func(_ string, v []byte) {
+			if stats == nil && statsErr == nil {
+				if stats, statsErr = sg.cachedStats(); statsErr != nil {
+					return
+				}
+			}
 			d := dec{b: v}
 			var ord uint64
 			for len(d.b) > 0 && d.err == nil {
@@ -167,6 +183,9 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		}
 		if err := sg.lookup("i/", keys, add); err != nil {
 			return nil, prevError{err}
+		}
+		if statsErr != nil {
+			return nil, prevError{statsErr}
 		}
 	}
 	var affected []*segPiece

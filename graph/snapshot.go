@@ -244,7 +244,7 @@ func (s *Snapshot) Stats() ([]FileStat, error) {
 	s.statOnce.Do(func() {
 		var all []FileStat
 		for _, sg := range s.fileSegs() {
-			st, err := sg.stats()
+			st, err := sg.cachedStats() // shared with the incremental build's lookups
 			if err != nil {
 				s.statErr = err
 				return
