@@ -77,8 +77,9 @@ type watcher struct {
 	wopt   walk.Options
 	add    func(path string) error
 
-	mode   atomic.Pointer[string]
-	checks atomic.Int64 // checks run (tests)
+	mode     atomic.Pointer[string]
+	checks   atomic.Int64 // checks run (tests)
+	lastDirs atomic.Int64 // directories the last check's walk read (tests)
 
 	mu          sync.Mutex
 	pending     bool      // a check is due once events settle and no build runs
@@ -258,6 +259,7 @@ func (w *watcher) checkNow(ctx context.Context) {
 	var dirs []string
 	if _, ok := statKey(filepath.Join(w.s.dir, "CURRENT")); ok {
 		res := w.s.fresh.check(ctx, w.s, w.fw != nil, paths)
+		w.lastDirs.Store(int64(len(res.dirs)))
 		switch {
 		case res.refused:
 			// A build started elsewhere runs: check these paths after it.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
@@ -37,6 +38,7 @@ type watchRig struct {
 
 	logMu sync.Mutex
 	log   []string
+	infos []*graph.BuildInfo // of every build, in order (under logMu)
 }
 
 func newWatchRig(t *testing.T, opt LiveOptions) *watchRig {
@@ -52,7 +54,12 @@ func newWatchRig(t *testing.T, opt LiveOptions) *watchRig {
 	opt.IndexDir = filepath.Join(r.root, ".wikitoolkit")
 	opt.Build = func(ctx context.Context) error {
 		n := r.builds.Add(1)
-		_, err := Build(ctx, BuildOptions{Root: r.root})
+		res, err := Build(ctx, BuildOptions{Root: r.root})
+		if err == nil {
+			r.logMu.Lock()
+			r.infos = append(r.infos, res.BuildInfo)
+			r.logMu.Unlock()
+		}
 		if r.after != nil {
 			r.after(n)
 		}
@@ -162,6 +169,84 @@ func TestWatchNoticesSavedFiles(t *testing.T) {
 		if strings.Contains(p, "deep") {
 			t.Errorf("still watching %s after it was removed", p)
 		}
+	}
+}
+
+// TestWatchWalksOnlyChanged: the checks and builds the watcher starts walk
+// the paths its events named, not the tree — an edit reads no directory, a
+// new directory its own — and the index they leave equals a full build's.
+func TestWatchWalksOnlyChanged(t *testing.T) {
+	r := newWatchRig(t, LiveOptions{Watch: true})
+	for i := range 20 {
+		r.write(fmt.Sprintf("pkg%02d/p.go", i), fmt.Sprintf("package pkg%02d\n\n// Filler%02d fills the tree.\nfunc Filler%02d() {}\n", i, i, i))
+	}
+	r.waitFor("the filler packages are answered", func() bool { return r.has("Filler19") && r.has("Filler00") })
+	r.waitIdle()
+	last := func() *graph.BuildInfo {
+		r.logMu.Lock()
+		defer r.logMu.Unlock()
+		return r.infos[len(r.infos)-1]
+	}
+	expect := func(what string, dirs int) {
+		t.Helper()
+		r.waitIdle()
+		if got := last().DirsRead; got > dirs {
+			t.Errorf("%s: the build read %d directories, want at most %d", what, got, dirs)
+		}
+		if got := r.live.watch.lastDirs.Load(); got > int64(dirs) {
+			t.Errorf("%s: the last check read %d directories, want at most %d", what, got, dirs)
+		}
+	}
+	r.write("pay/pay.go", "// Package pay charges cards.\npackage pay\n\n// ChargeOnlyAlpha charges a card.\nfunc ChargeOnlyAlpha(amount int) error { return nil }\n")
+	r.waitFor("an edit is answered", func() bool { return r.has("ChargeOnlyAlpha") })
+	expect("an edit", 0)
+
+	r.write("tax/vat.go", "package tax\n\n// VatOnlyBeta adds the tax.\nfunc VatOnlyBeta(net int) int { return net }\n")
+	r.waitFor("a file in a new directory is answered", func() bool { return r.has("VatOnlyBeta") })
+	expect("a new directory", 1)
+
+	if err := os.Rename(filepath.Join(r.root, "cart", "cart.go"), filepath.Join(r.root, "pkg03", "basket.go")); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor("a renamed file is answered under its new path", func() bool {
+		g, release, err := r.live.Acquire()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		_, inNew := g.Snap.FileStat("pkg03/basket.go")
+		_, inOld := g.Snap.FileStat("cart/cart.go")
+		return inNew && !inOld
+	})
+	expect("a rename", 0)
+
+	if err := os.RemoveAll(filepath.Join(r.root, "pkg07")); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor("a removed directory's symbols are no longer answered", func() bool { return !r.has("Filler07") })
+	expect("a removed directory", 0)
+
+	builds := r.builds.Load()
+	r.write("pay/refund_gen.go", "package pay\n\n// RefundOnlyIgnored is ignored.\nfunc RefundOnlyIgnored() {}\n")
+	r.write("gen/x.go", "package gen\n\n// GenOnlyIgnored is ignored.\nfunc GenOnlyIgnored() {}\n")
+	r.waitFor("a check runs for the ignored files", func() bool { return r.live.watch.checks.Load() > 0 && r.live.watch.idle() })
+	time.Sleep(3 * watchQuiet)
+	r.waitIdle()
+	if n := r.builds.Load() - builds; n != 0 {
+		t.Errorf("ignored files made %d builds, want 0", n)
+	}
+
+	// What the watcher's builds left equals a full build of the tree.
+	fullDir := filepath.Join(t.TempDir(), "full")
+	if _, err := Build(context.Background(), BuildOptions{Root: r.root, IndexDir: fullDir, Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	inc := graphtest.Open(t, filepath.Join(r.root, graph.IndexDirName))
+	full := graphtest.Open(t, fullDir)
+	defer inc.Close()
+	defer full.Close()
+	if diff := compareIndexes(context.Background(), inc, full); diff != "" {
+		t.Fatalf("the watcher's builds and a full build differ:\n%s", diff)
 	}
 }
 
