@@ -208,9 +208,44 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		prevSorted = stats
 	}
 
+	// Without a watcher's paths, the sketch of the live generation's walk
+	// names those that may have changed (walksketch.go).
+	var sketch *walk.Sketch
+	var sketchDirs map[string]walk.DirStamp
+	watched := opt.Changed != nil
+	if prev != nil && !watched {
+		if sk := loadSketch(dir, prev.Generation); sk != nil {
+			if paths, dirs, ok := sk.Since(ctx, root, buildWalk(opt.Walk), knownFiles(prevSorted, prev.Info())); ok {
+				opt.Changed = append([]string{}, paths...) // not nil: nothing changed is an answer too
+				sketch, sketchDirs = sk, dirs
+			}
+		}
+	}
 	listed, scope, err := walkChanged(ctx, opt, root, prev != nil)
 	if err != nil {
 		return nil, err
+	}
+	// The sketch of the generation this build leaves, saved once it is live.
+	var nextSketch func() *walk.Sketch
+	switch {
+	case scope == nil:
+		nextSketch = func() *walk.Sketch { return listed.Sketch }
+	case sketch != nil:
+		nextSketch = func() *walk.Sketch { return sketch.Update(opt.Changed, sketchDirs, listed) }
+	default: // a watcher's paths: the directories holding them are to be read again
+		old := loadSketch(dir, prev.Generation)
+		nextSketch = func() *walk.Sketch {
+			if old == nil {
+				return nil
+			}
+			return old.Untrust(opt.Changed)
+		}
+	}
+	saveNext := func(info *BuildInfo, err error) (*BuildInfo, error) {
+		if err == nil {
+			saveSketch(dir, info.Generation, nextSketch())
+		}
+		return info, err
 	}
 	// The stats of the files the walk looked at: all of them, or with
 	// opt.Changed those at or below the paths (all that is asked of them).
@@ -252,7 +287,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	info.FilesRemoved += len(changes.Removed)
 
 	if prev == nil {
-		return fullBuild(ctx, opt, root, dir, start, info, todo, listed.NotIndexed, lap)
+		return saveNext(fullBuild(ctx, opt, root, dir, start, info, todo, listed.NotIndexed, lap))
 	}
 	results, err := parseFiles(ctx, todo, prevStats, opt)
 	if err != nil {
@@ -294,8 +329,8 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	info.NotIndexed = listed.NotIndexed(info.Skipped)
 	if scope != nil {
 		// The counts of the files Detect rejects outside the paths are not
-		// known: keep the last full walk's (the next one refreshes them).
-		info.NotIndexed = prev.Info().NotIndexed
+		// known: the last build's, with its skips replaced by this one's.
+		info.NotIndexed = walk.Reskip(prev.Info().NotIndexed, prev.Info().Skipped, info.Skipped)
 	}
 
 	if prev != nil && len(parsed) == 0 && info.FilesRemoved == 0 {
@@ -309,21 +344,26 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		// What this build saw (skipped files, not indexed) must outlive it
 		// although it wrote no generation: status reads it from here.
 		saveLastBuild(dir, info)
+		if len(opt.Changed) > 0 || scope == nil {
+			saveSketch(dir, info.Generation, nextSketch())
+		}
 		// A build stopped after switching CURRENT left the generation before
 		// it (and perhaps a partial one): remove them here too.
 		removeStale(dir, old.Generation)
 		return info, nil
 	}
 
-	return incrementalBuild(ctx, opt, root, dir, start, info, prev, prevStats, parsed, reused, changes.Removed, lap, closePrev)
+	return saveNext(incrementalBuild(ctx, opt, root, dir, start, info, prev, prevStats, parsed, reused, changes.Removed, lap, closePrev))
 }
 
 // walkChanged lists the files of the build: those at or below
 // opt.Changed (with their scope) when given and an incremental build may
 // walk them alone, else the whole tree (nil scope).
 func walkChanged(ctx context.Context, opt BuildOptions, root string, incremental bool) (*walk.Result, *walk.Scope, error) {
+	wopt := buildWalk(opt.Walk)
+	wopt.Sketch = true
 	if incremental && opt.Changed != nil {
-		listed, err := walk.WalkPaths(ctx, root, buildWalk(opt.Walk), opt.Changed)
+		listed, err := walk.WalkPaths(ctx, root, wopt, opt.Changed)
 		if err == nil {
 			sc, _ := walk.NewScope(opt.Changed)
 			return listed, &sc, nil
@@ -332,7 +372,7 @@ func walkChanged(ctx context.Context, opt BuildOptions, root string, incremental
 			return nil, nil, err
 		}
 	}
-	listed, err := walk.Walk(ctx, root, buildWalk(opt.Walk))
+	listed, err := walk.Walk(ctx, root, wopt)
 	return listed, nil, err
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
@@ -56,6 +57,37 @@ func TestIncrementalEqualsFull(t *testing.T) {
 		steps = 6
 	}
 	incrementalEqualsFull(t, steps, 13, false, nil)
+}
+
+// TestIncrementalEqualsFullSketch is TestIncrementalEqualsFull with the
+// walk's sketch trusted (walk.RacyMargin shortened, the tree let settle
+// before each build): the builds find what changed by the times of the
+// directories, not a walk, and must read no more than the directories
+// whose times moved; they give what a full build gives.
+func TestIncrementalEqualsFullSketch(t *testing.T) {
+	old := walk.RacyMargin
+	walk.RacyMargin = 20 * time.Millisecond
+	t.Cleanup(func() { walk.RacyMargin = old })
+	steps := 20
+	if testing.Short() {
+		steps = 6
+	}
+	sketched := 0
+	incrementalEqualsFull(t, steps, 41, false, func(i int, index string) {
+		time.Sleep(60 * time.Millisecond) // before the next build: the times settle
+		if i < 0 {
+			return
+		}
+		snap := graphtest.Open(t, index)
+		info := snap.Info()
+		snap.Close()
+		if info.DirsRead < 5 {
+			sketched++
+		}
+	})
+	if sketched < steps/2 {
+		t.Errorf("%d of %d builds found their changes from the sketch (read under 5 directories), want most", sketched, steps)
+	}
 }
 
 // TestIncrementalEqualsFullChanged is TestIncrementalEqualsFull with each

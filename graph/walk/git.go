@@ -86,6 +86,7 @@ func (w *walker) walkTracked(ctx context.Context) error {
 			specs[i] = e.rel
 		}
 	}
+	w.askedGit.Store(true)
 	tracked, err := gitTracked(ctx, w.root, specs)
 	if err := ctx.Err(); err != nil {
 		return err

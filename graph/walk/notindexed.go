@@ -63,6 +63,28 @@ func groupReason(r string) string {
 	return r
 }
 
+// Reskip returns the groups of a build that skipped oldSkipped, with
+// those skips replaced by newSkipped: what a build that walked only some
+// paths reports, the counts of the files Detect rejects carried from the
+// last walk of the whole tree (a file of such a kind added or removed since
+// shows in the next one).
+func Reskip(groups []NotIndexed, oldSkipped, newSkipped []Skip) []NotIndexed {
+	r := &Result{rejected: map[notIndexedKey]int{}}
+	for _, g := range groups {
+		r.rejected[notIndexedKey{g.Kind, g.Reason}] += g.Files
+	}
+	for _, s := range oldSkipped {
+		if s.Reason == reasonVendored {
+			continue
+		}
+		k := notIndexedKey{fileKind(s.Path, false), groupReason(s.Reason)}
+		if r.rejected[k]--; r.rejected[k] <= 0 {
+			delete(r.rejected, k)
+		}
+	}
+	return r.NotIndexed(newSkipped)
+}
+
 // NotIndexed groups the files Detect rejected during the walk and skipped
 // (the walk's Skipped and those a build skipped after it; directories are
 // left out) by kind and reason, most files first.

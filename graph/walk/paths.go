@@ -126,14 +126,11 @@ func WalkPaths(ctx context.Context, root string, opt Options, paths []string) (*
 	if st.typ != fs.ModeDir {
 		return nil, fmt.Errorf("walk %s: not a directory", root)
 	}
-	cfg := &walkConfig{opt: opt, root: resolved, exclude: opt.ExcludeDirs, git: inGitWorkTree(resolved)}
-	if cfg.opt.MaxFileBytes <= 0 {
-		cfg.opt.MaxFileBytes = DefaultMaxFileBytes
-	}
-	if cfg.exclude == nil {
-		cfg.exclude = DefaultExcludeDirs
-	}
+	cfg := newWalkConfig(opt, resolved)
+	sk := cfg.sk
+	cfg.sk = nil // the root's ignore files are not the paths'
 	base := cfg.loadRootIgnores()
+	cfg.sk = sk
 	w := cfg.newWalker()
 	// The directories above the paths: whether Walk reads each, and the
 	// ignore rules in force below it (nil entry: not read).
@@ -181,6 +178,10 @@ func WalkPaths(ctx context.Context, root string, opt Options, paths []string) (*
 		}
 		slices.Sort(w.res.DirPaths)
 	}
+	if cfg.sk != nil && cfg.askedGit.Load() {
+		cfg.sk.link() // git answered for paths below ignored ones: take a new sketch by a walk of the tree
+	}
+	w.res.sketch = cfg.sk
 	return w.res, nil
 }
 

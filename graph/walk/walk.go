@@ -20,7 +20,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/parser"
 )
@@ -79,6 +81,10 @@ type Options struct {
 	// ListDirs fills Result.DirPaths: the directories the walk read, for a
 	// watcher that must see every file a later walk would list.
 	ListDirs bool
+	// Sketch fills Result.Sketch (sketch.go): the directories the walk
+	// read with their times, for a later build to find what changed
+	// without reading them all. It costs an fstat per directory.
+	Sketch bool
 }
 
 // Omits reports whether a walk with opt leaves out the repo-relative slash
@@ -147,6 +153,11 @@ type Result struct {
 	// not be listed (git missing or failing); they were then left out. It is
 	// nil when git succeeded or was not needed.
 	TrackedErr error
+	// Sketch is the shape of the tree the walk saw, with Options.Sketch
+	// (nil when it met a symbolic link); sketch is what WalkPaths saw, for
+	// Sketch.Update.
+	Sketch *Sketch
+	sketch *sketching
 }
 
 // Walk lists the files under root that the builder should index.
@@ -191,13 +202,7 @@ func Walk(ctx context.Context, root string, opt Options) (*Result, error) {
 	if st.typ != fs.ModeDir {
 		return nil, fmt.Errorf("walk %s: not a directory", root)
 	}
-	cfg := &walkConfig{opt: opt, root: resolved, exclude: opt.ExcludeDirs, git: inGitWorkTree(resolved)}
-	if cfg.opt.MaxFileBytes <= 0 {
-		cfg.opt.MaxFileBytes = DefaultMaxFileBytes
-	}
-	if cfg.exclude == nil {
-		cfg.exclude = DefaultExcludeDirs
-	}
+	cfg := newWalkConfig(opt, resolved)
 	base := cfg.loadRootIgnores()
 
 	// The root alone, as its failure is the only fatal one.
@@ -237,7 +242,25 @@ func Walk(ctx context.Context, root string, opt Options) (*Result, error) {
 		}
 		slices.Sort(w.res.DirPaths)
 	}
+	if cfg.sk != nil {
+		w.res.Sketch = cfg.sk.sketch(opt, resolved, cfg.askedGit.Load())
+	}
 	return w.res, nil
+}
+
+// newWalkConfig is the configuration of a walk of root (real path) with opt.
+func newWalkConfig(opt Options, root string) *walkConfig {
+	cfg := &walkConfig{opt: opt, root: root, exclude: opt.ExcludeDirs, git: inGitWorkTree(root)}
+	if cfg.opt.MaxFileBytes <= 0 {
+		cfg.opt.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if cfg.exclude == nil {
+		cfg.exclude = DefaultExcludeDirs
+	}
+	if opt.Sketch {
+		cfg.sk = &sketching{start: time.Now().UnixNano()}
+	}
+	return cfg
 }
 
 // walkWorkers is how many goroutines read directories. The walk is bound by
@@ -268,6 +291,9 @@ type walkConfig struct {
 	exclude []string
 	extra   *ignoreList // .wikitoolkitignore, consulted first
 	git     bool        // the root lies in a git work tree
+	sk      *sketching  // with Options.Sketch
+	// askedGit is set when the walk asked git for tracked files.
+	askedGit atomic.Bool
 }
 
 // walker is the state of one goroutine of a Walk.
@@ -441,6 +467,9 @@ func (w *walker) readDir(t dirTask) error {
 		return nil
 	}
 	defer d.close()
+	if w.sk != nil && !t.reread {
+		w.sk.dir(t.rel, d)
+	}
 	ents, err := d.f.ReadDir(-1)
 	if err != nil {
 		if t.root {
@@ -454,6 +483,9 @@ func (w *walker) readDir(t dirTask) error {
 		if e.Name() == ".gitignore" {
 			if data, err := os.ReadFile(joinAbs(t.abs, ".gitignore")); err == nil {
 				ign = parseIgnore(t.rel, data, ign)
+			}
+			if w.sk != nil {
+				w.sk.ignore(path.Join(t.rel, ".gitignore"), joinAbs(t.abs, ".gitignore"))
 			}
 			break
 		}
@@ -565,6 +597,9 @@ func (w *walker) symlink(t *dirTask, ign *ignoreList, rel, name string) {
 	if w.ignored(t, ign, rel, name, false) {
 		return
 	}
+	if w.sk != nil {
+		w.sk.link() // a change below it moves no time of the tree
+	}
 	abs := joinAbs(t.abs, name)
 	if len(abs) > pathMax {
 		w.skip(rel, reasonTooLong)
@@ -672,6 +707,12 @@ func (c *walkConfig) loadRootIgnores() *ignoreList {
 		if data, err := os.ReadFile(p); err == nil {
 			base = parseIgnore("", data, nil)
 		}
+		if c.sk != nil {
+			c.sk.ignore(p, p)
+		}
+	}
+	if c.sk != nil {
+		c.sk.ignore(".wikitoolkitignore", joinAbs(c.root, ".wikitoolkitignore"))
 	}
 	if data, err := os.ReadFile(joinAbs(c.root, ".wikitoolkitignore")); err == nil {
 		c.extra = parseIgnore("", data, nil)

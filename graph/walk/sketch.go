@@ -1,0 +1,372 @@
+package walk
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// This file holds the Sketch, what lets a build without a watcher find the
+// changed paths of a large tree without reading every directory. A walk of
+// a 100k-file tree (82k directories) is bound by the four system calls per
+// directory (open, two getdents, close) and the stat per file: about a
+// second; a stat of every directory and every indexed file by path, in
+// parallel, a fifth of that. A directory's modification time moves when an
+// entry is added, removed or renamed in it, its change time also when its
+// permissions do; so a directory whose times stand holds the entries it
+// held, and only the directories whose times moved are read again, and
+// only their entries are walked (WalkPaths), with the files whose size or
+// modification time moved.
+//
+// What the times do not tell, the sketch checks otherwise or gives up on:
+// an ignore file edited in place (its own stamp is kept; a change means a
+// walk of the whole tree), other walk options (a fingerprint), tracked
+// files below ignored paths (the git index's stamp, when git was asked),
+// and symbolic links, below which a change moves no time of the tree (no
+// sketch is taken of a tree with any). File systems set times from a
+// coarse clock (a few milliseconds), so a directory changed just after the
+// walk read it may keep the time it was read with: directories whose time
+// is less than RacyMargin older than the walk are read again next time,
+// as git treats "racily clean" entries.
+
+// RacyMargin is how much older than the walk a directory's times must be
+// for the sketch to trust them (see above). Tests shorten it, to use
+// sketches of trees they just made.
+var RacyMargin = time.Second
+
+// Sketch is what a walk saw of the shape of a tree: the directories it
+// read with their times, and what else decides what it lists.
+type Sketch struct {
+	Options string     // fingerprint of the walk options (OptionsKey)
+	Dirs    []DirStamp // sorted by Rel ("" the root)
+	// Ignores are the ignore files the walk read: .gitignore files and
+	// .wikitoolkitignore by repo-relative path, .git/info/exclude by its
+	// absolute path.
+	Ignores []FileStamp
+	// GitIndex is the git index file and its stamp when the walk asked git
+	// for tracked files below ignored paths ("" when not).
+	GitIndex FileStamp
+}
+
+// DirStamp is a directory and its modification and change times (Unix
+// nanoseconds; -1 when not to be trusted).
+type DirStamp struct {
+	Rel          string
+	Mtime, Ctime int64
+}
+
+// FileStamp is a file and its size and modification time (-1, -1: absent).
+type FileStamp struct {
+	Path string
+	Stamp
+}
+
+// OptionsKey is the fingerprint of the options that decide what a walk
+// lists, as Sketch.Options records it.
+func (opt Options) OptionsKey() string {
+	max := opt.MaxFileBytes
+	if max <= 0 {
+		max = DefaultMaxFileBytes
+	}
+	exclude := opt.ExcludeDirs
+	if exclude == nil {
+		exclude = DefaultExcludeDirs
+	}
+	return fmt.Sprintf("%d|%q|%q|%q", max, exclude, opt.OmitNames, opt.OmitPaths)
+}
+
+// sketching is the state of a walk taking a sketch (Options.Sketch).
+type sketching struct {
+	mu      sync.Mutex
+	start   int64 // Unix nanoseconds when the walk started
+	dirs    []DirStamp
+	ignores []FileStamp
+	links   bool // a symbolic link was met: no sketch
+}
+
+func (s *sketching) dir(rel string, d *dirHandle) {
+	var st unix.Stat_t
+	ds := DirStamp{Rel: rel, Mtime: -1, Ctime: -1}
+	if unix.Fstat(d.fd, &st) == nil {
+		ds.Mtime, ds.Ctime = st.Mtim.Nano(), st.Ctim.Nano()
+		if max(ds.Mtime, ds.Ctime) >= s.start-int64(RacyMargin) {
+			ds.Mtime, ds.Ctime = -1, -1 // racy: read it again next time
+		}
+	}
+	s.mu.Lock()
+	s.dirs = append(s.dirs, ds)
+	s.mu.Unlock()
+}
+
+// ignore records the ignore file abs under the name p (repo-relative, or
+// abs for one outside the tree), present or not.
+func (s *sketching) ignore(p, abs string) {
+	fst := FileStamp{Path: p, Stamp: Stamp{Size: -1, ModTime: -1}}
+	if fi, err := os.Lstat(abs); err == nil {
+		fst.Size, fst.ModTime = fi.Size(), fi.ModTime().UnixNano()
+	}
+	s.mu.Lock()
+	s.ignores = append(s.ignores, fst)
+	s.mu.Unlock()
+}
+
+func (s *sketching) link() {
+	s.mu.Lock()
+	s.links = true
+	s.mu.Unlock()
+}
+
+// sketch is the Sketch of a finished walk, or nil when it met a symbolic
+// link.
+func (s *sketching) sketch(opt Options, root string, askedGit bool) *Sketch {
+	if s == nil || s.links {
+		return nil
+	}
+	sk := &Sketch{Options: opt.OptionsKey(), Dirs: s.dirs, Ignores: s.ignores}
+	slices.SortFunc(sk.Dirs, func(a, b DirStamp) int { return strings.Compare(a.Rel, b.Rel) })
+	slices.SortFunc(sk.Ignores, func(a, b FileStamp) int { return strings.Compare(a.Path, b.Path) })
+	if askedGit {
+		sk.GitIndex = stampOf(gitIndexPath(root))
+	}
+	return sk
+}
+
+// stampOf is the FileStamp of p (absent: -1, -1).
+func stampOf(p string) FileStamp {
+	fst := FileStamp{Path: p, Stamp: Stamp{Size: -1, ModTime: -1}}
+	if fi, err := os.Stat(p); err == nil {
+		fst.Size, fst.ModTime = fi.Size(), fi.ModTime().UnixNano()
+	}
+	return fst
+}
+
+// gitIndexPath is the index file of the git repository holding root, next
+// to its info/exclude.
+func gitIndexPath(root string) string {
+	ex := gitInfoExclude(root)
+	if ex == "" {
+		return ""
+	}
+	return path.Join(path.Dir(path.Dir(ex)), "index")
+}
+
+// Since returns the paths (for WalkPaths) that may differ from what the
+// walk that took sk saw, given the files that walk's build indexed or
+// skipped (known, with their stamps; a skipped file's stamp may be -1, -1
+// so that it is looked at again): the directories whose times moved, read
+// again, give their entries, and the known files whose stamp moved. It
+// reads the directories whose times moved and stats every directory and
+// known file. ok is false when the tree must be walked whole: other
+// options, an ignore file or the git index changed, or more than
+// maxSincePaths paths. dirs are the stamps of the directories, taken
+// before they were read, for Update.
+func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []FileStamp) (paths []string, dirs map[string]DirStamp, ok bool) {
+	if sk == nil || sk.Options != opt.OptionsKey() {
+		return nil, nil, false
+	}
+	start := time.Now().UnixNano()
+	for _, ig := range sk.Ignores {
+		p := ig.Path
+		if !strings.HasPrefix(p, "/") {
+			p = joinAbs(root, p)
+		}
+		if now := stampOf(p); now.Stamp != ig.Stamp {
+			return nil, nil, false
+		}
+	}
+	if sk.GitIndex.Path != "" && stampOf(sk.GitIndex.Path).Stamp != sk.GitIndex.Stamp {
+		return nil, nil, false
+	}
+	// The directories and files, stat'ed on two goroutines.
+	type statted struct {
+		moved bool
+		ds    DirStamp
+	}
+	dirRes := make([]statted, len(sk.Dirs))
+	fileMoved := make([]bool, len(known))
+	n := walkWorkers()
+	var wg sync.WaitGroup
+	for w := range n {
+		wg.Go(func() {
+			var st unix.Stat_t
+			for i := w; i < len(sk.Dirs); i += n {
+				d := sk.Dirs[i]
+				ds := DirStamp{Rel: d.Rel, Mtime: -1, Ctime: -1}
+				if unix.Lstat(joinAbs(root, d.Rel), &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+					ds.Mtime, ds.Ctime = st.Mtim.Nano(), st.Ctim.Nano()
+					if max(ds.Mtime, ds.Ctime) >= start-int64(RacyMargin) {
+						ds.Mtime, ds.Ctime = -1, -1
+					}
+				}
+				dirRes[i] = statted{moved: d.Mtime < 0 || ds.Mtime != d.Mtime || ds.Ctime != d.Ctime, ds: ds}
+			}
+			for i := w; i < len(known); i += n {
+				f := known[i]
+				if unix.Lstat(joinAbs(root, f.Path), &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG ||
+					st.Size != f.Size || st.Mtim.Nano() != f.ModTime {
+					fileMoved[i] = true
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, false
+	}
+	isDir := make(map[string]bool, len(sk.Dirs))
+	for _, d := range sk.Dirs {
+		isDir[d.Rel] = true
+	}
+	dirs = map[string]DirStamp{}
+	set := map[string]bool{}
+	movedDirs := map[string]bool{}
+	for i, d := range sk.Dirs {
+		if !dirRes[i].moved {
+			continue
+		}
+		dirs[d.Rel] = dirRes[i].ds
+		movedDirs[d.Rel] = true
+		if dirRes[i].ds.Mtime < 0 && dirRes[i].ds.Ctime < 0 {
+			if _, err := os.Lstat(joinAbs(root, d.Rel)); err != nil {
+				if d.Rel == "" {
+					return nil, nil, false
+				}
+				set[d.Rel] = true // gone: everything below it goes
+				continue
+			}
+		}
+		ents, err := os.ReadDir(joinAbs(root, d.Rel))
+		if err != nil {
+			return nil, nil, false
+		}
+		present := map[string]bool{}
+		for _, e := range ents {
+			rel := e.Name()
+			if d.Rel != "" {
+				rel = d.Rel + "/" + rel
+			}
+			present[rel] = true
+			if e.IsDir() && isDir[rel] {
+				continue // its own times decide
+			}
+			set[rel] = true
+		}
+		// Known directories below it that are gone.
+		for _, sub := range sk.Dirs {
+			if sub.Rel != "" && path.Dir(sub.Rel) == orDot(d.Rel) && !present[sub.Rel] {
+				set[sub.Rel] = true
+			}
+		}
+		if len(set) > maxSincePaths {
+			return nil, nil, false
+		}
+	}
+	for i, f := range known {
+		if fileMoved[i] || movedDirs[parentRel(f.Path)] {
+			set[f.Path] = true
+		}
+	}
+	if len(set) > maxSincePaths {
+		return nil, nil, false
+	}
+	for _, ig := range []string{".gitignore", ".wikitoolkitignore"} {
+		for p := range set {
+			if path.Base(p) == ig {
+				return nil, nil, false // a new ignore file
+			}
+		}
+	}
+	paths = make([]string, 0, len(set))
+	for p := range set {
+		if !set[parentRel(p)] || parentRel(p) == "" {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	return paths, dirs, true
+}
+
+// maxSincePaths is the most paths Since returns; past it a walk of the
+// whole tree costs less than walking them one by one.
+const maxSincePaths = 20000
+
+func orDot(rel string) string {
+	if rel == "" {
+		return "."
+	}
+	return rel
+}
+
+// parentRel is the repo-relative directory of rel ("" the root).
+func parentRel(rel string) string {
+	i := strings.LastIndexByte(rel, '/')
+	if i < 0 {
+		return ""
+	}
+	return rel[:i]
+}
+
+// Update returns the sketch of the tree after a walk of paths (the
+// Result of WalkPaths with Options.Sketch) found what changed: sk with the
+// directories at or below paths replaced by those the walk read, the
+// stamps of the directories read again (dirs, from Since) put in, and
+// the ignore files the walk read added. It returns nil when the walk met
+// a symbolic link.
+func (sk *Sketch) Update(paths []string, dirs map[string]DirStamp, walked *Result) *Sketch {
+	if walked.sketch == nil || walked.sketch.links {
+		return nil
+	}
+	sc, ok := NewScope(paths)
+	if !ok {
+		return nil
+	}
+	out := &Sketch{Options: sk.Options, GitIndex: sk.GitIndex}
+	for _, d := range sk.Dirs {
+		if d.Rel != "" && sc.Contains(d.Rel) {
+			continue
+		}
+		if ds, ok := dirs[d.Rel]; ok {
+			d = ds
+		}
+		out.Dirs = append(out.Dirs, d)
+	}
+	out.Dirs = append(out.Dirs, walked.sketch.dirs...)
+	slices.SortFunc(out.Dirs, func(a, b DirStamp) int { return strings.Compare(a.Rel, b.Rel) })
+	for _, ig := range sk.Ignores {
+		if strings.HasPrefix(ig.Path, "/") || !sc.Contains(ig.Path) {
+			out.Ignores = append(out.Ignores, ig)
+		}
+	}
+	out.Ignores = append(out.Ignores, walked.sketch.ignores...)
+	slices.SortFunc(out.Ignores, func(a, b FileStamp) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// Untrust returns sk with the directories holding paths, and those at or
+// below them, to be read again: what a build of a watcher's paths leaves
+// (the changes it took in moved those directories' times).
+func (sk *Sketch) Untrust(paths []string) *Sketch {
+	sc, ok := NewScope(paths)
+	if !ok {
+		return nil
+	}
+	parents := map[string]bool{}
+	for _, p := range sc.Paths() {
+		parents[parentRel(p)] = true
+	}
+	out := *sk
+	out.Dirs = slices.Clone(sk.Dirs)
+	for i, d := range out.Dirs {
+		if parents[d.Rel] || (d.Rel != "" && sc.Contains(d.Rel)) {
+			out.Dirs[i].Mtime, out.Dirs[i].Ctime = -1, -1
+		}
+	}
+	return &out
+}

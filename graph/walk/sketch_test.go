@@ -1,0 +1,173 @@
+package walk
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+)
+
+// known is what a build indexed of res: its files with their stamps.
+func known(res *Result) []FileStamp {
+	var out []FileStamp
+	for _, f := range res.Files {
+		out = append(out, FileStamp{Path: f.Path, Stamp: Stamp{Size: f.Size, ModTime: f.ModTime}})
+	}
+	for _, s := range res.Skipped {
+		out = append(out, FileStamp{Path: s.Path, Stamp: Stamp{Size: -1, ModTime: -1}})
+	}
+	return out
+}
+
+// TestSketchSince: after random edits, additions, removals and renames of
+// files and directories, the paths a sketch's Since names, walked alone
+// (WalkPaths), and the files it does not name, as they were, are exactly
+// what a walk of the whole tree lists; twice in a row, the second from the
+// sketch Update made of the first. Since stats directories, and reads only
+// those whose times moved.
+func TestSketchSince(t *testing.T) {
+	old := RacyMargin
+	RacyMargin = 20 * time.Millisecond
+	t.Cleanup(func() { RacyMargin = old })
+	settle := func() { time.Sleep(3 * RacyMargin) }
+	answered := 0
+	for seed := range 12 {
+		t.Run(fmt.Sprintf("random%d", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(seed), 23))
+			root := t.TempDir()
+			files := randomTree(r)
+			for i := range 40 { // more directories, deeper
+				files[fmt.Sprintf("t%d/u%d/v%d/f%d.go", i%4, i%7, i, i)] = "package x\n"
+			}
+			walktest.WriteTree(t, root, files)
+			opt := Options{Detect: testDetect, Sketch: true, MaxFileBytes: 200}
+			settle()
+			prev := mustWalk(t, root, opt)
+			sk := prev.Sketch
+			if sk == nil {
+				t.Fatal("no sketch of a tree without symlinks")
+			}
+			clock := time.Now().Add(time.Hour)
+			for round := range 2 {
+				// Random changes.
+				var all []string
+				for _, f := range mustWalk(t, root, opt).Files {
+					all = append(all, f.Path)
+				}
+				if len(all) == 0 {
+					t.Skip("the ignore rules exclude every file")
+				}
+				for range 1 + r.IntN(5) {
+					clock = clock.Add(time.Second)
+					p := all[r.IntN(len(all))]
+					abs := filepath.Join(root, filepath.FromSlash(p))
+					switch r.IntN(7) {
+					case 0: // edit
+						os.WriteFile(abs, []byte("package y // edited\n"), 0o644)
+						os.Chtimes(abs, clock, clock)
+					case 1: // a new file beside it
+						walktest.WriteFile(t, root, path.Dir(p)+fmt.Sprintf("/n%d.go", r.IntN(1000)), "package n\n")
+					case 2: // a new directory of files
+						d := path.Join(path.Dir(p), fmt.Sprintf("nd%d", r.IntN(1000)))
+						walktest.WriteFile(t, root, d+"/a.go", "package a\n")
+						walktest.WriteFile(t, root, d+"/sub/b.py", "x = 1\n")
+					case 3: // remove
+						os.Remove(abs)
+					case 4: // remove its directory
+						if d := path.Dir(p); d != "." {
+							os.RemoveAll(filepath.Join(root, filepath.FromSlash(d)))
+						}
+					case 5: // rename into another directory
+						to := path.Join(path.Dir(all[r.IntN(len(all))]), fmt.Sprintf("m%d.go", r.IntN(1000)))
+						os.Rename(abs, filepath.Join(root, filepath.FromSlash(to)))
+					case 6: // grow past the size limit
+						os.WriteFile(abs, make([]byte, 300), 0o644)
+					}
+				}
+				paths, dirs, ok := sk.Since(context.Background(), root, opt, known(prev))
+				full := mustWalk(t, root, opt)
+				if !ok {
+					t.Logf("round %d: Since gave up", round)
+					sk, prev = full.Sketch, full
+					settle()
+					continue
+				}
+				answered++
+				sc, _ := NewScope(paths)
+				walked, err := WalkPaths(context.Background(), root, opt, paths)
+				if err != nil {
+					t.Fatalf("WalkPaths(%q): %v", paths, err)
+				}
+				wantIn, _ := scoped(full, sc)
+				if !slices.Equal(walked.Files, wantIn) {
+					t.Errorf("round %d: WalkPaths(%q) = %v, want %v", round, paths, walked.Files, wantIn)
+				}
+				before := map[string]File{}
+				for _, f := range prev.Files {
+					before[f.Path] = f
+				}
+				now := map[string]bool{}
+				for _, f := range full.Files {
+					now[f.Path] = true
+					if !sc.Contains(f.Path) && before[f.Path] != f {
+						t.Errorf("round %d: %s changed (%v → %v) but Since did not name it (paths %q)", round, f.Path, before[f.Path], f, paths)
+					}
+				}
+				for _, f := range prev.Files {
+					if !now[f.Path] && !sc.Contains(f.Path) {
+						t.Errorf("round %d: %s is gone but Since did not name it (paths %q)", round, f.Path, paths)
+					}
+				}
+				sk = sk.Update(paths, dirs, walked)
+				if sk == nil {
+					t.Fatal("Update gave no sketch")
+				}
+				prev = full
+				settle()
+			}
+		})
+	}
+	if answered < 12 {
+		t.Errorf("Since answered %d of 24 rounds: it gives up too often to test", answered)
+	}
+}
+
+// TestSketchGivesUp: an edited ignore file, other options and a symbolic
+// link make a walk of the whole tree.
+func TestSketchGivesUp(t *testing.T) {
+	old := RacyMargin
+	RacyMargin = 20 * time.Millisecond
+	t.Cleanup(func() { RacyMargin = old })
+	root := t.TempDir()
+	walktest.WriteTree(t, root, map[string]string{"a/.gitignore": "*.txt\n", "a/x.go": "", "b/y.go": ""})
+	opt := Options{Detect: testDetect, Sketch: true}
+	time.Sleep(60 * time.Millisecond)
+	res := mustWalk(t, root, opt)
+	if _, _, ok := res.Sketch.Since(context.Background(), root, opt, known(res)); !ok {
+		t.Fatal("Since gave up on an unchanged tree")
+	}
+	paths, _, _ := res.Sketch.Since(context.Background(), root, opt, known(res))
+	if len(paths) != 0 {
+		t.Errorf("Since of an unchanged tree = %q, want none", paths)
+	}
+	if _, _, ok := res.Sketch.Since(context.Background(), root, Options{Detect: testDetect, MaxFileBytes: 7}, known(res)); ok {
+		t.Error("Since answered for other options")
+	}
+	later := time.Now().Add(time.Hour)
+	os.WriteFile(filepath.Join(root, "a", ".gitignore"), []byte("*.md\n"), 0o644)
+	os.Chtimes(filepath.Join(root, "a", ".gitignore"), later, later)
+	if _, _, ok := res.Sketch.Since(context.Background(), root, opt, known(res)); ok {
+		t.Error("Since answered after an ignore file changed")
+	}
+	os.Symlink(filepath.Join(root, "b"), filepath.Join(root, "a", "link"))
+	if res := mustWalk(t, root, opt); res.Sketch != nil {
+		t.Error("a sketch of a tree with a symbolic link")
+	}
+}
