@@ -43,6 +43,29 @@ type Index struct {
 	// without external links or dead pages (then its own lists serve).
 	adjOnce     sync.Once
 	adjOff, adj []uint32
+
+	recs recCache // decoded chunks of segments' member records
+
+	// fromSegments: made by OpenSegments, whose segments keep only what
+	// queries read (detach, chunkRecords), so it does not encode.
+	fromSegments bool
+	// settled is closed when OpenSegments's background work is done (nil:
+	// there is none).
+	settled chan struct{}
+}
+
+// Settled returns a channel closed once the work an opened index does in
+// the background (neighbour lists, compressing page records) is done and
+// the stored bytes it was opened from are no longer referenced: a
+// long-running process may then give the memory they held back to the
+// system.
+func (ix *Index) Settled() <-chan struct{} {
+	if ix.settled == nil {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	return ix.settled
 }
 
 const numKinds = 5 // graph.KindModule .. graph.KindMemory

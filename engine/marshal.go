@@ -65,6 +65,9 @@ func (ix *Index) MarshalBinary() ([]byte, error) {
 	if ix == nil || len(ix.segs) != 1 || ix.dead != nil {
 		return nil, fmt.Errorf("%w: only an index of one segment with nothing dead encodes as one", ErrBadIndex)
 	}
+	if ix.fromSegments {
+		return nil, fmt.Errorf("%w: an index opened from segments keeps only what queries read and does not encode; encode the index NewIndex or UnmarshalIndex returns", ErrBadIndex)
+	}
 	return ix.segs[0].encode(true), nil
 }
 

@@ -98,7 +98,12 @@ func (ix *Index) recReader(i uint32) recReader {
 	if int(i)+1 >= len(sg.recOff) {
 		return recReader{bad: true}
 	}
-	return recReader{b: sg.rec[sg.recOff[i]:sg.recOff[i+1]]}
+	v := sg.recs.Load()
+	if v.chunks != nil {
+		b := ix.recs.record(sg, v.chunks, i)
+		return recReader{b: b, bad: b == nil}
+	}
+	return recReader{b: v.rec[sg.recOff[i]:sg.recOff[i+1]]}
 }
 
 // record decodes page i's record. Strings may alias the index's memory:

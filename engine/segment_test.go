@@ -498,3 +498,80 @@ func TestSegmentsConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestOpenSegmentsKeepsOnlyWhatQueriesRead: segments whose stored impacts
+// stand (a full build's, reweighted under the statistics of them all)
+// open without their term frequencies and page lengths, and once settled
+// hold their page records compressed, without aliasing the bytes they
+// were decoded from: scribbling over those bytes changes no answer.
+func TestOpenSegmentsKeepsOnlyWhatQueriesRead(t *testing.T) {
+	g, err := polyglotSnapshot(t).Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n uint32) { recChunkBytes = n }(recChunkBytes)
+	recChunkBytes = 120 // chunks of a few records: the cache of decoded ones evicts
+	sd := splitSegments(t, g, 4, 5, 0, 0)
+	var all Stats
+	for _, s := range sd.segs {
+		st, err := SegmentStats(s.Engine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Add(st)
+	}
+	for i := range sd.segs {
+		if sd.segs[i].Engine, err = Reweight(sd.segs[i].Engine, all); err != nil {
+			t.Fatal(err)
+		}
+		sd.segs[i].Dead = nil
+	}
+	ix, err := OpenSegments(sd.segs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, n := ix.StoredImpacts(); st != n || n != len(sd.segs) {
+		t.Fatalf("%d of %d segments read their stored impacts, want all %d", st, n, len(sd.segs))
+	}
+	for i, sg := range ix.segs {
+		if sg.tfs != nil || sg.lens != nil || sg.tfOffRaw != nil || sg.lenOffRaw != nil {
+			t.Errorf("segment %d keeps its term frequencies or page lengths", i)
+		}
+	}
+	if _, err := ix.MarshalBinary(); err == nil && len(ix.segs) == 1 {
+		t.Error("a detached index encoded")
+	}
+	<-ix.Settled()
+	chunks := 0
+	for i, sg := range ix.segs {
+		v := sg.recs.Load()
+		if v.chunks == nil || v.rec != nil || sg.rec != nil {
+			t.Fatalf("segment %d keeps its page records as stored", i)
+		}
+		chunks += len(v.chunks.data)
+	}
+	if chunks <= recCacheSlots {
+		t.Fatalf("%d chunks of records: the cache never evicts", chunks)
+	}
+	for _, s := range sd.segs {
+		for j := range s.Engine {
+			s.Engine[j] = 0xa5
+		}
+		for j := range s.Text {
+			s.Text[j] = 0x5a
+		}
+	}
+	want := NewIndex(sd.live)
+	qs := segmentQuestions(sd.live, 40)
+	for _, c := range rankingCases {
+		qs = append(qs, struct {
+			q   string
+			opt Options
+		}{c.q, Options{}})
+	}
+	for _, c := range qs {
+		if err := sameResult(query(t, ix, c.q, c.opt), query(t, want, c.q, c.opt)); err != nil {
+			t.Errorf("%q: %v", c.q, err)
+		}
+	}
+}
