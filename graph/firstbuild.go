@@ -428,12 +428,7 @@ func (w *MemWorld) addBatch(recs []*FileRecord) {
 	var pages []Page
 	for _, f := range recs {
 		pages = filePages(f, pages[:0])
-		for i := range pages {
-			if pg := &pages[i]; pg.Kind == KindSymbol && pg.Name != "" {
-				pg.ID, pg.Name, pg.Qualified = strings.Clone(pg.ID), strings.Clone(pg.Name), strings.Clone(pg.Qualified)
-			}
-		}
-		w.addFile(f.Path, pages, -1)
+		w.addFile(f.Path, pages, -1, true)
 	}
 	w.addDirs(recs)
 }
