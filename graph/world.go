@@ -48,8 +48,8 @@ type World interface {
 // slice of a name at each call (ResolvePieces calls it once per name).
 type MemWorld struct {
 	byName   map[string]defChain
-	defs     []memDef
-	fileTab  []memFile
+	defs     chunked[memDef]
+	fileTab  chunked[memFile]
 	files    map[string]struct{}
 	dirs     map[string]struct{}
 	fileSfx  map[string]sfxBest
@@ -128,7 +128,7 @@ func (w *MemWorld) addFile(p string, pages []Page, base int, copy bool) {
 		}
 		s = s[j+1:]
 	}
-	file := uint32(len(w.fileTab))
+	file := uint32(w.fileTab.len())
 	added := false
 	for i := range pages {
 		pg := &pages[i]
@@ -137,20 +137,20 @@ func (w *MemWorld) addFile(p string, pages []Page, base int, copy bool) {
 		}
 		if !added {
 			lang := pg.Lang
-			w.fileTab = append(w.fileTab, memFile{path: p, lang: lang})
+			w.fileTab.add(memFile{path: p, lang: lang})
 			added = true
 		}
-		di := int32(len(w.defs))
+		di := int32(w.defs.len())
 		id := pg.ID
 		if copy {
 			id = strings.Clone(id)
 		}
-		w.defs = append(w.defs, memDef{id: id, file: file, page: uint32(base + i + 1), next: -1})
-		if pg.Path != p || !isSymbolID(id, p, pg.Qualified) || pg.Lang != w.fileTab[file].lang {
+		w.defs.add(memDef{id: id, file: file, page: uint32(base + i + 1), next: -1})
+		if pg.Path != p || !isSymbolID(id, p, pg.Qualified) || pg.Lang != w.fileTab.at(int(file)).lang {
 			w.odd(di, pg)
 		}
 		if c, ok := w.byName[pg.Name]; ok {
-			w.defs[c.tail].next = di
+			w.defs.at(int(c.tail)).next = di
 			c.tail = di
 			w.byName[pg.Name] = c
 		} else if copy {
@@ -172,13 +172,12 @@ func isSymbolID(id, path, qual string) bool {
 // ID SymbolID(path, qualified), its path and language its file's) as it
 // is: in a file table entry of its own and quals.
 func (w *MemWorld) odd(di int32, pg *Page) {
-	w.fileTab = append(w.fileTab, memFile{path: pg.Path, lang: pg.Lang})
-	w.defs[di].file = uint32(len(w.fileTab) - 1)
+	w.fileTab.add(memFile{path: strings.Clone(pg.Path), lang: pg.Lang})
+	w.defs.at(int(di)).file = uint32(w.fileTab.len() - 1)
 	if w.quals == nil {
 		w.quals = map[int32]string{}
 	}
 	w.quals[di] = strings.Clone(pg.Qualified)
-	w.fileTab[len(w.fileTab)-1].path = strings.Clone(pg.Path)
 }
 
 // addDirs adds the directories of the files and their ancestors.
@@ -208,13 +207,13 @@ func (w *MemWorld) Defs(name string) []DefInfo {
 		return nil
 	}
 	n := 0
-	for i := c.head; i >= 0; i = w.defs[i].next {
+	for i := c.head; i >= 0; i = w.defs.at(int(i)).next {
 		n++
 	}
 	out := make([]DefInfo, 0, n)
-	for i := c.head; i >= 0; i = w.defs[i].next {
-		d := &w.defs[i]
-		f := &w.fileTab[d.file]
+	for i := c.head; i >= 0; i = w.defs.at(int(i)).next {
+		d := w.defs.at(int(i))
+		f := w.fileTab.at(int(d.file))
 		qual, ok := w.quals[i]
 		if !ok {
 			qual = d.id[len("symbol:")+len(f.path)+1:]
@@ -247,3 +246,26 @@ func (w *MemWorld) DirWithSuffix(s string) (string, bool) {
 
 // GoModule implements World.
 func (w *MemWorld) GoModule() string { return w.goModule }
+
+// chunked is a slice grown in chunks of chunkLen that never move: a
+// MemWorld's million definitions are not copied as they grow, and no
+// doubled array is held beside the old one.
+type chunked[T any] struct {
+	chunks [][]T
+	n      int
+}
+
+const chunkLen = 1 << 14
+
+func (c *chunked[T]) len() int { return c.n }
+
+func (c *chunked[T]) add(v T) {
+	if c.n%chunkLen == 0 {
+		c.chunks = append(c.chunks, make([]T, 0, chunkLen))
+	}
+	last := &c.chunks[len(c.chunks)-1]
+	*last = append(*last, v)
+	c.n++
+}
+
+func (c *chunked[T]) at(i int) *T { return &c.chunks[i/chunkLen][i%chunkLen] }
