@@ -1,6 +1,9 @@
 package graph
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // DefInfo is what resolution knows of one symbol definition: its page's
 // ID and qualified name (with the "~n" of a repeated one), its file's path
@@ -41,14 +44,16 @@ type World interface {
 //
 // It is compact, as a full build holds it whole while it parses and
 // resolves every batch (firstbuild.go; 1.2 M definitions on a 100k-file
-// tree): a definition is its page ID (one string, of which the qualified
-// name and the path are substrings), its file's number and its page, in a
-// chain per name; a path suffix keeps the shortest path ending in it and
+// tree): a definition is its page ID (bytes in an arena, of which the
+// qualified name and the path are substrings), its file's number and its
+// page, in a chain per name, none of it a pointer for the collector to
+// follow; a path suffix keeps the shortest path ending in it and
 // a count that stops at 2, not the list of them. Defs builds the DefInfo
 // slice of a name at each call (ResolvePieces calls it once per name).
 type MemWorld struct {
 	byName   map[string]defChain
 	defs     chunked[memDef]
+	ids      byteArena
 	fileTab  chunked[memFile]
 	files    map[string]struct{}
 	dirs     map[string]struct{}
@@ -63,10 +68,10 @@ type defChain struct{ head, tail int32 }
 
 // memDef is one definition of a MemWorld.
 type memDef struct {
-	id   string // the page ID: SymbolID(path, qualified)
-	file uint32 // index in fileTab
-	page uint32 // DefInfo.page
-	next int32  // the name's next definition, or -1
+	id   arenaRef // the page ID: SymbolID(path, qualified)
+	file uint32   // index in fileTab
+	page uint32   // DefInfo.page
+	next int32    // the name's next definition, or -1
 }
 
 type memFile struct{ path, lang string }
@@ -141,12 +146,8 @@ func (w *MemWorld) addFile(p string, pages []Page, base int, copy bool) {
 			added = true
 		}
 		di := int32(w.defs.len())
-		id := pg.ID
-		if copy {
-			id = strings.Clone(id)
-		}
-		w.defs.add(memDef{id: id, file: file, page: uint32(base + i + 1), next: -1})
-		if pg.Path != p || !isSymbolID(id, p, pg.Qualified) || pg.Lang != w.fileTab.at(int(file)).lang {
+		w.defs.add(memDef{id: w.ids.add(pg.ID), file: file, page: uint32(base + i + 1), next: -1})
+		if pg.Path != p || !isSymbolID(pg.ID, p, pg.Qualified) || pg.Lang != w.fileTab.at(int(file)).lang {
 			w.odd(di, pg)
 		}
 		if c, ok := w.byName[pg.Name]; ok {
@@ -214,11 +215,12 @@ func (w *MemWorld) Defs(name string) []DefInfo {
 	for i := c.head; i >= 0; i = w.defs.at(int(i)).next {
 		d := w.defs.at(int(i))
 		f := w.fileTab.at(int(d.file))
+		id := w.ids.get(d.id)
 		qual, ok := w.quals[i]
 		if !ok {
-			qual = d.id[len("symbol:")+len(f.path)+1:]
+			qual = id[len("symbol:")+len(f.path)+1:]
 		}
-		out = append(out, DefInfo{ID: d.id, Qualified: qual, Path: f.path, Lang: f.lang, page: d.page})
+		out = append(out, DefInfo{ID: id, Qualified: qual, Path: f.path, Lang: f.lang, page: d.page})
 	}
 	return out
 }
@@ -269,3 +271,32 @@ func (c *chunked[T]) add(v T) {
 }
 
 func (c *chunked[T]) at(i int) *T { return &c.chunks[i/chunkLen][i%chunkLen] }
+
+// byteArena holds strings as bytes in chunks that are appended to, never
+// rewritten nor moved, so that a string made over its bytes stays valid.
+type byteArena struct{ chunks [][]byte }
+
+// arenaRef locates a string in a byteArena.
+type arenaRef struct{ chunk, off, n uint32 }
+
+const arenaChunk = 256 << 10
+
+func (a *byteArena) add(s string) arenaRef {
+	last := len(a.chunks) - 1
+	if last < 0 || cap(a.chunks[last])-len(a.chunks[last]) < len(s) {
+		a.chunks = append(a.chunks, make([]byte, 0, max(arenaChunk, len(s))))
+		last++
+	}
+	c := a.chunks[last]
+	r := arenaRef{uint32(last), uint32(len(c)), uint32(len(s))}
+	a.chunks[last] = append(c, s...)
+	return r
+}
+
+// get returns the string at r, sharing the arena's bytes.
+func (a *byteArena) get(r arenaRef) string {
+	if r.n == 0 {
+		return ""
+	}
+	return unsafe.String(&a.chunks[r.chunk][r.off], r.n)
+}
