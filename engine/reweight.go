@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -73,10 +74,12 @@ func Reweight(b []byte, under Stats) ([]byte, error) {
 }
 
 // Weighed is graph.BuildOptions.Weigh: given the blobs of a full build's
-// segments, it returns a BuildBlobs whose segments' impacts are computed
-// under the statistics of them all (Reweight), so that an index opened
-// over them reads the stored impacts.
-func Weighed(segs []func(name string) ([]byte, error)) (graph.SegmentFunc, error) {
+// segments, it returns the function that turns the blobs BuildBlobs made
+// of one of them (read by name) into the ones to store instead: its
+// ranking index with impacts computed under the statistics of them all
+// (Reweight), so that an index opened over them reads the stored
+// impacts; none when they are already.
+func Weighed(segs []func(name string) ([]byte, error)) (graph.BlobsFunc, error) {
 	var all Stats
 	for i, read := range segs {
 		b, err := read(indexBlob)
@@ -89,15 +92,16 @@ func Weighed(segs []func(name string) ([]byte, error)) (graph.SegmentFunc, error
 		}
 		all.Add(st)
 	}
-	return func(g *graph.Graph, ext []graph.ExtLink) (map[string][]byte, error) {
-		blobs, err := BuildBlobs(g, ext)
+	return func(blob func(name string) ([]byte, error)) (map[string][]byte, error) {
+		b, err := blob(indexBlob)
 		if err != nil {
 			return nil, err
 		}
-		if blobs[indexBlob], err = Reweight(blobs[indexBlob], all); err != nil {
+		w, err := Reweight(b, all)
+		if err != nil || bytes.Equal(w, b) {
 			return nil, err
 		}
-		return blobs, nil
+		return map[string][]byte{indexBlob: w}, nil
 	}, nil
 }
 

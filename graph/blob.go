@@ -17,9 +17,14 @@ var (
 	zdec     *zstd.Decoder
 )
 
+// blobWindow is the encoder's window: its history buffer is twice that,
+// held for the life of the process (the default 8 MiB window held 16 MB
+// for matches a segment's blobs, a few MB each, hardly use).
+const blobWindow = 1 << 20
+
 func zinit() {
 	zencOnce.Do(func() {
-		zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1))
+		zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(blobWindow))
 		// The frame checksum is not verified: hashing the output was a sixth
 		// of opening a 200 MB ranking index, and every reader of a blob
 		// validates what it decodes (offsets, counts) anyway.

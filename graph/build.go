@@ -42,12 +42,15 @@ type BuildOptions struct {
 	// segment's pages and the edges among them, ext its edges to pages of
 	// other segments.
 	Segment func(g *Graph, ext []ExtLink) (map[string][]byte, error)
-	// Weigh, when set, is given readers of the blobs of every segment a
-	// full build's first pass wrote, and returns the Segment its second
-	// pass writes with: one that weighs each segment under the statistics
-	// of them all (engine.Weighed), so that readers use the impacts as
-	// stored.
-	Weigh func(segs []func(name string) ([]byte, error)) (SegmentFunc, error)
+	// Weigh, when set, is given readers of the blobs of every segment of a
+	// full build, and returns the BlobsFunc that weighs one segment under
+	// the statistics of them all (engine.Weighed), so that readers use the
+	// impacts as stored: the build passes it each segment's blobs as
+	// Segment made them and stores the ones it returns instead. The last
+	// batch is weighed before it is written; the segments of the batches
+	// before it are rewritten when pass 2 changes their pieces, else copied
+	// with the blobs Weigh changed (firstbuild.go).
+	Weigh func(segs []func(name string) ([]byte, error)) (BlobsFunc, error)
 	// Waiting is called once if another build holds the lock (when Build
 	// takes it: Lock nil).
 	Waiting func()

@@ -2,7 +2,9 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
@@ -11,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dgraph-io/badger/v4"
 
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
@@ -167,6 +171,8 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	var diags []FileDiagnostic
 	var segs []manifestSeg // file segments, in path order
 	var prevMods Piece
+	var reweigh BlobsFunc // Weigh's, once the last batch is weighed
+	lastWeighed := false
 	// The segments of the last batch that had files, and their summaries:
 	// resolved against the whole tree.
 	var lastSums []fileSummary
@@ -274,12 +280,36 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			id++
 			next++
 		}
+		// The last batch's pieces are final: with the blobs of its runs
+		// and the stored ones of the segments before, it is weighed
+		// before it is written, and pass 2 leaves it alone.
+		var prepared []*fileSeg
+		var blobs []map[string][]byte
+		if last && opt.Weigh != nil && len(segs) > 1 && len(runs) > 0 {
+			if prepared, blobs, err = prepareRuns(runs, runIDs, opt.Segment); err == nil {
+				reweigh, err = weighed(dir, segs[:len(segs)-len(runs)], blobs, opt.Weigh)
+			}
+			if err == nil {
+				err = weighRuns(blobs, reweigh)
+			}
+			if err != nil {
+				holdRecords(-len(recs))
+				return nil, err
+			}
+			lastWeighed = true
+		}
 		docsNow, nrec := slices.Clip(docs), len(recs)
 		recs = nil
 		pending = make(chan error, 1)
 		go func() {
 			pending <- func() error {
-				err := writeRuns(dir, runs, runIDs, opt.Segment, goMod)
+				var err error
+				if prepared != nil {
+					err = writePrepared(dir, prepared, blobs, goMod)
+				} else {
+					err = writeRuns(dir, runs, runIDs, opt.Segment, goMod)
+				}
+				prepared, blobs = nil, nil
 				holdRecords(-nrec)
 				if err != nil {
 					return err
@@ -314,28 +344,30 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	fillInfo(info, Piece{}, nil, nil, nil)
 	final := slices.Clone(segs)
 	// Weighing: every segment's impacts are computed under the statistics
-	// of them all (BuildOptions.Weigh), so an index over them reads its
-	// stored impacts as they are; pass 2 then rewrites every segment, the
-	// last ones too (their pieces are final already, their weights not).
+	// of them all (BuildOptions.Weigh), so that an index over them reads
+	// its stored impacts as they are. The last batch was weighed before it
+	// was written (when there was more than one segment); pass 2 rewrites
+	// a segment before it whose pieces change, and copies one whose pieces
+	// stay with the blobs Weigh changes.
 	extra := opt.Segment
 	redo := len(segs) - lastSegs
-	if opt.Weigh != nil && len(segs) > 1 {
+	if opt.Weigh != nil && len(segs) > 1 && !lastWeighed {
+		// No batch was weighed: the last one was empty (or had no files).
 		var err error
-		if extra, err = weighed(dir, segs, opt.Weigh); err != nil {
+		if reweigh, err = weighed(dir, segs, nil, opt.Weigh); err != nil {
 			return nil, err
 		}
 		redo, lastSums = len(segs), nil
 	}
+	if reweigh != nil {
+		extra = weighedSegment(opt.Segment, reweigh)
+	}
 	if redo > 0 {
-		type redone struct {
-			id   int
-			sums []fileSummary
-			err  error
-		}
-		outs := make([]redone, redo)
+		outs := make([]int, redo)
+		errs := make([]error, redo)
 		base := id
 		id += len(outs)
-		force := extra != nil && opt.Weigh != nil && len(segs) > 1
+		var mu sync.Mutex // info
 		var nextSeg atomic.Int64
 		var wg sync.WaitGroup
 		for range 2 {
@@ -343,8 +375,11 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			go func() {
 				defer wg.Done()
 				for i := int(nextSeg.Add(1) - 1); i < len(outs) && ctx.Err() == nil; i = int(nextSeg.Add(1) - 1) {
-					o := &outs[i]
-					o.id, o.sums, o.err = reresolve(dir, segs[i].ID, base+i, world, extra, goMod, force)
+					var sums []fileSummary
+					outs[i], sums, errs[i] = reresolve(dir, segs[i].ID, base+i, world, extra, reweigh, goMod)
+					mu.Lock()
+					fillInfoDelta(info, Piece{}, Piece{}, sums, nil)
+					mu.Unlock()
 				}
 			}()
 		}
@@ -352,12 +387,11 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
 		for i, o := range outs {
-			if o.err != nil {
-				return nil, o.err
-			}
-			final[i].ID = o.id
-			fillInfoDelta(info, Piece{}, Piece{}, o.sums, nil)
+			final[i].ID = o
 		}
 	}
 	fillInfoDelta(info, Piece{}, Piece{}, lastSums, nil)
@@ -385,15 +419,17 @@ func summaries(pcs []*segPiece) []fileSummary {
 }
 
 // reresolve re-resolves the files of segment old against w: when a piece
-// changed it writes them as segment id and returns id, else it returns old.
-// It returns the summaries of the final pieces either way.
-func reresolve(dir string, old, id int, w World, extra SegmentFunc, goMod string, force bool) (int, []fileSummary, error) {
+// changed it writes them as segment id (its blobs by extra) and returns
+// id; when none did but reweigh changes its blobs, it copies the segment
+// to id with those blobs replaced and returns id; else it returns old. It
+// returns the summaries of the final pieces either way.
+func reresolve(dir string, old, id int, w World, extra SegmentFunc, reweigh BlobsFunc, goMod string) (int, []fileSummary, error) {
 	sg, err := openSegment(dir, old, nil)
 	if err != nil {
 		return 0, nil, err
 	}
+	defer sg.close()
 	pcs, err := sg.readPieces(true)
-	sg.close()
 	if err != nil {
 		return 0, nil, err
 	}
@@ -412,13 +448,118 @@ func reresolve(dir string, old, id int, w World, extra SegmentFunc, goMod string
 			same = false
 		}
 	}
-	if same && !force {
-		return old, summaries(news), nil
+	sums := summaries(news)
+	pcs, resolved, recs = nil, nil, nil
+	if !same {
+		if _, err := writeFileSegment(dir, id, news, false, extra, goMod); err != nil {
+			return 0, nil, err
+		}
+		return id, sums, nil
 	}
-	if _, err := writeFileSegment(dir, id, news, false, extra, goMod); err != nil {
+	news = nil
+	if reweigh == nil {
+		return old, sums, nil
+	}
+	changed, err := reweigh(sg.blob)
+	if err != nil {
+		return 0, nil, fmt.Errorf("segment %d: %w", old, err)
+	}
+	if len(changed) == 0 {
+		return old, sums, nil
+	}
+	if err := copySegment(dir, sg, id, changed); err != nil {
 		return 0, nil, err
 	}
-	return id, summaries(news), nil
+	return id, sums, nil
+}
+
+// copySegment writes segment sg again as segment id, with the blobs of
+// blobs (uncompressed) in place of its own of those names.
+func copySegment(dir string, sg *segment, id int, blobs map[string][]byte) error {
+	w, err := newSegWriter(dir, id, false)
+	if err != nil {
+		return NotWritable(dir, err)
+	}
+	info := sg.info
+	info.ID = id
+	js, err := json.Marshal(info)
+	if err == nil {
+		err = w.set("m/seg", js)
+	}
+	if err == nil {
+		err = sg.db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				k := string(it.Item().Key())
+				if k == "m/seg" {
+					continue
+				}
+				if name, ok := blobName(k); ok && blobs[name] != nil {
+					continue
+				}
+				v, err := it.Item().ValueCopy(nil)
+				if err != nil {
+					return err
+				}
+				if err := w.set(k, v); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		w.abort()
+		return fmt.Errorf("copy segment %d: %w", sg.id, err)
+	}
+	return w.finish(nil, blobs)
+}
+
+// blobName returns NAME of a blob chunk's key x/NAME/nnnnnn.
+func blobName(key string) (string, bool) {
+	if !strings.HasPrefix(key, "x/") {
+		return "", false
+	}
+	j := strings.LastIndexByte(key, '/')
+	if j < 2 {
+		return "", false
+	}
+	return key[2:j], true
+}
+
+// weighedSegment is extra with its blobs weighed by reweigh.
+func weighedSegment(extra SegmentFunc, reweigh BlobsFunc) SegmentFunc {
+	return func(g *Graph, ext []ExtLink) (map[string][]byte, error) {
+		blobs, err := extra(g, ext)
+		if err != nil {
+			return nil, err
+		}
+		return blobs, weighRuns([]map[string][]byte{blobs}, reweigh)
+	}
+}
+
+// weighRuns replaces, in each of blobs, those reweigh changes.
+func weighRuns(blobs []map[string][]byte, reweigh BlobsFunc) error {
+	for _, bs := range blobs {
+		changed, err := reweigh(memBlobs(bs))
+		if err != nil {
+			return err
+		}
+		maps.Copy(bs, changed)
+	}
+	return nil
+}
+
+// memBlobs reads blobs by name, as segment.blob does a segment's.
+func memBlobs(blobs map[string][]byte) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		b, ok := blobs[name]
+		if !ok {
+			return nil, ErrNotFound
+		}
+		return b, nil
+	}
 }
 
 // addBatch adds the files of recs, their symbol pages and their
@@ -428,15 +569,15 @@ func (w *MemWorld) addBatch(recs []*FileRecord) {
 	var pages []Page
 	for _, f := range recs {
 		pages = filePages(f, pages[:0])
-		for i := range pages {
-			if pg := &pages[i]; pg.Kind == KindSymbol && pg.Name != "" {
-				pg.ID, pg.Name, pg.Qualified = strings.Clone(pg.ID), strings.Clone(pg.Name), strings.Clone(pg.Qualified)
-			}
-		}
-		w.addFile(f.Path, pages, -1)
+		w.addFile(f.Path, pages, -1, true)
 	}
 	w.addDirs(recs)
 }
+
+// BlobsFunc turns the blobs a SegmentFunc made of a segment (read by
+// name) into the ones to store instead: it returns those it changes
+// (none: store them as they are). BuildOptions.Weigh makes one.
+type BlobsFunc func(blob func(name string) ([]byte, error)) (map[string][]byte, error)
 
 func sortSkips(s []walk.Skip) {
 	slices.SortFunc(s, func(a, b walk.Skip) int { return strings.Compare(a.Path, b.Path) })
@@ -455,16 +596,52 @@ func cloneInfo(info *BuildInfo) *BuildInfo {
 
 // writeRuns writes each run as a full segment (ids), two at a time.
 func writeRuns(dir string, runs [][]*segPiece, ids []int, extra SegmentFunc, goMod string) error {
-	errs := make([]error, len(runs))
+	return twoAtATime(len(runs), func(i int) error {
+		_, err := writeFileSegment(dir, ids[i], runs[i], false, extra, goMod)
+		return err
+	})
+}
+
+// prepareRuns lays each run out as segment ids[i] with the blobs extra
+// makes of it, two at a time.
+func prepareRuns(runs [][]*segPiece, ids []int, extra SegmentFunc) ([]*fileSeg, []map[string][]byte, error) {
+	fss := make([]*fileSeg, len(runs))
+	blobs := make([]map[string][]byte, len(runs))
+	err := twoAtATime(len(runs), func(i int) error {
+		fs, err := prepareFileSegment(ids[i], runs[i])
+		if err != nil {
+			return err
+		}
+		fss[i] = fs
+		if extra != nil {
+			blobs[i], err = extra(fs.g, fs.links())
+		}
+		return err
+	})
+	return fss, blobs, err
+}
+
+// writePrepared writes each of fss with its blobs, two at a time.
+func writePrepared(dir string, fss []*fileSeg, blobs []map[string][]byte, goMod string) error {
+	return twoAtATime(len(fss), func(i int) error {
+		_, err := fss[i].write(dir, false, blobs[i], goMod)
+		fss[i], blobs[i] = nil, nil
+		return err
+	})
+}
+
+// twoAtATime runs fn(0..n-1), two at a time, and joins their errors.
+func twoAtATime(n int, fn func(i int) error) error {
+	errs := make([]error, n)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
-	for i, run := range runs {
+	for i := range n {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			_, errs[i] = writeFileSegment(dir, ids[i], run, false, extra, goMod)
+			errs[i] = fn(i)
 		}()
 	}
 	wg.Wait()
@@ -484,16 +661,17 @@ func replaceable(dir string) bool {
 	return err != nil || m.Info.Mode == "partial"
 }
 
-// weighed returns the SegmentFunc that weighs segments under the
-// statistics of the segments segs (opt.Weigh over their blobs).
-func weighed(dir string, segs []manifestSeg, weigh func([]func(string) ([]byte, error)) (SegmentFunc, error)) (SegmentFunc, error) {
+// weighed returns the BlobsFunc that weighs segments under the
+// statistics of the segments segs and of the blobs mem of segments not
+// yet written (opt.Weigh over their blobs).
+func weighed(dir string, segs []manifestSeg, mem []map[string][]byte, weigh func([]func(string) ([]byte, error)) (BlobsFunc, error)) (BlobsFunc, error) {
 	var opened []*segment
 	defer func() {
 		for _, sg := range opened {
 			sg.close()
 		}
 	}()
-	readers := make([]func(string) ([]byte, error), 0, len(segs))
+	readers := make([]func(string) ([]byte, error), 0, len(segs)+len(mem))
 	for _, ms := range segs {
 		sg, err := openSegment(dir, ms.ID, nil)
 		if err != nil {
@@ -501,6 +679,9 @@ func weighed(dir string, segs []manifestSeg, weigh func([]func(string) ([]byte, 
 		}
 		opened = append(opened, sg)
 		readers = append(readers, sg.blob)
+	}
+	for _, bs := range mem {
+		readers = append(readers, memBlobs(bs))
 	}
 	return weigh(readers)
 }

@@ -63,7 +63,34 @@ func cutSegments(pieces []*segPiece) [][]*segPiece {
 
 // writeFileSegment writes pieces (in path order) as segment id.
 func writeFileSegment(dir string, id int, pieces []*segPiece, small bool, extra SegmentFunc, goMod string) (segInfo, error) {
-	info := segInfo{ID: id, Kind: segFiles, Files: len(pieces)}
+	fs, err := prepareFileSegment(id, pieces)
+	if err != nil {
+		return fs.info, err
+	}
+	var blobs map[string][]byte
+	if extra != nil {
+		if blobs, err = extra(fs.g, fs.links()); err != nil {
+			return fs.info, err
+		}
+	}
+	return fs.write(dir, small, blobs, goMod)
+}
+
+// fileSeg is a file segment laid out, not yet written: its pages and the
+// edges among them (g), its other edges (ext), its files' records and
+// stats.
+type fileSeg struct {
+	info   segInfo
+	pieces []*segPiece
+	g      *Graph
+	ext    []extEdge
+	recs   []*FileRecord
+	stats  []FileStat
+}
+
+// prepareFileSegment lays pieces (in path order) out as segment id.
+func prepareFileSegment(id int, pieces []*segPiece) (*fileSeg, error) {
+	fs := &fileSeg{info: segInfo{ID: id, Kind: segFiles, Files: len(pieces)}, pieces: pieces}
 	var pages []Page
 	start := make([]uint32, len(pieces))
 	for i, pc := range pieces {
@@ -91,39 +118,43 @@ func writeFileSegment(dir string, id int, pieces []*segPiece, small bool, extra 
 		}
 	}
 	slices.SortStableFunc(ext, func(a, b extEdge) int { return int(a.Local) - int(b.Local) })
-	g := NewGraph(pages, edges)
-	info.Pages = len(g.Pages)
-	recs := make([]*FileRecord, len(pieces))
-	stats := make([]FileStat, len(pieces))
+	fs.g, fs.ext = NewGraph(pages, edges), ext
+	fs.info.Pages = len(fs.g.Pages)
+	fs.recs = make([]*FileRecord, len(pieces))
+	fs.stats = make([]FileStat, len(pieces))
 	for i, pc := range pieces {
 		r := pc.rec
 		if r == nil {
-			return info, fmt.Errorf("segment %d: no record for %s", id, pc.Pages[0].Path)
+			return fs, fmt.Errorf("segment %d: no record for %s", id, pc.Pages[0].Path)
 		}
-		recs[i] = r
-		stats[i] = FileStat{Path: r.Path, Size: r.Size, ModTime: r.ModTime, Hash: r.Hash}
-		info.Bytes += r.Size
+		fs.recs[i] = r
+		fs.stats[i] = FileStat{Path: r.Path, Size: r.Size, ModTime: r.ModTime, Hash: r.Hash}
+		fs.info.Bytes += r.Size
 	}
-	group := Groups(g)
-	facts, _ := encodeFactsBlob(recs)
-	var blobs map[string][]byte
-	if extra != nil {
-		links := make([]ExtLink, len(ext))
-		for i, x := range ext {
-			links[i] = ExtLink{Page: x.Local, ID: x.ID}
-		}
-		var err error
-		if blobs, err = extra(g, links); err != nil {
-			return info, err
-		}
+	return fs, nil
+}
+
+// links are the segment's edges to other segments, as a SegmentFunc takes them.
+func (fs *fileSeg) links() []ExtLink {
+	links := make([]ExtLink, len(fs.ext))
+	for i, x := range fs.ext {
+		links[i] = ExtLink{Page: x.Local, ID: x.ID}
 	}
-	w, err := newSegWriter(dir, id, small)
+	return links
+}
+
+// write writes the segment with blobs (a SegmentFunc's).
+func (fs *fileSeg) write(dir string, small bool, blobs map[string][]byte, goMod string) (segInfo, error) {
+	info := fs.info
+	group := Groups(fs.g)
+	facts, _ := encodeFactsBlob(fs.recs)
+	w, err := newSegWriter(dir, info.ID, small)
 	if err != nil {
 		return info, NotWritable(dir, err)
 	}
-	err = w.setNames(&info, g, recs, pieces, goMod)
+	err = w.setNames(&info, fs.g, fs.recs, fs.pieces, goMod)
 	if err == nil {
-		err = writeSegmentData(w, &info, g, group, compress(facts), stats, ext)
+		err = writeSegmentData(w, &info, fs.g, group, compress(facts), fs.stats, fs.ext)
 	}
 	return info, w.finish(err, blobs)
 }

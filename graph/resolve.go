@@ -61,13 +61,13 @@ func buildGraph(files []*FileRecord, goModule string) *Graph {
 	for _, f := range files {
 		a := len(pages)
 		pages = filePages(f, pages)
-		w.addFile(f.Path, pages[a:], a)
+		w.addFile(f.Path, pages[a:], a, false)
 	}
 	w.addDirs(files)
 	// The edges go straight into the graph's: by index, not by ID.
 	asm := newAssembler(pages)
 	asm.add(0, &modules)
-	r := newResolver(w, 2*len(w.byName))
+	r := newResolver(w, 2*w.names())
 	r.asm = asm
 	r.modIdx = make(map[string]uint32, len(modules.Pages))
 	for i := range modules.Pages {
@@ -727,16 +727,6 @@ func snakeCase(s string) string {
 		sb.WriteByte(c)
 	}
 	return sb.String()
-}
-
-func shortest(c []string) string {
-	best := c[0]
-	for _, s := range c[1:] {
-		if len(s) < len(best) || len(s) == len(best) && s < best {
-			best = s
-		}
-	}
-	return best
 }
 
 // goModulePath reads the module path of root/go.mod, or "".

@@ -52,49 +52,67 @@ const (
 
 func segDir(dir string, id int) string { return filepath.Join(dir, "seg", fmt.Sprintf("%06d", id)) }
 
-// segWriter writes one new segment.
+// segWriter writes one new segment. It gathers the keys in memory and
+// opens the Badger database only to commit them, with a memtable sized
+// to them: a segment is written once, by one batch, so one memtable of
+// its size holds it whole and is flushed as one table, where a fixed
+// 32 MiB one allocated 40 MB for every segment (a segment of a full build
+// holds 1–4 MB) and two were open at once.
 type segWriter struct {
 	dir   string // the index directory
 	id    int
-	db    *badger.DB
-	wb    *badger.WriteBatch
+	small bool
+	kvs   []segKV
 	chunk int
 	bytes int64 // value bytes written
 }
 
-// newSegWriter creates segment id. small picks Badger options for a
-// segment of a few files (a delta): a 1 MiB memtable opens and closes in
-// a few ms where the build's 32 MiB one takes ~20.
+type segKV struct {
+	key string
+	val []byte
+}
+
+// newSegWriter creates segment id's folder. small marks a segment of a
+// few files (a delta): its blobs are cut in smaller chunks.
 func newSegWriter(dir string, id int, small bool) (*segWriter, error) {
 	sd := segDir(dir, id)
 	if err := os.RemoveAll(sd); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(sd), 0o755); err != nil {
+	if err := os.MkdirAll(sd, 0o755); err != nil {
 		return nil, err
 	}
-	// Segments compress in blocks (zstd): the name keys are small values
-	// that compress well together; the blobs, compressed already, pass
-	// through.
-	opt := badgerOptions(sd, false).WithMemTableSize(32 << 20).WithSyncWrites(false).
-		WithCompression(options.ZSTD).WithZSTDCompressionLevel(1)
 	chunk := blobChunk
 	if small {
-		// Values above the threshold would go to the value log; with a
-		// small memtable the threshold must stay below its batch size.
-		opt = opt.WithMemTableSize(2 << 20).WithValueLogFileSize(2 << 20).WithValueThreshold(192 << 10).WithNumGoroutines(1)
 		chunk = 128 << 10
 	}
-	db, err := badger.Open(opt)
-	if err != nil {
-		return nil, fmt.Errorf("create segment %s: %w", sd, err)
-	}
-	return &segWriter{dir: dir, id: id, db: db, wb: db.NewWriteBatch(), chunk: chunk}, nil
+	return &segWriter{dir: dir, id: id, small: small, chunk: chunk}, nil
+}
+
+// segWriterOptions are the Badger options of a segment of n keys and
+// bytes of keys and values. Segments compress in blocks (zstd): the name
+// keys are small values that compress well together; the blobs,
+// compressed already, pass through. The memtable holds the whole segment
+// (with the skiplist's nodes, up to about 100 bytes a key); its batches,
+// 15 % of it, must take a blob chunk whole, and values up to a chunk stay
+// in the LSM tree (no value log to garbage-collect): the
+// segment is one table, never compacted. The block cache, which
+// compression requires, is never read by a writer.
+func segWriterOptions(sd string, n int, bytes int64, chunk int) badger.Options {
+	mem := bytes + int64(n)*128 + 1<<20
+	mem = max(mem, int64(chunk+64<<10)*100/15+1)
+	mem = (mem + 1<<20 - 1) &^ (1<<20 - 1)
+	return badgerOptions(sd, false).WithSyncWrites(false).
+		WithCompression(options.ZSTD).WithZSTDCompressionLevel(1).
+		WithMemTableSize(mem).WithNumMemtables(1).WithValueLogFileSize(2 << 20).
+		WithValueThreshold(int64(chunk + 32<<10)).WithNumGoroutines(1).
+		WithBlockCacheSize(1 << 20).WithIndexCacheSize(0)
 }
 
 func (w *segWriter) set(key string, val []byte) error {
 	w.bytes += int64(len(key) + len(val))
-	return w.wb.Set([]byte(key), val)
+	w.kvs = append(w.kvs, segKV{key, val})
+	return nil
 }
 
 // setCompressedBlob stores b, already compressed, in chunks.
@@ -113,32 +131,49 @@ func (w *segWriter) setStats(stats []FileStat) error {
 	return w.set("m/stats", compress(encodeStats(stats)))
 }
 
-// commit flushes, syncs and closes the segment and seals it; the segment
-// is durable (its folder entry synced) when commit returns, and immutable
-// from then on. Crash points: seg-written, seg-synced, seg-closed, the
-// segseal-* steps, seg-dir-synced.
+// commit writes the keys, flushes, syncs and closes the segment and seals
+// it; the segment is durable (its folder entry synced) when commit
+// returns, and immutable from then on. Crash points: seg-written,
+// seg-synced, seg-closed, the segseal-* steps, seg-dir-synced.
 func (w *segWriter) commit() error {
-	if err := w.wb.Flush(); err != nil {
-		w.db.Close()
+	sd := segDir(w.dir, w.id)
+	db, err := badger.Open(segWriterOptions(sd, len(w.kvs), w.bytes, w.chunk))
+	if err != nil {
+		return fmt.Errorf("create segment %s: %w", sd, err)
+	}
+	wb := db.NewWriteBatch()
+	for _, kv := range w.kvs {
+		if err = wb.Set([]byte(kv.key), kv.val); err != nil {
+			break
+		}
+	}
+	w.kvs = nil
+	if err == nil {
+		err = wb.Flush()
+	} else {
+		wb.Cancel()
+	}
+	if err != nil {
+		db.Close()
 		return fmt.Errorf("write segment: %w", err)
 	}
 	crashPoint("seg", "written")
-	if err := w.db.Sync(); err != nil {
-		w.db.Close()
+	if err := db.Sync(); err != nil {
+		db.Close()
 		return err
 	}
 	crashPoint("seg", "synced")
-	if err := w.db.Close(); err != nil {
+	if err := db.Close(); err != nil {
 		return fmt.Errorf("close segment: %w", err)
 	}
 	// Badger's DISCARD file (value-log GC statistics, a 1 MiB sparse file)
 	// means nothing to a segment no one writes again, and read-only opens
 	// do without it: 1 MiB less per segment for du and backups.
-	if err := os.Remove(filepath.Join(segDir(w.dir, w.id), "DISCARD")); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := os.Remove(filepath.Join(sd, "DISCARD")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	crashPoint("seg", "closed")
-	if err := writeSeal(segDir(w.dir, w.id), "segseal"); err != nil {
+	if err := writeSeal(sd, "segseal"); err != nil {
 		return err
 	}
 	if err := syncDir(filepath.Join(w.dir, "seg")); err != nil {
@@ -150,8 +185,7 @@ func (w *segWriter) commit() error {
 
 // abort drops a segment that will never be used.
 func (w *segWriter) abort() {
-	w.wb.Cancel()
-	w.db.Close()
+	w.kvs = nil
 	os.RemoveAll(segDir(w.dir, w.id))
 }
 

@@ -1,6 +1,9 @@
 package graph
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // DefInfo is what resolution knows of one symbol definition: its page's
 // ID and qualified name (with the "~n" of a repeated one), its file's path
@@ -38,13 +41,53 @@ type World interface {
 
 // MemWorld is a World held in memory, built from every file record of a
 // tree. It is safe for concurrent reads once built.
+//
+// It is compact, as a full build holds it whole while it parses and
+// resolves every batch (firstbuild.go; 1.2 M definitions on a 100k-file
+// tree): a definition is its page ID (bytes in an arena, of which the
+// qualified name and the path are substrings), its file's number and its
+// page, in a chain per name, none of it a pointer for the collector to
+// follow; a path suffix keeps the shortest path ending in it and
+// a count that stops at 2, not the list of them. Defs builds the DefInfo
+// slice of a name at each call (ResolvePieces calls it once per name).
 type MemWorld struct {
-	byName   map[string][]DefInfo
-	files    map[string]bool
-	dirs     map[string]bool
-	fileSfx  map[string][]string
-	dirSfx   map[string][]string
+	byName   map[string]defChain
+	defs     chunked[memDef]
+	ids      byteArena
+	fileTab  chunked[memFile]
+	files    map[string]struct{}
+	dirs     map[string]struct{}
+	fileSfx  map[string]sfxBest
+	dirSfx   map[string]sfxBest
+	quals    map[int32]string // qualified names not found in their page ID (none from filePages)
 	goModule string
+}
+
+// defChain is the first and last definition of a name in MemWorld.defs.
+type defChain struct{ head, tail int32 }
+
+// memDef is one definition of a MemWorld.
+type memDef struct {
+	id   arenaRef // the page ID: SymbolID(path, qualified)
+	file uint32   // index in fileTab
+	page uint32   // DefInfo.page
+	next int32    // the name's next definition, or -1
+}
+
+type memFile struct{ path, lang string }
+
+// sfxBest is what a MemWorld keeps of the paths ending in a suffix: the
+// shortest (the least on a tie) and how many, up to 2.
+type sfxBest struct {
+	best string
+	n    uint8
+}
+
+func (b *sfxBest) add(p string) {
+	if b.n == 0 || len(p) < len(b.best) || len(p) == len(b.best) && p < b.best {
+		b.best = p
+	}
+	b.n = min(b.n+1, 2)
 }
 
 // NewMemWorld describes the tree whose file records are all, with the Go
@@ -54,7 +97,7 @@ func NewMemWorld(all []*FileRecord, goModule string) *MemWorld {
 	var pages []Page
 	for _, f := range all {
 		pages = filePages(f, pages[:0])
-		w.addFile(f.Path, pages, -1)
+		w.addFile(f.Path, pages, -1, false)
 	}
 	w.addDirs(all)
 	return w
@@ -62,41 +105,92 @@ func NewMemWorld(all []*FileRecord, goModule string) *MemWorld {
 
 func newMemWorld(goModule string) *MemWorld {
 	return &MemWorld{
-		byName:   map[string][]DefInfo{},
-		files:    map[string]bool{},
-		dirs:     map[string]bool{".": true},
-		fileSfx:  map[string][]string{},
-		dirSfx:   map[string][]string{},
+		byName:   map[string]defChain{},
+		files:    map[string]struct{}{},
+		dirs:     map[string]struct{}{".": {}},
+		fileSfx:  map[string]sfxBest{},
+		dirSfx:   map[string]sfxBest{},
 		goModule: goModule,
 	}
 }
 
 // addFile adds a file and the symbol pages among its pages (filePages'),
-// which buildGraph lays out from index base (else base is -1).
-func (w *MemWorld) addFile(p string, pages []Page, base int) {
-	w.files[p] = true
+// which buildGraph lays out from index base (else base is -1). With copy,
+// the strings it keeps are copies (a full build's batches go once
+// written); else it keeps p and the pages' strings as they are.
+func (w *MemWorld) addFile(p string, pages []Page, base int, copy bool) {
+	if copy {
+		p = strings.Clone(p)
+	}
+	w.files[p] = struct{}{}
 	for s := p; ; {
-		w.fileSfx[s] = append(w.fileSfx[s], p)
+		b := w.fileSfx[s]
+		b.add(p)
+		w.fileSfx[s] = b
 		j := strings.IndexByte(s, '/')
 		if j < 0 {
 			break
 		}
 		s = s[j+1:]
 	}
+	file := uint32(w.fileTab.len())
+	added := false
 	for i := range pages {
-		if pg := &pages[i]; pg.Kind == KindSymbol && pg.Name != "" {
-			w.byName[pg.Name] = append(w.byName[pg.Name], DefInfo{ID: pg.ID, Qualified: pg.Qualified, Path: pg.Path, Lang: pg.Lang, page: uint32(base + i + 1)})
+		pg := &pages[i]
+		if pg.Kind != KindSymbol || pg.Name == "" {
+			continue
+		}
+		if !added {
+			lang := pg.Lang
+			w.fileTab.add(memFile{path: p, lang: lang})
+			added = true
+		}
+		di := int32(w.defs.len())
+		w.defs.add(memDef{id: w.ids.add(pg.ID), file: file, page: uint32(base + i + 1), next: -1})
+		if pg.Path != p || !isSymbolID(pg.ID, p, pg.Qualified) || pg.Lang != w.fileTab.at(int(file)).lang {
+			w.odd(di, pg)
+		}
+		if c, ok := w.byName[pg.Name]; ok {
+			w.defs.at(int(c.tail)).next = di
+			c.tail = di
+			w.byName[pg.Name] = c
+		} else if copy {
+			w.byName[strings.Clone(pg.Name)] = defChain{di, di}
+		} else {
+			w.byName[pg.Name] = defChain{di, di}
 		}
 	}
+}
+
+// isSymbolID reports id == SymbolID(path, qual), without making it.
+func isSymbolID(id, path, qual string) bool {
+	const pre = "symbol:"
+	return len(id) == len(pre)+len(path)+1+len(qual) && id[:len(pre)] == pre &&
+		id[len(pre):len(pre)+len(path)] == path && id[len(pre)+len(path)] == '#' && id[len(pre)+len(path)+1:] == qual
+}
+
+// odd keeps a definition whose page does not follow filePages' form (its
+// ID SymbolID(path, qualified), its path and language its file's) as it
+// is: in a file table entry of its own and quals.
+func (w *MemWorld) odd(di int32, pg *Page) {
+	w.fileTab.add(memFile{path: strings.Clone(pg.Path), lang: pg.Lang})
+	w.defs.at(int(di)).file = uint32(w.fileTab.len() - 1)
+	if w.quals == nil {
+		w.quals = map[int32]string{}
+	}
+	w.quals[di] = strings.Clone(pg.Qualified)
 }
 
 // addDirs adds the directories of the files and their ancestors.
 func (w *MemWorld) addDirs(all []*FileRecord) {
 	for _, f := range all {
-		for d := dirOf(f.Path); !w.dirs[d]; d = dirOf(d) {
-			w.dirs[d] = true
+		for d := dirOf(f.Path); !w.HasDir(d); d = dirOf(d) {
+			d = strings.Clone(d)
+			w.dirs[d] = struct{}{}
 			for s := d; ; {
-				w.dirSfx[s] = append(w.dirSfx[s], d)
+				b := w.dirSfx[s]
+				b.add(d)
+				w.dirSfx[s] = b
 				j := strings.IndexByte(s, '/')
 				if j < 0 {
 					break
@@ -108,31 +202,101 @@ func (w *MemWorld) addDirs(all []*FileRecord) {
 }
 
 // Defs implements World.
-func (w *MemWorld) Defs(name string) []DefInfo { return w.byName[name] }
+func (w *MemWorld) Defs(name string) []DefInfo {
+	c, ok := w.byName[name]
+	if !ok {
+		return nil
+	}
+	n := 0
+	for i := c.head; i >= 0; i = w.defs.at(int(i)).next {
+		n++
+	}
+	out := make([]DefInfo, 0, n)
+	for i := c.head; i >= 0; i = w.defs.at(int(i)).next {
+		d := w.defs.at(int(i))
+		f := w.fileTab.at(int(d.file))
+		id := w.ids.get(d.id)
+		qual, ok := w.quals[i]
+		if !ok {
+			qual = id[len("symbol:")+len(f.path)+1:]
+		}
+		out = append(out, DefInfo{ID: id, Qualified: qual, Path: f.path, Lang: f.lang, page: d.page})
+	}
+	return out
+}
+
+// names is the number of distinct names with definitions.
+func (w *MemWorld) names() int { return len(w.byName) }
 
 // HasFile implements World.
-func (w *MemWorld) HasFile(p string) bool { return w.files[p] }
+func (w *MemWorld) HasFile(p string) bool { _, ok := w.files[p]; return ok }
 
 // HasDir implements World.
-func (w *MemWorld) HasDir(d string) bool { return w.dirs[d] }
+func (w *MemWorld) HasDir(d string) bool { _, ok := w.dirs[d]; return ok }
 
 // FileWithSuffix implements World.
 func (w *MemWorld) FileWithSuffix(s string) (string, int) {
-	c := w.fileSfx[s]
-	if len(c) == 0 {
-		return "", 0
-	}
-	return shortest(c), len(c)
+	b := w.fileSfx[s]
+	return b.best, int(b.n)
 }
 
 // DirWithSuffix implements World.
 func (w *MemWorld) DirWithSuffix(s string) (string, bool) {
-	c := w.dirSfx[s]
-	if len(c) == 0 {
-		return "", false
-	}
-	return shortest(c), true
+	b := w.dirSfx[s]
+	return b.best, b.n > 0
 }
 
 // GoModule implements World.
 func (w *MemWorld) GoModule() string { return w.goModule }
+
+// chunked is a slice grown in chunks of chunkLen that never move: a
+// MemWorld's million definitions are not copied as they grow, and no
+// doubled array is held beside the old one.
+type chunked[T any] struct {
+	chunks [][]T
+	n      int
+}
+
+const chunkLen = 1 << 14
+
+func (c *chunked[T]) len() int { return c.n }
+
+func (c *chunked[T]) add(v T) {
+	if c.n%chunkLen == 0 {
+		c.chunks = append(c.chunks, make([]T, 0, chunkLen))
+	}
+	last := &c.chunks[len(c.chunks)-1]
+	*last = append(*last, v)
+	c.n++
+}
+
+func (c *chunked[T]) at(i int) *T { return &c.chunks[i/chunkLen][i%chunkLen] }
+
+// byteArena holds strings as bytes in chunks that are appended to, never
+// rewritten nor moved, so that a string made over its bytes stays valid.
+type byteArena struct{ chunks [][]byte }
+
+// arenaRef locates a string in a byteArena.
+type arenaRef struct{ chunk, off, n uint32 }
+
+const arenaChunk = 256 << 10
+
+func (a *byteArena) add(s string) arenaRef {
+	last := len(a.chunks) - 1
+	if last < 0 || cap(a.chunks[last])-len(a.chunks[last]) < len(s) {
+		a.chunks = append(a.chunks, make([]byte, 0, max(arenaChunk, len(s))))
+		last++
+	}
+	c := a.chunks[last]
+	r := arenaRef{uint32(last), uint32(len(c)), uint32(len(s))}
+	a.chunks[last] = append(c, s...)
+	return r
+}
+
+// get returns the string at r, sharing the arena's bytes.
+func (a *byteArena) get(r arenaRef) string {
+	if r.n == 0 {
+		return ""
+	}
+	return unsafe.String(&a.chunks[r.chunk][r.off], r.n)
+}
