@@ -177,3 +177,36 @@ func TestPhraseFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeLongQuestion: in a question of several lines (an issue), the
+// title weighs as a one-line question, the body's names above its prose,
+// and a code block's plain words least; the phrase factor reads the title.
+func TestAnalyzeLongQuestion(t *testing.T) {
+	q := "Header rows fail in restructured output\n" +
+		"When writing a table the writer ignores `header_rows` and the output is wrong.\n" +
+		"```python\n" +
+		">>> tbl.write(sys.stdout, format=\"ascii.rst\", header_rows=[\"name\"])\n" +
+		"collected items platform darwin\n" +
+		"```\n"
+	a := analyze(q)
+	m := terms(a)
+	one := terms(analyze("header rows fail in restructured output"))
+	if m["header"].weight <= one["header"].weight*0.99 {
+		t.Errorf("a title word weighs %v, less than in a one-line question (%v)", m["header"].weight, one["header"].weight)
+	}
+	if m[stem("writing")].weight >= m[stem("restructured")].weight {
+		t.Errorf("a body prose word (%v) must weigh less than a title word (%v)", m[stem("writing")], m[stem("restructured")])
+	}
+	if m["=header_rows"].weight <= m[stem("writing")].weight {
+		t.Errorf("a named thing of the body (%v) must weigh more than its prose (%v)", m["=header_rows"], m[stem("writing")])
+	}
+	if m["platform"].weight >= m[stem("writing")].weight {
+		t.Errorf("a plain word in a code block (%v) must weigh less than body prose (%v)", m["platform"], m[stem("writing")])
+	}
+	if a.phrase != "Header rows fail in restructured output" {
+		t.Errorf("phrase text = %q, want the title", a.phrase)
+	}
+	if s := analyze("format a price"); s.phrase != "format a price" {
+		t.Errorf("phrase text of a one-line question = %q", s.phrase)
+	}
+}

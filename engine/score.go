@@ -57,7 +57,13 @@ const (
 	qualifierShare       = 0.5  // "Server" of "Server.name", relative to the whole
 	lastPartShare        = 0.8  // "name" of "Server.name"
 	repeatWeight         = 0.3  // each repetition of a term adds this share of its weight
-	maxQueryTerms        = 64   // a pasted log yields hundreds of terms; the strongest 64 decide
+	// A long question (several lines: an issue's title, then its body):
+	// the title weighs as a one-line question; in the body, each kind of
+	// token weighs this share of what it would in a title.
+	bodyNamedShare    = 0.6 // identifiers, backticked or called names, qualified names
+	bodyProseShare    = 0.5 // prose words
+	bodyCodeWordShare = 0.3 // plain words inside a code block (keywords, a log's chatter)
+	maxQueryTerms     = 64  // a pasted log yields hundreds of terms; the strongest 64 decide
 
 	// --- grouping: a file's score from its own page and its members ---
 	groupFileShare = 1.0  // the file page (which already holds its symbols' text)

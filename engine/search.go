@@ -307,7 +307,7 @@ type groupSignals struct {
 // question's signals.
 func (ix *Index) scoreGroups(r *queryRun) {
 	sig := groupSignals{
-		phrase: ix.phraseFiles(r.q),
+		phrase: ix.phraseFiles(r.a.phrase),
 		path:   ix.resolvePaths(r.a, r.s),
 		comp:   ix.componentHits(newComponentMatch(r.a.component), r.s),
 		focus:  ix.focusBoosts(r.opt.Focus),
