@@ -164,7 +164,8 @@ type analyzer struct {
 	// plain that of prose words while the body of a long question is
 	// read; 0 means 1.
 	scale, plain float64
-	cur          float64 // the share add applies now (scale or plain), 0 means 1
+	cur          float64  // the share add applies now (scale or plain), 0 means 1
+	run          []string // the last adjacent plain words, for compound
 }
 
 var analyzerPool = sync.Pool{New: func() any { return &analyzer{acc: map[string]int{}} }}
@@ -175,6 +176,7 @@ func getAnalyzer() *analyzer { return analyzerPool.Get().(*analyzer) }
 func putAnalyzer(z *analyzer) {
 	z.a = analysis{}
 	z.scale, z.plain, z.cur = 0, 0, 0
+	z.run = z.run[:0]
 	clear(z.acc)
 	clear(z.scratch)
 	z.scratch = z.scratch[:0]
@@ -319,9 +321,36 @@ func (z *analyzer) pathRefs(rest string) {
 func (z *analyzer) codeAndWords(rest string) {
 	for i, part := range strings.Split(rest, "`") {
 		inTick := i%2 == 1
-		for _, tok := range reCodeToken.FindAllString(part, -1) {
-			z.codeToken(tok, inTick)
+		z.run = z.run[:0]
+		end := 0
+		for _, m := range reCodeToken.FindAllStringIndex(part, -1) {
+			if strings.TrimSpace(part[end:m[0]]) != "" {
+				z.run = z.run[:0] // punctuation between: no longer one name
+			}
+			end = m[1]
+			z.codeToken(part[m[0]:m[1]], inTick)
 		}
+	}
+}
+
+// compound adds the names a run of adjacent plain words may spell when
+// written together: "json element" → JsonElement, "type adapter
+// factory" → TypeAdapterFactory, "event loop" → event_loop. lw is the
+// word just read, lower-case, or "" to end the run. The body of a long
+// question spells no names this way: its prose is not a name's words.
+func (z *analyzer) compound(lw string) {
+	if lw == "" || z.plain > 0 {
+		z.run = z.run[:0]
+		return
+	}
+	z.run = append(z.run, lw)
+	if len(z.run) > 3 {
+		z.run = z.run[1:]
+	}
+	n := len(z.run)
+	for k := 2; k <= n; k++ {
+		z.add(exactTerm(strings.Join(z.run[n-k:], "")), weightCompound, roleExact)
+		z.add(exactTerm(strings.Join(z.run[n-k:], "_")), weightCompound, roleExact)
 	}
 }
 
@@ -334,6 +363,7 @@ func (z *analyzer) codeToken(tok string, inTick bool) {
 		return // a file name, handled by pathRefs
 	}
 	if isQualified(tok) {
+		z.compound("")
 		z.cur = z.scale
 		defer func() { z.cur = 0 }()
 		z.addQualified(tok, weightExactCode)
@@ -351,14 +381,17 @@ func (z *analyzer) codeToken(tok string, inTick bool) {
 	defer func() { z.cur = 0 }()
 	switch {
 	case code:
+		z.compound("")
 		if len(tok) >= 3 {
 			z.a.idents = append(z.a.idents, tok)
 		}
 		z.add(exactTerm(tok), weightExactCode, roleExact)
 		z.addWords(tok, weightIdentPiece)
 	case isStop(lw) || allDigits(lw):
+		z.compound("")
 	default:
 		z.add(clip(stem(lw)), weightWord, roleWord)
+		z.compound(lw)
 		// A plain word may still be a name: "approx", "tree", "Context".
 		z.add(exactTerm(lw), weightExactWord, roleExact)
 		z.add(segTerm(lw), weightSegWord, roleSeg)

@@ -210,3 +210,27 @@ func TestAnalyzeLongQuestion(t *testing.T) {
 		t.Errorf("phrase text of a one-line question = %q", s.phrase)
 	}
 }
+
+// TestAnalyzeCompounds: adjacent plain words also ask for the name they
+// spell written together, camel or snake; a stop word, punctuation or a
+// code token between ends the run, and a long question's body spells none.
+func TestAnalyzeCompounds(t *testing.T) {
+	m := terms(analyze("type adapter factory for the event loop, json. element"))
+	for _, want := range []string{"=typeadapter", "=adapterfactory", "=typeadapterfactory", "=type_adapter_factory", "=eventloop", "=event_loop"} {
+		if _, ok := m[want]; !ok {
+			t.Errorf("missing compound %q", want)
+		}
+	}
+	for _, not := range []string{"=factoryevent", "=factorythe", "=loopjson", "=jsonelement"} {
+		if _, ok := m[not]; ok {
+			t.Errorf("compound %q across a break", not)
+		}
+	}
+	if m["=eventloop"].weight <= m["=event"].weight {
+		t.Errorf("a compound (%v) must weigh more than a plain word as a name (%v)", m["=eventloop"], m["=event"])
+	}
+	long := terms(analyze("Loop hangs\nthe event loop never wakes"))
+	if _, ok := long["=eventloop"]; ok {
+		t.Error("compound from a long question's body")
+	}
+}
