@@ -81,6 +81,7 @@ const (
 	moduleFactor = 0.3  // a directory stub costs tokens and names no file
 	memoryFactor = 1.2  // authored facts are few and deliberate
 	auxFactor    = 0.6  // code under doc/ or examples/: illustrates, rarely implements
+	headerFactor = 0.7  // a C/C++ header whose implementation (same stem, .c/.cc/.cpp) is indexed: it declares what that defines
 	// dataFactor: configuration, build and CI files and plain text (YAML,
 	// JSON, TOML, Makefiles, Dockerfiles, .txt): once indexed they crowded
 	// code out of code questions (public eval: a workflow and .golangci.yml

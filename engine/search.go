@@ -444,6 +444,7 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int) {
 	}
 	cut := best * minScoreShare
 	order = slices.DeleteFunc(order, func(i int) bool { return s.groups[i].score < cut })
+	ix.demoteHeaders(r, order)
 	s.order = order
 	sorted = len(order)
 	if len(order) > rankHead {
@@ -459,6 +460,42 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int) {
 	}
 	ix.sortGroups(r, order[:sorted])
 	return order, sorted
+}
+
+// headerExts are C and C++ header extensions; implExts the extensions of
+// the file that implements a header.
+var (
+	headerExts = []string{".h", ".hh", ".hpp", ".hxx", ".h++"}
+	implExts   = []string{".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm"}
+)
+
+// demoteHeaders is step 4a: a C or C++ header ranks below its
+// implementation (a file of the same stem with a source extension): both
+// name the same functions, the header only declares them. Only the
+// groups in order (those left after the cut) are checked, so a question
+// decodes the paths of its candidates, not of every scored file.
+func (ix *Index) demoteHeaders(r *queryRun, order []int) {
+	for _, gi := range order {
+		g := &r.s.groups[gi]
+		if g.extra != 0 || graph.Kind(ix.kind[g.page]) != graph.KindFile {
+			continue
+		}
+		p := ix.path(g.page)
+		ext := strings.ToLower(path.Ext(p))
+		if !slices.Contains(headerExts, ext) {
+			continue
+		}
+		stemName := fileStem(p)
+		for _, ie := range implExts {
+			if ref, ok := ix.lookupTerm(segTerm(stemName + ie)); ok && ix.df(ref) > 0 {
+				g.score *= headerFactor
+				if r.opt.Explain {
+					r.factors[gi] = append(r.factors[gi], fmt.Sprintf("header×%.2f", headerFactor))
+				}
+				break
+			}
+		}
+	}
 }
 
 // sortGroups sorts order by rank: score, then ID.
