@@ -33,6 +33,7 @@ type pathRef struct {
 	path  string // as written, slashes normalised, no leading "./"
 	line  int    // 0 when absent
 	trace bool   // from a stack-trace line
+	bare  bool   // a capitalised word that may name a file without an extension ("Makefile")
 }
 
 // analysis is everything query analysis extracts from a question.
@@ -392,6 +393,9 @@ func (z *analyzer) codeToken(tok string, inTick bool) {
 	default:
 		z.add(clip(stem(lw)), weightWord, roleWord)
 		z.compound(lw)
+		if c := tok[0]; 'A' <= c && c <= 'Z' && len(tok) >= 4 && len(z.a.paths) < maxBareRefs {
+			z.a.paths = append(z.a.paths, pathRef{path: tok, bare: true})
+		}
 		// A plain word may still be a name: "approx", "tree", "Context".
 		z.add(exactTerm(lw), weightExactWord, roleExact)
 		z.add(segTerm(lw), weightSegWord, roleSeg)

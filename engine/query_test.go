@@ -234,3 +234,17 @@ func TestAnalyzeCompounds(t *testing.T) {
 		t.Error("compound from a long question's body")
 	}
 }
+
+// TestAnalyzeBareFileNames: a capitalised word may name a file without an
+// extension (Makefile, Dockerfile); lower-case and short words do not.
+func TestAnalyzeBareFileNames(t *testing.T) {
+	var bare []string
+	for _, p := range analyze("Makefile target for the Dockerfile and make").paths {
+		if p.bare {
+			bare = append(bare, p.path)
+		}
+	}
+	if !slices.Equal(bare, []string{"Makefile", "Dockerfile"}) {
+		t.Errorf("bare file names %q, want Makefile and Dockerfile", bare)
+	}
+}

@@ -49,7 +49,7 @@ const (
 	weightExactCode      = 3.0  // an identifier written as code (camelCase, snake_case, `x`, x()): the user named it
 	weightExactWord      = 0.35 // a plain word that may be a name ("approx"): a hint, not a claim
 	weightSegWord        = 0.25 // a plain word that may be a directory or file stem
-	weightCompound       = 1.0  // adjacent plain words written as one name ("json element" → =jsonelement)
+	weightCompound       = 0.5  // adjacent plain words written as one name ("json element" → =jsonelement)
 	weightTraceFunc      = 3.0  // a function in a stack-trace frame
 	weightPathSeg        = 2.0  // a file named in the question
 	weightComponent      = 0.5  // the leading "component:" as a path segment (it mostly acts as a boost, below)
@@ -65,6 +65,7 @@ const (
 	bodyProseShare    = 0.5 // prose words
 	bodyCodeWordShare = 0.3 // plain words inside a code block (keywords, a log's chatter)
 	maxQueryTerms     = 64  // a pasted log yields hundreds of terms; the strongest 64 decide
+	maxBareRefs       = 16  // capitalised words looked up as extensionless file names ("Makefile"), at most
 
 	// --- grouping: a file's score from its own page and its members ---
 	groupFileShare = 1.0  // the file page (which already holds its symbols' text)

@@ -738,13 +738,21 @@ func (ix *Index) resolvePaths(a analysis, s *scratch) map[uint32]float64 {
 			if path.Base(fp) != base && !strings.EqualFold(path.Base(fp), base) {
 				continue
 			}
+			if pr.bare {
+				// "Makefile" names a file without an extension; "Context"
+				// names no file context.go.
+				if path.Ext(fp) == "" {
+					byBase = append(byBase, p)
+				}
+				continue
+			}
 			if fp == pr.path || strings.HasSuffix(pr.path, "/"+fp) || strings.HasSuffix(fp, "/"+pr.path) {
 				exact = append(exact, p)
 			} else {
 				byBase = append(byBase, p)
 			}
 		}
-		if len(exact) == 0 && !strings.Contains(pr.path, "/") && len(byBase) == 1 {
+		if len(exact) == 0 && !strings.Contains(pr.path, "/") && len(byBase) == 1 && !pr.bare {
 			exact, byBase = byBase, nil
 		}
 		for _, p := range exact {
