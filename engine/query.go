@@ -33,6 +33,7 @@ type pathRef struct {
 	path  string // as written, slashes normalised, no leading "./"
 	line  int    // 0 when absent
 	trace bool   // from a stack-trace line
+	bare  bool   // a capitalised word that may name a file without an extension ("Makefile")
 }
 
 // analysis is everything query analysis extracts from a question.
@@ -44,6 +45,9 @@ type analysis struct {
 	// stack traces (snake_case, camelCase, dotted, with digits, backticked
 	// or called), as written, for the exact-match signal.
 	idents []string
+	// phrase is the text whose adjacent words the phrase factor matches
+	// against file stems: the question, or the title of a long one.
+	phrase string
 }
 
 var (
@@ -92,12 +96,61 @@ func analyze(q string) analysis {
 	q = strings.ToValidUTF8(q, " ")
 	z := getAnalyzer()
 	defer putAnalyzer(z)
+	z.a.phrase = q
 	rest := z.traceFrames(q)
-	rest = z.leadingComponent(rest)
-	z.pathRefs(rest)
-	z.codeAndWords(rest)
+	title, body := splitTitle(rest)
+	if body == "" {
+		rest = z.leadingComponent(rest)
+		z.pathRefs(rest)
+		z.codeAndWords(rest)
+	} else {
+		// A long question (an issue: a title, then prose, code blocks,
+		// tracebacks): the title says what it is about, as a commit
+		// subject does; the body's named things (identifiers, paths,
+		// error lines) count above its prose, and a code block's plain
+		// words (keywords, a log's chatter) count least.
+		z.a.phrase = title
+		title = z.leadingComponent(title)
+		z.pathRefs(title + "\n" + body)
+		z.codeAndWords(title)
+		z.body(body)
+	}
 	z.keepStrongest()
 	return z.a
+}
+
+// splitTitle splits a question of several lines into its first non-blank
+// line and the rest; body is "" for a one-line question.
+func splitTitle(q string) (title, body string) {
+	q = strings.TrimLeft(q, " \t\r\n")
+	i := strings.IndexByte(q, '\n')
+	if i < 0 {
+		return q, ""
+	}
+	title, body = q[:i], q[i+1:]
+	if strings.TrimSpace(body) == "" {
+		return title, ""
+	}
+	return title, body
+}
+
+// body is step 4 of a long question: its lines, fenced code blocks (and
+// interpreter ">>>" lines) told apart from prose, each token weighed by
+// what it is and where it stands.
+func (z *analyzer) body(body string) {
+	inFence := false
+	for _, line := range strings.Split(body, "\n") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		z.scale, z.plain = bodyNamedShare, bodyProseShare
+		if inFence || strings.HasPrefix(strings.TrimSpace(line), ">>>") {
+			z.plain = bodyCodeWordShare
+		}
+		z.codeAndWords(line)
+	}
+	z.scale, z.plain = 0, 0
 }
 
 // analyzer is the state of one analyze call: the analysis being built, the
@@ -108,6 +161,12 @@ type analyzer struct {
 	a       analysis
 	acc     map[string]int // term → index in a.terms
 	scratch []string
+	// scale multiplies the weight of named things (identifiers, code) and
+	// plain that of prose words while the body of a long question is
+	// read; 0 means 1.
+	scale, plain float64
+	cur          float64  // the share add applies now (scale or plain), 0 means 1
+	run          []string // the last adjacent plain words, for compound
 }
 
 var analyzerPool = sync.Pool{New: func() any { return &analyzer{acc: map[string]int{}} }}
@@ -117,6 +176,8 @@ func getAnalyzer() *analyzer { return analyzerPool.Get().(*analyzer) }
 // putAnalyzer returns z to the pool, keeping nothing of its question.
 func putAnalyzer(z *analyzer) {
 	z.a = analysis{}
+	z.scale, z.plain, z.cur = 0, 0, 0
+	z.run = z.run[:0]
 	clear(z.acc)
 	clear(z.scratch)
 	z.scratch = z.scratch[:0]
@@ -126,6 +187,9 @@ func putAnalyzer(z *analyzer) {
 // add adds a weighted term, or strengthens it when the question already
 // produced it.
 func (z *analyzer) add(term string, w float64, role termRole) {
+	if z.cur > 0 {
+		w *= z.cur
+	}
 	if term == "" || w <= 0 {
 		return
 	}
@@ -258,9 +322,36 @@ func (z *analyzer) pathRefs(rest string) {
 func (z *analyzer) codeAndWords(rest string) {
 	for i, part := range strings.Split(rest, "`") {
 		inTick := i%2 == 1
-		for _, tok := range reCodeToken.FindAllString(part, -1) {
-			z.codeToken(tok, inTick)
+		z.run = z.run[:0]
+		end := 0
+		for _, m := range reCodeToken.FindAllStringIndex(part, -1) {
+			if strings.TrimSpace(part[end:m[0]]) != "" {
+				z.run = z.run[:0] // punctuation between: no longer one name
+			}
+			end = m[1]
+			z.codeToken(part[m[0]:m[1]], inTick)
 		}
+	}
+}
+
+// compound adds the names a run of adjacent plain words may spell when
+// written together: "json element" → JsonElement, "type adapter
+// factory" → TypeAdapterFactory, "event loop" → event_loop. lw is the
+// word just read, lower-case, or "" to end the run. The body of a long
+// question spells no names this way: its prose is not a name's words.
+func (z *analyzer) compound(lw string) {
+	if lw == "" || z.plain > 0 {
+		z.run = z.run[:0]
+		return
+	}
+	z.run = append(z.run, lw)
+	if len(z.run) > 3 {
+		z.run = z.run[1:]
+	}
+	n := len(z.run)
+	for k := 2; k <= n; k++ {
+		z.add(exactTerm(strings.Join(z.run[n-k:], "")), weightCompound, roleExact)
+		z.add(exactTerm(strings.Join(z.run[n-k:], "_")), weightCompound, roleExact)
 	}
 }
 
@@ -273,6 +364,9 @@ func (z *analyzer) codeToken(tok string, inTick bool) {
 		return // a file name, handled by pathRefs
 	}
 	if isQualified(tok) {
+		z.compound("")
+		z.cur = z.scale
+		defer func() { z.cur = 0 }()
 		z.addQualified(tok, weightExactCode)
 		if len(tok) >= 4 {
 			z.a.idents = append(z.a.idents, tok)
@@ -281,16 +375,27 @@ func (z *analyzer) codeToken(tok string, inTick bool) {
 	}
 	lw := strings.ToLower(tok)
 	code := inTick || call || looksLikeIdent(tok)
+	z.cur = z.plain
+	if code {
+		z.cur = z.scale
+	}
+	defer func() { z.cur = 0 }()
 	switch {
 	case code:
+		z.compound("")
 		if len(tok) >= 3 {
 			z.a.idents = append(z.a.idents, tok)
 		}
 		z.add(exactTerm(tok), weightExactCode, roleExact)
 		z.addWords(tok, weightIdentPiece)
 	case isStop(lw) || allDigits(lw):
+		z.compound("")
 	default:
 		z.add(clip(stem(lw)), weightWord, roleWord)
+		z.compound(lw)
+		if c := tok[0]; 'A' <= c && c <= 'Z' && len(tok) >= 4 && len(z.a.paths) < maxBareRefs {
+			z.a.paths = append(z.a.paths, pathRef{path: tok, bare: true})
+		}
 		// A plain word may still be a name: "approx", "tree", "Context".
 		z.add(exactTerm(lw), weightExactWord, roleExact)
 		z.add(segTerm(lw), weightSegWord, roleSeg)

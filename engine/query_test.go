@@ -177,3 +177,74 @@ func TestPhraseFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeLongQuestion: in a question of several lines (an issue), the
+// title weighs as a one-line question, the body's names above its prose,
+// and a code block's plain words least; the phrase factor reads the title.
+func TestAnalyzeLongQuestion(t *testing.T) {
+	q := "Header rows fail in restructured output\n" +
+		"When writing a table the writer ignores `header_rows` and the output is wrong.\n" +
+		"```python\n" +
+		">>> tbl.write(sys.stdout, format=\"ascii.rst\", header_rows=[\"name\"])\n" +
+		"collected items platform darwin\n" +
+		"```\n"
+	a := analyze(q)
+	m := terms(a)
+	one := terms(analyze("header rows fail in restructured output"))
+	if m["header"].weight <= one["header"].weight*0.99 {
+		t.Errorf("a title word weighs %v, less than in a one-line question (%v)", m["header"].weight, one["header"].weight)
+	}
+	if m[stem("writing")].weight >= m[stem("restructured")].weight {
+		t.Errorf("a body prose word (%v) must weigh less than a title word (%v)", m[stem("writing")], m[stem("restructured")])
+	}
+	if m["=header_rows"].weight <= m[stem("writing")].weight {
+		t.Errorf("a named thing of the body (%v) must weigh more than its prose (%v)", m["=header_rows"], m[stem("writing")])
+	}
+	if m["platform"].weight >= m[stem("writing")].weight {
+		t.Errorf("a plain word in a code block (%v) must weigh less than body prose (%v)", m["platform"], m[stem("writing")])
+	}
+	if a.phrase != "Header rows fail in restructured output" {
+		t.Errorf("phrase text = %q, want the title", a.phrase)
+	}
+	if s := analyze("format a price"); s.phrase != "format a price" {
+		t.Errorf("phrase text of a one-line question = %q", s.phrase)
+	}
+}
+
+// TestAnalyzeCompounds: adjacent plain words also ask for the name they
+// spell written together, camel or snake; a stop word, punctuation or a
+// code token between ends the run, and a long question's body spells none.
+func TestAnalyzeCompounds(t *testing.T) {
+	m := terms(analyze("type adapter factory for the event loop, json. element"))
+	for _, want := range []string{"=typeadapter", "=adapterfactory", "=typeadapterfactory", "=type_adapter_factory", "=eventloop", "=event_loop"} {
+		if _, ok := m[want]; !ok {
+			t.Errorf("missing compound %q", want)
+		}
+	}
+	for _, not := range []string{"=factoryevent", "=factorythe", "=loopjson", "=jsonelement"} {
+		if _, ok := m[not]; ok {
+			t.Errorf("compound %q across a break", not)
+		}
+	}
+	if m["=eventloop"].weight <= m["=event"].weight {
+		t.Errorf("a compound (%v) must weigh more than a plain word as a name (%v)", m["=eventloop"], m["=event"])
+	}
+	long := terms(analyze("Loop hangs\nthe event loop never wakes"))
+	if _, ok := long["=eventloop"]; ok {
+		t.Error("compound from a long question's body")
+	}
+}
+
+// TestAnalyzeBareFileNames: a capitalised word may name a file without an
+// extension (Makefile, Dockerfile); lower-case and short words do not.
+func TestAnalyzeBareFileNames(t *testing.T) {
+	var bare []string
+	for _, p := range analyze("Makefile target for the Dockerfile and make").paths {
+		if p.bare {
+			bare = append(bare, p.path)
+		}
+	}
+	if !slices.Equal(bare, []string{"Makefile", "Dockerfile"}) {
+		t.Errorf("bare file names %q, want Makefile and Dockerfile", bare)
+	}
+}

@@ -49,6 +49,7 @@ const (
 	weightExactCode      = 3.0  // an identifier written as code (camelCase, snake_case, `x`, x()): the user named it
 	weightExactWord      = 0.35 // a plain word that may be a name ("approx"): a hint, not a claim
 	weightSegWord        = 0.25 // a plain word that may be a directory or file stem
+	weightCompound       = 0.5  // adjacent plain words written as one name ("json element" → =jsonelement)
 	weightTraceFunc      = 3.0  // a function in a stack-trace frame
 	weightPathSeg        = 2.0  // a file named in the question
 	weightComponent      = 0.5  // the leading "component:" as a path segment (it mostly acts as a boost, below)
@@ -57,7 +58,14 @@ const (
 	qualifierShare       = 0.5  // "Server" of "Server.name", relative to the whole
 	lastPartShare        = 0.8  // "name" of "Server.name"
 	repeatWeight         = 0.3  // each repetition of a term adds this share of its weight
-	maxQueryTerms        = 64   // a pasted log yields hundreds of terms; the strongest 64 decide
+	// A long question (several lines: an issue's title, then its body):
+	// the title weighs as a one-line question; in the body, each kind of
+	// token weighs this share of what it would in a title.
+	bodyNamedShare    = 0.6 // identifiers, backticked or called names, qualified names
+	bodyProseShare    = 0.5 // prose words
+	bodyCodeWordShare = 0.3 // plain words inside a code block (keywords, a log's chatter)
+	maxQueryTerms     = 64  // a pasted log yields hundreds of terms; the strongest 64 decide
+	maxBareRefs       = 16  // capitalised words looked up as extensionless file names ("Makefile"), at most
 
 	// --- grouping: a file's score from its own page and its members ---
 	groupFileShare = 1.0  // the file page (which already holds its symbols' text)
@@ -74,6 +82,7 @@ const (
 	moduleFactor = 0.3  // a directory stub costs tokens and names no file
 	memoryFactor = 1.2  // authored facts are few and deliberate
 	auxFactor    = 0.6  // code under doc/ or examples/: illustrates, rarely implements
+	headerFactor = 0.7  // a C/C++ header whose implementation (same stem, .c/.cc/.cpp) is indexed: it declares what that defines
 	// dataFactor: configuration, build and CI files and plain text (YAML,
 	// JSON, TOML, Makefiles, Dockerfiles, .txt): once indexed they crowded
 	// code out of code questions (public eval: a workflow and .golangci.yml

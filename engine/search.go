@@ -307,7 +307,7 @@ type groupSignals struct {
 // question's signals.
 func (ix *Index) scoreGroups(r *queryRun) {
 	sig := groupSignals{
-		phrase: ix.phraseFiles(r.q),
+		phrase: ix.phraseFiles(r.a.phrase),
 		path:   ix.resolvePaths(r.a, r.s),
 		comp:   ix.componentHits(newComponentMatch(r.a.component), r.s),
 		focus:  ix.focusBoosts(r.opt.Focus),
@@ -444,6 +444,7 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int) {
 	}
 	cut := best * minScoreShare
 	order = slices.DeleteFunc(order, func(i int) bool { return s.groups[i].score < cut })
+	ix.demoteHeaders(r, order)
 	s.order = order
 	sorted = len(order)
 	if len(order) > rankHead {
@@ -459,6 +460,42 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int) {
 	}
 	ix.sortGroups(r, order[:sorted])
 	return order, sorted
+}
+
+// headerExts are C and C++ header extensions; implExts the extensions of
+// the file that implements a header.
+var (
+	headerExts = []string{".h", ".hh", ".hpp", ".hxx", ".h++"}
+	implExts   = []string{".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm"}
+)
+
+// demoteHeaders is step 4a: a C or C++ header ranks below its
+// implementation (a file of the same stem with a source extension): both
+// name the same functions, the header only declares them. Only the
+// groups in order (those left after the cut) are checked, so a question
+// decodes the paths of its candidates, not of every scored file.
+func (ix *Index) demoteHeaders(r *queryRun, order []int) {
+	for _, gi := range order {
+		g := &r.s.groups[gi]
+		if g.extra != 0 || graph.Kind(ix.kind[g.page]) != graph.KindFile {
+			continue
+		}
+		p := ix.path(g.page)
+		ext := strings.ToLower(path.Ext(p))
+		if !slices.Contains(headerExts, ext) {
+			continue
+		}
+		stemName := fileStem(p)
+		for _, ie := range implExts {
+			if ref, ok := ix.lookupTerm(segTerm(stemName + ie)); ok && ix.df(ref) > 0 {
+				g.score *= headerFactor
+				if r.opt.Explain {
+					r.factors[gi] = append(r.factors[gi], fmt.Sprintf("header×%.2f", headerFactor))
+				}
+				break
+			}
+		}
+	}
 }
 
 // sortGroups sorts order by rank: score, then ID.
@@ -701,13 +738,21 @@ func (ix *Index) resolvePaths(a analysis, s *scratch) map[uint32]float64 {
 			if path.Base(fp) != base && !strings.EqualFold(path.Base(fp), base) {
 				continue
 			}
+			if pr.bare {
+				// "Makefile" names a file without an extension; "Context"
+				// names no file context.go.
+				if path.Ext(fp) == "" {
+					byBase = append(byBase, p)
+				}
+				continue
+			}
 			if fp == pr.path || strings.HasSuffix(pr.path, "/"+fp) || strings.HasSuffix(fp, "/"+pr.path) {
 				exact = append(exact, p)
 			} else {
 				byBase = append(byBase, p)
 			}
 		}
-		if len(exact) == 0 && !strings.Contains(pr.path, "/") && len(byBase) == 1 {
+		if len(exact) == 0 && !strings.Contains(pr.path, "/") && len(byBase) == 1 && !pr.bare {
 			exact, byBase = byBase, nil
 		}
 		for _, p := range exact {
