@@ -375,11 +375,10 @@ func (r *resolver) resolve(f *FileRecord, pc *Piece) {
 		}
 		if rf.Type != "" {
 			// A qualifier of known type (a local, a receiver, self):
-			// that type's member; nothing when the type is not in the
-			// repository (error, io.Writer, a library's). A type of the
-			// repository without the member (promoted from an embedded
-			// type, inherited) leaves the reference to the tiers below.
-			if r.typed(pc, from, cs, rf.Type, dir, fam, aliasDir) {
+			// that type's member (typed). A type of the repository
+			// without the member (promoted from an embedded type,
+			// inherited) leaves the reference to the tiers below.
+			if r.typed(pc, from, cs, rf.Type, dir, fam, aliasDir, imported) {
 				continue
 			}
 		} else if d, ok := aliasDir[rf.Qualifier]; ok && rf.Qualifier != "" {
@@ -427,14 +426,19 @@ func typeScope(typ, dir string, aliasDir map[string]string) (string, string) {
 }
 
 // typed resolves a reference whose qualifier has type typ to typ's
-// members named like it, in typ's directory. It reports whether that
-// decided the reference: linked, or typ is no type of the repository
-// (error, io.Writer, a library's class) — then there is no edge.
-func (r *resolver) typed(pc *Piece, from uint32, cs *candSet, typ, dir, fam string, aliasDir map[string]string) bool {
+// members named like it. It reports whether that decided the reference.
+//
+// In Go a type is in its package's directory (typeScope), so the answer
+// is exact: typ's members there, else no edge at all when typ is no type
+// of the repository (error, io.Writer, a library's). In the other
+// languages a type comes from the file's directory or an import that may
+// not resolve: typ's members there decide, and when there are none the
+// name's other tiers do.
+func (r *resolver) typed(pc *Piece, from uint32, cs *candSet, typ, dir, fam string, aliasDir map[string]string, imported map[string]bool) bool {
 	q, d := typeScope(typ, dir, aliasDir)
 	kept := r.typedBuf[:0]
 	for _, c := range r.withQualifier(cs, q) {
-		if cs.all[c].dir == d {
+		if cd := cs.all[c].dir; cd == d || fam != "go" && imported[cd] {
 			kept = append(kept, c)
 		}
 	}
@@ -442,7 +446,7 @@ func (r *resolver) typed(pc *Piece, from uint32, cs *candSet, typ, dir, fam stri
 	if r.link(pc, from, cs, kept) {
 		return true
 	}
-	return !r.hasType(q, d, fam)
+	return fam == "go" && !r.hasType(q, d, fam)
 }
 
 // hasType reports a definition with qualified name q in directory d and

@@ -1046,15 +1046,17 @@ func (p *Parser) bindings(src []byte) map[bindKey]string {
 }
 
 // typeName turns a declared type into the name of the type whose members
-// its values have: "*Reader" → "Reader", "url.URL", "List[T]" → "List";
+// its values have: "*Reader" → "Reader", "url.URL", "List[T]" and
+// "List<T>" → "List", "&mut Stock" → "Stock";
 // "" for types with no members of their own ([]T, map, chan, func,
 // literal struct and interface types).
 func typeName(t []byte) string {
 	t = bytes.TrimSpace(t)
 	for len(t) > 0 && (t[0] == '*' || t[0] == '&') {
 		t = bytes.TrimSpace(t[1:])
+		t = bytes.TrimSpace(bytes.TrimPrefix(t, []byte("mut "))) // Rust &mut T
 	}
-	if i := bytes.IndexByte(t, '['); i >= 0 {
+	if i := bytes.IndexAny(t, "[<"); i >= 0 { // List[T], List<T>
 		t = t[:i]
 	}
 	dot := bytes.IndexByte(t, '.')

@@ -932,8 +932,16 @@ func (r *Reader) Read(w io.Writer, u *url.URL, xs []Item) {
 			[]string{"fill", "Write", "String", "Reset", "Close", "Len", "Name", "Parse"}},
 		{"x.py", "class A:\n    class B:\n        def m(self):\n            self.n()\n    def k(self):\n        self.m()\n        other.m()\n",
 			[]string{"self.n:A.B", "self.m:A"}, []string{"n", "m"}},
-		{"X.java", "class Shop { void sell() { this.log(); } void log() {} }\n",
-			[]string{"this.log:Shop"}, []string{"log"}},
+		{"X.java", "class Shop { void sell(Cart c) { this.log(); Till t = new Till(); List<Item> xs = c.items(); t.open(); xs.size(); c.pay(); } void log() {} }\n",
+			[]string{"this.log:Shop", "t.open:Till", "xs.size:List", "c.pay:Cart", "c.items:Cart"}, []string{"log", "open", "pay"}},
+		{"y.py", "def f(a: Cart, b: Till = None):\n    c = Shop()\n    d: Bag = make()\n    a.pay()\n    b.open()\n    c.sell()\n    d.fill()\n",
+			[]string{"a.pay:Cart", "b.open:Till", "c.sell:Shop", "d.fill:Bag"}, []string{"pay", "open", "sell", "fill"}},
+		{"x.ts", "function f(a: Cart, b?: Till) {\n  const c = new Shop();\n  let d: Bag = make();\n  a.pay(); b.open(); c.sell(); d.fill();\n}\n",
+			[]string{"a.pay:Cart", "b.open:Till", "c.sell:Shop", "d.fill:Bag"}, []string{"pay", "open", "sell", "fill"}},
+		{"x.js", "function f() {\n  const c = new Shop();\n  c.sell();\n}\n",
+			[]string{"c.sell:Shop"}, []string{"sell"}},
+		{"x.rs", "impl Stock {\n    fn add(&mut self, b: &mut Book, n: Count) {\n        let t: Till = open();\n        self.grow(); b.price(); n.get(); t.ring();\n    }\n}\n",
+			[]string{"self.grow:Stock", "b.price:Book", "n.get:Count", "t.ring:Till"}, []string{"grow", "price", "get", "ring"}},
 	}
 	p := NewParser()
 	defer p.Close()
