@@ -3,6 +3,8 @@ package graph
 import (
 	"slices"
 	"strings"
+
+	"github.com/wikitoolkit/wikitoolkit/parser"
 )
 
 // Incremental resolution: which unchanged files must be re-resolved.
@@ -37,8 +39,18 @@ import (
 //   - the unique-anywhere tier: the name had one definition in the family
 //     before the change, or has one after.
 //
+// A reference whose qualifier has a known type (Ref.Type) is first looked
+// up among the type's members in the type's directory, which is F's or one
+// F imports: the tests above see those. Whether the type itself is in the
+// repository decides whether the reference falls through to the other
+// tiers; that needs no test of its own, because the type is named by
+// another reference of F (Go declares x's type where x is bound: a type
+// reference, qualified by the package when imported), or is F's own class
+// (self, this).
+//
 // Each tier keeps a subset of Defs(n) selected by one of those tests, and a
-// tier with more than maxFanOut definitions decides with no edge, so a
+// tier with more than maxFanOut definitions (1 for an untyped Go member:
+// resolve) decides with no edge, so a
 // definition that passes none of the tests changes no tier's set, hence no
 // decision; one that passes a test may add edges, move the reference to
 // another tier, or push a tier over maxFanOut and remove edges. The tiers'
@@ -204,7 +216,7 @@ func changes(wasDefs map[string][]DefInfo, oldPaths []string, nowDefs map[string
 	count := func(w World, n string) map[string]int {
 		m := map[string]int{}
 		for _, d := range w.Defs(n) {
-			m[langFamily(d.Lang)]++
+			m[defFamily(&d)]++
 		}
 		return m
 	}
@@ -288,7 +300,9 @@ func (c *Change) Affects(f *FileRecord, now World) bool {
 	fam := langFamily(f.Lang)
 	dir := dirOf(f.Path)
 	var imported, aliasDir map[string]string
-	for _, rf := range f.Facts.Refs {
+	imports := importNames(f)
+	for i := range f.Facts.Refs {
+		rf := &f.Facts.Refs[i]
 		nc := c.Names[rf.Name]
 		if nc == nil {
 			continue
@@ -302,26 +316,28 @@ func (c *Change) Affects(f *FileRecord, now World) bool {
 				}
 			}
 		}
-		if c.refSees(nc, rf.Qualifier, fam, dir, imported, aliasDir) {
+		if c.refSees(nc, rf, refFamily(fam, rf, imports), dir, imported, aliasDir) {
 			return true
 		}
 	}
 	return false
 }
 
-// refSees reports whether a reference with qualifier q, from a file in
-// directory dir of language family fam, has a tier that sees one of the
-// definitions nc added or removed. (The same-file tier needs no test of
-// its own: a definition in the file lies in its directory, and it changes
-// only when the file does.)
-func (c *Change) refSees(nc *NameChange, q, fam, dir string, imported, aliasDir map[string]string) bool {
+// refSees reports whether reference rf, from a file in directory dir,
+// looking up definitions of family fam (refFamily), has a tier that sees
+// one of the definitions nc added or removed. (The same-file tier needs no
+// test of its own: a definition in the file lies in its directory, and it
+// changes only when the file does; the typed tier keeps definitions in
+// the file's directory or an imported one, which the tests below see.)
+func (c *Change) refSees(nc *NameChange, rf *parser.Ref, fam, dir string, imported, aliasDir map[string]string) bool {
+	q := rf.Qualifier
 	alias, isAlias := aliasDir[q]
-	isAlias = isAlias && q != ""
+	isAlias = isAlias && q != "" && rf.Type == ""
 	qualified := q != "" && q != "self" && q != "this" && q != "cls"
 	// The unique-anywhere tier, reached unless the alias tier decides.
 	unique := !isAlias && (nc.Before[fam] == 1 || nc.After[fam] == 1)
 	seen := func(d DefInfo) bool {
-		if langFamily(d.Lang) != fam {
+		if defFamily(&d) != fam {
 			return false
 		}
 		dd := dirOf(d.Path)

@@ -61,6 +61,8 @@ func New() *Server { return nil }
 func (s *Server) Close() { s.flush(); New(); q.New(); Helper%d(); Boot() }
 
 func (s *Server) flush() { Server.Close(nil); q.Stop() }
+
+func Use(x *q.Server, w Writer) { x.Close(); w.Flush(); x.flush() }
 `, dir, (i+1)%12, i%3))
 		walktest.WriteFile(t, root, dir+"/b.go", fmt.Sprintf("package %s\n\nimport \"example.com/m/p%02d\"\n\nfunc Helper%d() { New(); Only(); p%02d.Helper%d() }\n", dir, (i+5)%12, i%3, (i+5)%12, (i+5)%3))
 		if i%4 == 0 {
@@ -435,7 +437,11 @@ func checkIncremental(t *testing.T, name string, recs []*FileRecord, gm string, 
 		m.recs[r.Path] = r
 		if r.Facts != nil {
 			for _, rf := range r.Facts.Refs {
-				m.uses[langFamily(r.Lang)] = append(m.uses[langFamily(r.Lang)], [2]string{rf.Qualifier, rf.Name})
+				fam := langFamily(r.Lang)
+				m.uses[fam] = append(m.uses[fam], [2]string{rf.Qualifier, rf.Name})
+				if rf.Type != "" { // the type's member, and the type
+					m.uses[fam] = append(m.uses[fam], [2]string{typeBase(rf.Type), rf.Name}, [2]string{"", typeBase(rf.Type)})
+				}
 			}
 		}
 	}
@@ -591,5 +597,37 @@ func TestAssembleSubset(t *testing.T) {
 	}
 	if refs == 0 {
 		t.Fatal("no reference edges among the half: the test checks nothing")
+	}
+}
+
+// TestAffectsTypedQualifier: a reference through a qualifier of known type
+// resolves differently once the type is in the repository (w.Flush() with
+// w a Writer: no edge while Writer is not defined here, the name's tiers
+// once it is, Flush promoted from an embedded type), so defining the type
+// must re-resolve the file that uses it (through the reference to Writer
+// in w's declaration: see depend.go).
+func TestAffectsTypedQualifier(t *testing.T) {
+	root := t.TempDir()
+	walktest.WriteFile(t, root, "go.mod", "module example.com/m\n")
+	walktest.WriteFile(t, root, "p/a.go", "package p\n\nfunc Use(w Writer) { w.Flush() }\n")
+	walktest.WriteFile(t, root, "p/b.go", "package p\n\ntype Buf struct{}\n\nfunc (b *Buf) Flush() {}\n")
+	before, gm := treeRecords(t, root)
+	walktest.WriteFile(t, root, "p/c.go", "package p\n\ntype Writer struct{ *Buf }\n")
+	after, _ := treeRecords(t, root)
+	use := recordsByPath(after)["p/a.go"]
+	edges := func(recs []*FileRecord) []string {
+		for _, pc := range ResolvePieces(recs, NewMemWorld(recs, gm)) {
+			if pc.Path == "p/a.go" {
+				return dumpPieces([]Piece{pc})
+			}
+		}
+		return nil
+	}
+	if a, b := edges(before), edges(after); slices.Equal(a, b) {
+		t.Fatalf("defining Writer did not change a.go's piece (the test needs it to):\n%s", strings.Join(a, "\n"))
+	}
+	c := Changes(nil, []*FileRecord{recordsByPath(after)["p/c.go"]}, NewMemWorld(before, gm), NewMemWorld(after, gm))
+	if !c.Affects(use, NewMemWorld(after, gm)) {
+		t.Fatal("defining the type of w does not re-resolve the file that calls w.Flush()")
 	}
 }

@@ -96,8 +96,9 @@ const (
 	fDefStart
 	fDefLen  // EndLine - StartLine
 	fRefs    // per file: reference count
-	fRefPair // qualifier's index, then name's index<<2 | kind (3: the kind is in fRefKind)
+	fRefPair // qualifier's index, then name's index<<4 | selected<<3 | typed<<2 | kind (3: the kind is in fRefKind)
 	fRefKind
+	fRefType // per typed reference: its Type's index
 	fRefEnc
 	fLits // per file: string literal count
 	fLitText
@@ -129,6 +130,9 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 			for _, rf := range f.Refs {
 				ids[rf.Name] = 0
 				ids[rf.Qualifier] = 0
+				if rf.Type != "" {
+					ids[rf.Type] = 0
+				}
 			}
 		}
 	}
@@ -169,6 +173,9 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 		for _, rf := range f.Refs {
 			use(rf.Name)
 			use(rf.Qualifier)
+			if rf.Type != "" {
+				use(rf.Type)
+			}
 		}
 		slices.Sort(used)
 		sec[fTab].uint(uint64(len(used)))
@@ -196,9 +203,19 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 			// Paired, qualifier and name compress 5% better than apart.
 			sec[fRefPair].uint(local[ids[rf.Qualifier]])
 			k := min(uint64(rf.Kind), 3)
-			sec[fRefPair].uint(local[ids[rf.Name]]<<2 | k)
+			typed := uint64(0)
+			if rf.Type != "" {
+				typed = 4
+			}
+			if rf.Selected {
+				typed |= 8
+			}
+			sec[fRefPair].uint(local[ids[rf.Name]]<<4 | typed | k)
 			if k == 3 {
 				sec[fRefKind].uint(uint64(rf.Kind))
+			}
+			if typed&4 != 0 {
+				sec[fRefType].uint(local[ids[rf.Type]])
 			}
 			sec[fRefEnc].int(rf.Enclosing)
 		}
@@ -365,9 +382,12 @@ func decodeFactsBlob(b []byte, stats []FileStat, g *Graph, fn func(*FileRecord) 
 				rf := &f.Refs[j]
 				rf.Qualifier = str(&sec[fRefPair])
 				nk := sec[fRefPair].uint()
-				rf.Name, rf.Kind = at(nk>>2), parser.RefKind(nk&3)
+				rf.Name, rf.Kind, rf.Selected = at(nk>>4), parser.RefKind(nk&3), nk&8 != 0
 				if rf.Kind == 3 {
 					rf.Kind = parser.RefKind(sec[fRefKind].uint())
+				}
+				if nk&4 != 0 {
+					rf.Type = at(sec[fRefType].uint())
 				}
 				rf.Enclosing = sec[fRefEnc].int()
 			}
@@ -441,14 +461,15 @@ func restoreText(r *FileRecord, g *Graph) {
 // kind, enclosing) once, and moby's files repeat them 2.3 times on average.
 func dedupeRefs(f *parser.Facts) {
 	type key struct {
-		name, qual string
-		kind       parser.RefKind
-		enc        int
+		name, qual, typ string
+		kind            parser.RefKind
+		selected        bool
+		enc             int
 	}
 	seen := make(map[key]bool, len(f.Refs))
 	out := f.Refs[:0]
 	for _, r := range f.Refs {
-		k := key{r.Name, r.Qualifier, r.Kind, r.Enclosing}
+		k := key{r.Name, r.Qualifier, r.Type, r.Kind, r.Selected, r.Enclosing}
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, r)

@@ -19,6 +19,8 @@ import (
 //	@ref.call, @ref.type, @ref.sel   a reference, the node is its name
 //	@ref.jsx       a JSX tag; lower-case (HTML) tags are dropped
 //	@qual          the expression left of a @ref.* in the same match
+//	@bind, @bind.type  a local name (receiver, parameter, variable) and the
+//	               type its declaration gives it (Ref.Type)
 //	@import.path, @import.alias      an import's path and local name
 //	@import.stmt   a whole import statement, taken apart in Go per language
 //	@import.fn     a call's function name; the match is an import only for
@@ -60,6 +62,8 @@ const (
 	roleLiteral
 	roleKeyword
 	roleMacroItems
+	roleBind
+	roleBindType
 	roleDef // roleDef + role(kind) for each DefKind
 )
 
@@ -72,6 +76,7 @@ var roleByName = func() map[string]role {
 		"package": rolePackage, "heading": roleHeading, "paragraph": roleParagraph, "literal": roleLiteral,
 		"keyword":     roleKeyword,
 		"macro.items": roleMacroItems,
+		"bind":        roleBind, "bind.type": roleBindType,
 	}
 	for k := KindFunc; int(k) < len(kindNames); k++ {
 		m["def."+k.String()] = roleDef + role(k)
@@ -100,6 +105,12 @@ type rawRef struct {
 }
 
 type rawStr struct{ start, end uint32 }
+
+// rawBind is a local name and the type node its declaration gives it.
+type rawBind struct {
+	start, end         uint32
+	typeStart, typeEnd uint32
+}
 
 type rawDoc struct {
 	owner      uint32 // start offset of the documented definition
@@ -157,6 +168,7 @@ func clipRange(s, e uint32, srcLen int) (uint32, uint32) {
 func (p *Parser) extractCode(s *langSpec, tree *sitter.Tree, src []byte, f *Facts) {
 	root := tree.RootNode()
 	p.defs, p.refs, p.docs, p.imports = p.defs[:0], p.refs[:0], p.docs[:0], p.imports[:0]
+	p.binds = p.binds[:0]
 	p.names = p.names[:0] // buildDefs leaves the previous file's names when there are no defs
 	p.strs, p.impAt, p.bodies = p.strs[:0], p.impAt[:0], p.bodies[:0]
 	if len(p.intern) > 4096 {
@@ -189,7 +201,7 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 			break
 		}
 		rec = rest
-		var main, name, qual, recv, alias, path, fn, kw *capture
+		var main, name, qual, recv, alias, path, fn, kw, btype *capture
 		mainRole := roleIgnore
 		for i := range caps {
 			c := &caps[i]
@@ -215,6 +227,8 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 				path = c
 			case r == roleKeyword:
 				kw = c
+			case r == roleBindType:
+				btype = c
 			default:
 				main, mainRole = c, r
 			}
@@ -281,6 +295,12 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 				st, _ := main.span(n)
 				ds, de := path.span(n)
 				p.docs = append(p.docs, rawDoc{owner: st, start: ds, end: de})
+			}
+		case mainRole == roleBind:
+			if main != nil && btype != nil {
+				st, en := main.span(n)
+				ts, te := btype.span(n)
+				p.binds = append(p.binds, rawBind{st, en, ts, te})
 			}
 		case mainRole == roleMacroItems:
 			if main != nil {
@@ -960,6 +980,7 @@ func (p *Parser) buildRefs(src []byte, f *Facts) {
 		}
 		return int(a.kind) - int(b.kind)
 	})
+	binds := p.bindings(src)
 	outer := p.newEncloser()
 	names := p.names
 	f.Refs = make([]Ref, 0, len(refs))
@@ -983,17 +1004,103 @@ func (p *Parser) buildRefs(src []byte, f *Facts) {
 		enc := outer.at(r.start)
 		ref := Ref{Name: p.intern.get(src[r.start:r.end]), Kind: r.kind, Line: p.lines.line(r.start) + 1, Enclosing: enc}
 		if r.qEnd > r.qStart {
+			ref.Selected = true
 			q := src[r.qStart:r.qEnd]
 			if len(q) > 1 && q[0] == '$' {
 				q = q[1:] // PHP $this
 			}
 			if plainIdent(q) {
 				ref.Qualifier = p.intern.get(q)
+				ref.Type = qualifierType(f.Defs, binds, ref.Qualifier, enc)
 			}
 		}
 		f.Refs = append(f.Refs, ref)
 	}
 	p.stack = outer.stack
+}
+
+// bindKey is a name bound inside one definition (-1: the file's level).
+type bindKey struct {
+	enclosing int
+	name      string
+}
+
+// bindings maps the names p.binds declares, per enclosing definition, to
+// their types (typeName); nil when there are none.
+func (p *Parser) bindings(src []byte) map[bindKey]string {
+	if len(p.binds) == 0 {
+		return nil
+	}
+	slices.SortFunc(p.binds, func(a, b rawBind) int { return int(a.start) - int(b.start) })
+	out := make(map[bindKey]string, len(p.binds))
+	enc := p.newEncloser()
+	for _, b := range p.binds {
+		t := typeName(src[b.typeStart:b.typeEnd])
+		if t == "" {
+			continue
+		}
+		out[bindKey{enc.at(b.start), p.intern.get(src[b.start:b.end])}] = p.intern.get([]byte(t))
+	}
+	p.stack = enc.stack
+	return out
+}
+
+// typeName turns a declared type into the name of the type whose members
+// its values have: "*Reader" → "Reader", "url.URL", "List[T]" and
+// "List<T>" → "List", "&mut Stock" → "Stock";
+// "" for types with no members of their own ([]T, map, chan, func,
+// literal struct and interface types).
+func typeName(t []byte) string {
+	t = bytes.TrimSpace(t)
+	for len(t) > 0 && (t[0] == '*' || t[0] == '&') {
+		t = bytes.TrimSpace(t[1:])
+		t = bytes.TrimSpace(bytes.TrimPrefix(t, []byte("mut "))) // Rust &mut T
+	}
+	if i := bytes.IndexAny(t, "[<"); i >= 0 { // List[T], List<T>
+		t = t[:i]
+	}
+	dot := bytes.IndexByte(t, '.')
+	if dot < 0 {
+		if !plainIdent(t) {
+			return ""
+		}
+	} else if !plainIdent(t[:dot]) || !plainIdent(t[dot+1:]) {
+		return ""
+	}
+	return string(t)
+}
+
+// qualifierType is the type of qualifier q at a reference enclosed by
+// definition enc: for self, this and cls the enclosing class (or, for a
+// method outside one, as in a Rust impl, its qualified name's prefix);
+// else the innermost binding of q, from enc out to the file's level.
+func qualifierType(defs []Def, binds map[bindKey]string, q string, enc int) string {
+	switch q {
+	case "self", "this", "cls":
+		for d := enc; d >= 0 && d < len(defs); d = defs[d].Parent {
+			switch defs[d].Kind {
+			case KindClass, KindStruct, KindInterface, KindTrait, KindEnum:
+				return defs[d].Qualified
+			}
+		}
+		if enc >= 0 && enc < len(defs) && defs[enc].Kind == KindMethod {
+			if i := strings.LastIndexByte(defs[enc].Qualified, '.'); i > 0 {
+				return defs[enc].Qualified[:i]
+			}
+		}
+		return ""
+	}
+	if binds == nil {
+		return ""
+	}
+	for d := enc; ; d = defs[d].Parent {
+		if t, ok := binds[bindKey{d, q}]; ok {
+			return t
+		}
+		if d < 0 || d >= len(defs) || defs[d].Parent >= d {
+			return ""
+		}
+	}
 }
 
 // fileDoc returns the package doc (Go), module docstring (Python) or the

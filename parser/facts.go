@@ -89,8 +89,20 @@ type Ref struct {
 	// Qualifier is the text left of the last selector when short and simple
 	// ("strings" in strings.Split, "self" in self.run); empty otherwise.
 	Qualifier string
-	Kind      RefKind
-	Line      int
+	// Type is the qualifier's type when the syntax says it: a Go
+	// receiver, parameter, `var x T` or `x := T{}` / `&T{}` ("Reader",
+	// "url.URL": pointers and type arguments dropped), or the enclosing
+	// class for self, this and cls ("Flask", "Outer.Inner"). Empty when
+	// unknown. Resolution links such a reference to the type's member,
+	// to nothing when the type is not in the repository, and leaves it to
+	// the name's other tiers when the type is there without that member
+	// (promoted from an embedded type, inherited).
+	Type string
+	// Selected reports a use through a selector (x.Name, a::Name), the
+	// qualifier plain or not: a member, or a module's name.
+	Selected bool
+	Kind     RefKind
+	Line     int
 	// Enclosing is the index in Facts.Defs of the innermost definition
 	// containing the use, or -1 at file level.
 	Enclosing int

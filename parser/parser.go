@@ -27,6 +27,7 @@ type Parser struct {
 	lines   lineIndex
 	defs    []rawDef
 	refs    []rawRef
+	binds   []rawBind
 	docs    []rawDoc
 	stack   []int32
 	names   []uint32

@@ -900,3 +900,77 @@ func literalsAt(f *Facts, qualified bool) []string {
 	}
 	return got
 }
+
+// TestRefTypes checks the qualifier types the syntax gives references
+// (Ref.Type): Go receivers, parameters, var and composite literals, and
+// the enclosing class of self and this; and that selector uses are marked
+// whatever their qualifier.
+func TestRefTypes(t *testing.T) {
+	cases := []struct {
+		path, src string
+		want      []string // "qualifier.name:type" of every reference with a Type
+		selected  []string // names used through a selector
+	}{
+		{"x.go", `package x
+
+import "net/url"
+
+func (r *Reader) Read(w io.Writer, u *url.URL, xs []Item) {
+	var b Buffer
+	c := Conn{}
+	d := &List[int]{}
+	r.fill()
+	w.Write(nil)
+	u.String()
+	b.Reset()
+	c.Close()
+	d.Len()
+	xs[0].Name()
+	url.Parse("")
+}
+`, []string{"r.fill:Reader", "w.Write:io.Writer", "u.String:url.URL", "b.Reset:Buffer", "c.Close:Conn", "d.Len:List"},
+			[]string{"fill", "Write", "String", "Reset", "Close", "Len", "Name", "Parse"}},
+		{"x.py", "class A:\n    class B:\n        def m(self):\n            self.n()\n    def k(self):\n        self.m()\n        other.m()\n",
+			[]string{"self.n:A.B", "self.m:A"}, []string{"n", "m"}},
+		{"X.java", "class Shop { void sell(Cart c) { this.log(); Till t = new Till(); List<Item> xs = c.items(); t.open(); xs.size(); c.pay(); } void log() {} }\n",
+			[]string{"this.log:Shop", "t.open:Till", "xs.size:List", "c.pay:Cart", "c.items:Cart"}, []string{"log", "open", "pay"}},
+		{"y.py", "def f(a: Cart, b: Till = None):\n    c = Shop()\n    d: Bag = make()\n    a.pay()\n    b.open()\n    c.sell()\n    d.fill()\n",
+			[]string{"a.pay:Cart", "b.open:Till", "c.sell:Shop", "d.fill:Bag"}, []string{"pay", "open", "sell", "fill"}},
+		{"x.ts", "function f(a: Cart, b?: Till) {\n  const c = new Shop();\n  let d: Bag = make();\n  a.pay(); b.open(); c.sell(); d.fill();\n}\n",
+			[]string{"a.pay:Cart", "b.open:Till", "c.sell:Shop", "d.fill:Bag"}, []string{"pay", "open", "sell", "fill"}},
+		{"x.js", "function f() {\n  const c = new Shop();\n  c.sell();\n}\n",
+			[]string{"c.sell:Shop"}, []string{"sell"}},
+		{"x.rs", "impl Stock {\n    fn add(&mut self, b: &mut Book, n: Count) {\n        let t: Till = open();\n        self.grow(); b.price(); n.get(); t.ring();\n    }\n}\n",
+			[]string{"self.grow:Stock", "b.price:Book", "n.get:Count", "t.ring:Till"}, []string{"grow", "price", "get", "ring"}},
+	}
+	p := NewParser()
+	defer p.Close()
+	for _, tc := range cases {
+		f, err := p.Parse(context.Background(), tc.path, []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, sel []string
+		for _, r := range f.Refs {
+			if r.Type != "" {
+				got = append(got, r.Qualifier+"."+r.Name+":"+r.Type)
+			}
+			if r.Selected {
+				sel = append(sel, r.Name)
+			}
+		}
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: no typed reference %s; got %v", tc.path, w, got)
+			}
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: typed references %v, want %v", tc.path, got, tc.want)
+		}
+		for _, w := range tc.selected {
+			if !slices.Contains(sel, w) {
+				t.Errorf("%s: %s not marked as used through a selector; selected: %v", tc.path, w, sel)
+			}
+		}
+	}
+}

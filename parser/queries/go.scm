@@ -24,6 +24,17 @@
 (type_identifier) @ref.type
 (qualified_type package: (package_identifier) @qual name: (type_identifier) @ref.type)
 
+; Local names and their declared types (Ref.Type): receivers, parameters,
+; var x T, x := T{} and x := &T{}.
+(parameter_declaration name: (identifier) @bind type: (_) @bind.type)
+(var_spec name: (identifier) @bind type: (_) @bind.type)
+(short_var_declaration
+  left: (expression_list . (identifier) @bind)
+  right: (expression_list . (composite_literal type: (_) @bind.type)))
+(short_var_declaration
+  left: (expression_list . (identifier) @bind)
+  right: (expression_list . (unary_expression operand: (composite_literal type: (_) @bind.type))))
+
 (import_spec name: (_) @import.alias path: (_) @import.path)
 (import_spec !name path: (_) @import.path)
 

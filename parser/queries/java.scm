@@ -23,3 +23,7 @@
 
 ; String literals (what config keys, flags and messages are written in).
 (string_literal) @literal
+
+; Local names and their declared types (Ref.Type): parameters and locals.
+(formal_parameter type: (_) @bind.type name: (identifier) @bind)
+(local_variable_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind))

@@ -31,3 +31,6 @@
 ; String literals (what config keys, flags and messages are written in).
 (string) @literal
 (template_string) @literal
+
+; Local names and their types (Ref.Type): x = new Name(...).
+(variable_declarator name: (identifier) @bind value: (new_expression constructor: (identifier) @bind.type))

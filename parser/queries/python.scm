@@ -20,3 +20,10 @@
 
 ; String literals (what config keys, flags and messages are written in).
 (string) @literal
+
+; Local names and their declared types (Ref.Type): annotated parameters
+; and variables, x = Name(...).
+(typed_parameter (identifier) @bind type: (type (identifier) @bind.type))
+(typed_default_parameter name: (identifier) @bind type: (type (identifier) @bind.type))
+(assignment left: (identifier) @bind type: (type (identifier) @bind.type))
+(assignment left: (identifier) @bind !type right: (call function: (identifier) @bind.type))

@@ -34,3 +34,7 @@
 ; pin_project! { ... }): parsed again as Rust (parser/macro.go).
 (source_file (macro_invocation (token_tree) @macro.items))
 (declaration_list (macro_invocation (token_tree) @macro.items))
+
+; Local names and their declared types (Ref.Type): parameters, let x: T.
+(parameter pattern: (identifier) @bind type: (_) @bind.type)
+(let_declaration pattern: (identifier) @bind type: (_) @bind.type)

@@ -43,3 +43,10 @@
 ; String literals (what config keys, flags and messages are written in).
 (string) @literal
 (template_string) @literal
+
+; Local names and their types (Ref.Type): x = new Name(...).
+(variable_declarator name: (identifier) @bind value: (new_expression constructor: (identifier) @bind.type))
+; ... and annotated parameters and variables.
+(required_parameter pattern: (identifier) @bind type: (type_annotation (type_identifier) @bind.type))
+(optional_parameter pattern: (identifier) @bind type: (type_annotation (type_identifier) @bind.type))
+(variable_declarator name: (identifier) @bind type: (type_annotation (type_identifier) @bind.type))
