@@ -29,8 +29,9 @@ import (
 // an ignore file edited in place (its own stamp is kept; a change means a
 // walk of the whole tree), other walk options (a fingerprint), tracked
 // files below ignored paths (the git index's stamp, when git was asked),
-// and symbolic links, below which a change moves no time of the tree (no
-// sketch is taken of a tree with any). File systems set times from a
+// and symbolic links to directories, below which a change moves no time
+// of the tree (no sketch is taken of a tree with one; a file symlink is
+// looked at again every time). File systems set times from a
 // coarse clock (a few milliseconds), so a directory changed just after the
 // walk read it may keep the time it was read with: directories whose time
 // is less than RacyMargin older than the walk are read again next time,

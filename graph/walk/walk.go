@@ -597,9 +597,6 @@ func (w *walker) symlink(t *dirTask, ign *ignoreList, rel, name string) {
 	if w.ignored(t, ign, rel, name, false) {
 		return
 	}
-	if w.sk != nil {
-		w.sk.link() // a change below it moves no time of the tree
-	}
 	abs := joinAbs(t.abs, name)
 	if len(abs) > pathMax {
 		w.skip(rel, reasonTooLong)
@@ -628,6 +625,12 @@ func (w *walker) symlink(t *dirTask, ign *ignoreList, rel, name string) {
 	}
 	switch st.typ {
 	case fs.ModeDir:
+		if w.sk != nil {
+			// A change below it moves no time of the tree. (A file
+			// symlink is listed, and its stamp, the target's, never
+			// matches its lstat: a sketch's Since names it every time.)
+			w.sk.link()
+		}
 		// About to be read as a directory: "dir/" patterns apply too.
 		if w.ignored(t, ign, rel, name, true) {
 			return
