@@ -4,6 +4,10 @@
 // folders, symlinks, size limits), ClassifyContent (binary, generated,
 // minified), IsTest (the test-path conventions), Confine (a path a user
 // gave, kept inside the root) and Diff (what changed since a build).
+// WalkPaths walks a few paths alone, with Walk's rules (a watcher's
+// paths, paths.go); a Sketch, taken by a walk, names the paths that may
+// have changed since by the times of the directories (sketch.go), so that
+// a build without a watcher need not read every directory either.
 // It knows nothing of pages or of the index: the folders it omits and the
 // languages it detects are options it is given.
 package walk
