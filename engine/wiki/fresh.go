@@ -216,6 +216,9 @@ func (f *freshness) startBuild(s *Live, fingerprint uint64, changed []string) bo
 			bctx = WithChanged(bctx, changed)
 		}
 		err := s.opt.Build(bctx)
+		if err == nil {
+			s.preopen()
+		}
 		f.mu.Lock()
 		f.building, f.lastBuilt = false, time.Now()
 		f.buildErr = ""
@@ -228,13 +231,31 @@ func (f *freshness) startBuild(s *Live, fingerprint uint64, changed []string) bo
 			s.watch.notePath(time.Now(), "")
 		}
 		close(done)
+		of := "the tree"
+		if changed != nil {
+			of = fmt.Sprintf("%d changed paths", len(changed))
+		}
 		if err != nil {
-			s.logf("background build failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
+			s.logf("background build of %s failed after %s: %v", of, time.Since(start).Round(time.Millisecond), err)
 		} else {
-			s.logf("background build done in %s", time.Since(start).Round(time.Millisecond))
+			s.logf("background build of %s done in %s, its generation opened", of, time.Since(start).Round(time.Millisecond))
 		}
 	})
 	return true
+}
+
+// preopen opens the generation a background build made live, before a
+// call asks for it: calls meanwhile answer from the old one (Acquire), so
+// none waits for the open (a second at 100k files, where every segment is
+// opened again).
+func (s *Live) preopen() {
+	key, ok := statKey(filepath.Join(s.dir, "CURRENT"))
+	if !ok || s.closed.Load() {
+		return
+	}
+	s.swapMu.Lock()
+	s.swap(key)
+	s.swapMu.Unlock()
 }
 
 // changeSet lists the files added, modified or removed since the

@@ -3,14 +3,13 @@ package walk
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // This file holds the Sketch, what lets a build without a watcher find the
@@ -29,8 +28,9 @@ import (
 // an ignore file edited in place (its own stamp is kept; a change means a
 // walk of the whole tree), other walk options (a fingerprint), tracked
 // files below ignored paths (the git index's stamp, when git was asked),
-// and symbolic links, below which a change moves no time of the tree (no
-// sketch is taken of a tree with any). File systems set times from a
+// and symbolic links to directories, below which a change moves no time
+// of the tree (no sketch is taken of a tree with one; a file symlink is
+// looked at again every time). File systems set times from a
 // coarse clock (a few milliseconds), so a directory changed just after the
 // walk read it may keep the time it was read with: directories whose time
 // is less than RacyMargin older than the walk are read again next time,
@@ -92,10 +92,9 @@ type sketching struct {
 }
 
 func (s *sketching) dir(rel string, d *dirHandle) {
-	var st unix.Stat_t
 	ds := DirStamp{Rel: rel, Mtime: -1, Ctime: -1}
-	if unix.Fstat(d.fd, &st) == nil {
-		ds.Mtime, ds.Ctime = st.Mtim.Nano(), st.Ctim.Nano()
+	if m, c, ok := d.times(); ok {
+		ds.Mtime, ds.Ctime = m, c
 		if max(ds.Mtime, ds.Ctime) >= s.start-int64(RacyMargin) {
 			ds.Mtime, ds.Ctime = -1, -1 // racy: read it again next time
 		}
@@ -195,12 +194,11 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	var wg sync.WaitGroup
 	for w := range n {
 		wg.Go(func() {
-			var st unix.Stat_t
 			for i := w; i < len(sk.Dirs); i += n {
 				d := sk.Dirs[i]
 				ds := DirStamp{Rel: d.Rel, Mtime: -1, Ctime: -1}
-				if unix.Lstat(joinAbs(root, d.Rel), &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
-					ds.Mtime, ds.Ctime = st.Mtim.Nano(), st.Ctim.Nano()
+				if st, ok := lstatTimes(joinAbs(root, d.Rel)); ok && st.typ == fs.ModeDir {
+					ds.Mtime, ds.Ctime = st.mtime, st.ctime
 					if max(ds.Mtime, ds.Ctime) >= start-int64(RacyMargin) {
 						ds.Mtime, ds.Ctime = -1, -1
 					}
@@ -209,8 +207,7 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 			}
 			for i := w; i < len(known); i += n {
 				f := known[i]
-				if unix.Lstat(joinAbs(root, f.Path), &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG ||
-					st.Size != f.Size || st.Mtim.Nano() != f.ModTime {
+				if st, ok := lstatTimes(joinAbs(root, f.Path)); !ok || st.typ != 0 || st.size != f.Size || st.mtime != f.ModTime {
 					fileMoved[i] = true
 				}
 			}

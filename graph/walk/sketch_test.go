@@ -166,8 +166,23 @@ func TestSketchGivesUp(t *testing.T) {
 	if _, _, ok := res.Sketch.Since(context.Background(), root, opt, known(res)); ok {
 		t.Error("Since answered after an ignore file changed")
 	}
+	os.WriteFile(filepath.Join(root, "a", ".gitignore"), []byte("*.txt\n"), 0o644)
+	// A file symlink is named every time, so that its target's edits show.
+	os.Symlink(filepath.Join(root, "b", "y.go"), filepath.Join(root, "a", "flink.go"))
+	time.Sleep(60 * time.Millisecond)
+	res = mustWalk(t, root, opt)
+	if res.Sketch == nil {
+		t.Fatal("no sketch of a tree with a file symlink")
+	}
+	time.Sleep(60 * time.Millisecond)
+	later = later.Add(time.Hour)
+	os.WriteFile(filepath.Join(root, "b", "y.go"), []byte("package b\n"), 0o644)
+	os.Chtimes(filepath.Join(root, "b", "y.go"), later, later)
+	if paths, _, ok := res.Sketch.Since(context.Background(), root, opt, known(res)); !ok || !slices.Contains(paths, "a/flink.go") || !slices.Contains(paths, "b/y.go") {
+		t.Errorf("Since after a symlinked file's target changed = %q, %v; want a/flink.go and b/y.go", paths, ok)
+	}
 	os.Symlink(filepath.Join(root, "b"), filepath.Join(root, "a", "link"))
 	if res := mustWalk(t, root, opt); res.Sketch != nil {
-		t.Error("a sketch of a tree with a symbolic link")
+		t.Error("a sketch of a tree with a directory symlink")
 	}
 }

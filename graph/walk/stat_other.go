@@ -49,3 +49,29 @@ func statPath(path string) (fileStat, error) {
 func infoStat(fi fs.FileInfo) fileStat {
 	return fileStat{typ: fi.Mode().Type(), size: fi.Size(), mtime: fi.ModTime().UnixNano(), readable: true}
 }
+
+// times returns the directory's modification time twice (no change time
+// here), for a Sketch.
+func (d *dirHandle) times() (mtime, ctime int64, ok bool) {
+	fi, err := d.f.Stat()
+	if err != nil {
+		return 0, 0, false
+	}
+	return fi.ModTime().UnixNano(), fi.ModTime().UnixNano(), true
+}
+
+// timedStat is what a Sketch compares of a path.
+type timedStat struct {
+	typ          fs.FileMode
+	size         int64
+	mtime, ctime int64
+}
+
+// lstatTimes lstats path.
+func lstatTimes(path string) (timedStat, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return timedStat{}, false
+	}
+	return timedStat{typ: fi.Mode().Type(), size: fi.Size(), mtime: fi.ModTime().UnixNano(), ctime: fi.ModTime().UnixNano()}, true
+}

@@ -152,3 +152,31 @@ func (c creds) inGroup(gid uint32) bool {
 	}
 	return false
 }
+
+// times returns the directory's modification and change times (Unix
+// nanoseconds), for a Sketch.
+func (d *dirHandle) times() (mtime, ctime int64, ok bool) {
+	var st unix.Stat_t
+	if unix.Fstat(d.fd, &st) != nil {
+		return 0, 0, false
+	}
+	return st.Mtim.Nano(), st.Ctim.Nano(), true
+}
+
+// timedStat is what a Sketch compares of a path: its type, size and
+// modification and change times.
+type timedStat struct {
+	typ          fs.FileMode // type bits only; 0 for a regular file
+	size         int64
+	mtime, ctime int64
+}
+
+// lstatTimes lstats path.
+func lstatTimes(path string) (timedStat, bool) {
+	var st unix.Stat_t
+	if unix.Lstat(path, &st) != nil {
+		return timedStat{}, false
+	}
+	fst := toFileStat(&st)
+	return timedStat{typ: fst.typ, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
+}

@@ -4,6 +4,10 @@
 // folders, symlinks, size limits), ClassifyContent (binary, generated,
 // minified), IsTest (the test-path conventions), Confine (a path a user
 // gave, kept inside the root) and Diff (what changed since a build).
+// WalkPaths walks a few paths alone, with Walk's rules (a watcher's
+// paths, paths.go); a Sketch, taken by a walk, names the paths that may
+// have changed since by the times of the directories (sketch.go), so that
+// a build without a watcher need not read every directory either.
 // It knows nothing of pages or of the index: the folders it omits and the
 // languages it detects are options it is given.
 package walk
@@ -597,9 +601,6 @@ func (w *walker) symlink(t *dirTask, ign *ignoreList, rel, name string) {
 	if w.ignored(t, ign, rel, name, false) {
 		return
 	}
-	if w.sk != nil {
-		w.sk.link() // a change below it moves no time of the tree
-	}
 	abs := joinAbs(t.abs, name)
 	if len(abs) > pathMax {
 		w.skip(rel, reasonTooLong)
@@ -628,6 +629,12 @@ func (w *walker) symlink(t *dirTask, ign *ignoreList, rel, name string) {
 	}
 	switch st.typ {
 	case fs.ModeDir:
+		if w.sk != nil {
+			// A change below it moves no time of the tree. (A file
+			// symlink is listed, and its stamp, the target's, never
+			// matches its lstat: a sketch's Since names it every time.)
+			w.sk.link()
+		}
 		// About to be read as a directory: "dir/" patterns apply too.
 		if w.ignored(t, ign, rel, name, true) {
 			return
