@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"runtime"
 	"sort"
 	"sync"
@@ -71,6 +72,7 @@ func (sg *segment) chunkRecords() {
 		}
 	}
 	c.grp = make([]byte, 0, size)
+	var buf []byte
 	for i := 0; i < n; {
 		start := i
 		for i < n && (i == start || sg.recOff[i+1]-sg.recOff[start] <= recChunkBytes) {
@@ -82,7 +84,8 @@ func (sg *segment) chunkRecords() {
 		}
 		c.first = append(c.first, uint32(start))
 		raw := sg.rec[sg.recOff[start]:sg.recOff[i]]
-		c.data = append(c.data, recZEnc.EncodeAll(raw, make([]byte, 0, len(raw)/4)))
+		buf = recZEnc.EncodeAll(raw, buf[:0])
+		c.data = append(c.data, bytes.Clone(buf)) // exact size: an encoder's buffer grows by doubling
 	}
 	sg.recs.Store(&recView{chunks: c})
 	sg.rec = nil // no reader reads it after the open (recs)
