@@ -28,8 +28,9 @@ import (
 // compression (a variable: tests make chunks of a few records).
 var recChunkBytes uint32 = 4 << 10
 
-// recCacheSlots is the number of decoded chunks an index keeps.
-const recCacheSlots = 1024
+// recCacheSlots is the number of decoded chunks an index keeps (a
+// variable: tests make it evict).
+var recCacheSlots = 1024
 
 // recView is a segment's records as readers see them: stored (rec) or
 // compressed (chunks).
@@ -110,11 +111,13 @@ func chunkAll(segs []*segment) {
 // recCache is an index's cache of decoded chunks, direct-mapped.
 type recCache struct {
 	mu    sync.Mutex
-	slots [recCacheSlots]struct {
-		sg  *segment
-		c   int
-		raw []byte
-	}
+	slots []recSlot // recCacheSlots, made on first use
+}
+
+type recSlot struct {
+	sg  *segment
+	c   int
+	raw []byte
 }
 
 // record returns local page p's stored record in segment sg (chunked).
@@ -128,9 +131,11 @@ func (rc *recCache) record(sg *segment, c *recChunks, p uint32) []byte {
 	if k < 0 {
 		return nil
 	}
-	slot := (int(sg.base) + k*7919) % recCacheSlots
 	rc.mu.Lock()
-	s := &rc.slots[slot]
+	if rc.slots == nil {
+		rc.slots = make([]recSlot, recCacheSlots)
+	}
+	s := &rc.slots[(int(sg.base)+k*7919)%len(rc.slots)]
 	raw := s.raw
 	hit := s.sg == sg && s.c == k
 	rc.mu.Unlock()
