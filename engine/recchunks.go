@@ -1,11 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"runtime"
 	"sort"
 	"sync"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/klauspost/compress/s2"
 )
 
 // Page records held compressed. An index opened from segments keeps the
@@ -15,16 +16,21 @@ import (
 // when a record in it is read. Queries read group pages' records on hot
 // paths (paths of candidate files, IDs breaking ties, the neighbour lists'
 // IDs) and a member's only to show it: at 100,000 files the members'
-// records are 97 MB of the 106 MB, and a query shows a few dozen of them.
-// The index's small cache of decoded chunks (recCacheSlots) serves the
-// members of one file, read one after the other.
+// records are 97 MB of the 106 MB (S2-compressed in 4 KB chunks: 39 MB),
+// and a query reads those of the files it considers showing. The index's
+// cache of decoded chunks (recCacheSlots, 4 MB at most) serves the members
+// of one file, read one after the other, and files that answers show
+// again. The chunks are S2: zstd's decoding (its tables, per chunk)
+// doubled a query's CPU on moby, 8 KB chunks of S2 still added 40 %; 4 KB
+// ones with this cache add about 5 %.
 
 // recChunkBytes is the size of a chunk of member records before
 // compression (a variable: tests make chunks of a few records).
-var recChunkBytes uint32 = 8 << 10
+var recChunkBytes uint32 = 4 << 10
 
-// recCacheSlots is the number of decoded chunks an index keeps.
-const recCacheSlots = 64
+// recCacheSlots is the number of decoded chunks an index keeps (a
+// variable: tests make it evict).
+var recCacheSlots = 1024
 
 // recView is a segment's records as readers see them: stored (rec) or
 // compressed (chunks).
@@ -38,30 +44,16 @@ type recView struct {
 // pages end to end (group pages' too, which are read from grp).
 type recChunks struct {
 	first []uint32 // each chunk's first local page
-	data  [][]byte // each chunk, zstd-compressed
+	data  [][]byte // each chunk, S2-compressed (block format)
 	// grpOff[i] is the bytes of group pages' records before page i, into
 	// grp: a group page's record is grp[grpOff[i]:grpOff[i+1]].
 	grpOff []uint32
 	grp    []byte
 }
 
-var (
-	recZOnce sync.Once
-	recZEnc  *zstd.Encoder
-	recZDec  *zstd.Decoder
-)
-
-func recZInit() {
-	recZOnce.Do(func() {
-		recZEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true))
-		recZDec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderLowmem(true))
-	})
-}
-
 // chunkRecords replaces the segment's records (recOff, rec) by recChunks,
 // keeping recOff: no record read afterwards aliases rec.
 func (sg *segment) chunkRecords() {
-	recZInit()
 	n := sg.n
 	c := &recChunks{grpOff: make([]uint32, n+1)}
 	size := 0
@@ -71,6 +63,7 @@ func (sg *segment) chunkRecords() {
 		}
 	}
 	c.grp = make([]byte, 0, size)
+	var buf []byte
 	for i := 0; i < n; {
 		start := i
 		for i < n && (i == start || sg.recOff[i+1]-sg.recOff[start] <= recChunkBytes) {
@@ -82,7 +75,8 @@ func (sg *segment) chunkRecords() {
 		}
 		c.first = append(c.first, uint32(start))
 		raw := sg.rec[sg.recOff[start]:sg.recOff[i]]
-		c.data = append(c.data, recZEnc.EncodeAll(raw, make([]byte, 0, len(raw)/4)))
+		buf = s2.EncodeBetter(buf[:cap(buf)], raw)
+		c.data = append(c.data, bytes.Clone(buf)) // exact size
 	}
 	sg.recs.Store(&recView{chunks: c})
 	sg.rec = nil // no reader reads it after the open (recs)
@@ -117,11 +111,13 @@ func chunkAll(segs []*segment) {
 // recCache is an index's cache of decoded chunks, direct-mapped.
 type recCache struct {
 	mu    sync.Mutex
-	slots [recCacheSlots]struct {
-		sg  *segment
-		c   int
-		raw []byte
-	}
+	slots []recSlot // recCacheSlots, made on first use
+}
+
+type recSlot struct {
+	sg  *segment
+	c   int
+	raw []byte
 }
 
 // record returns local page p's stored record in segment sg (chunked).
@@ -135,15 +131,17 @@ func (rc *recCache) record(sg *segment, c *recChunks, p uint32) []byte {
 	if k < 0 {
 		return nil
 	}
-	slot := (int(sg.base) + k*7919) % recCacheSlots
 	rc.mu.Lock()
-	s := &rc.slots[slot]
+	if rc.slots == nil {
+		rc.slots = make([]recSlot, recCacheSlots)
+	}
+	s := &rc.slots[(int(sg.base)+k*7919)%len(rc.slots)]
 	raw := s.raw
 	hit := s.sg == sg && s.c == k
 	rc.mu.Unlock()
 	if !hit {
 		var err error
-		if raw, err = recZDec.DecodeAll(c.data[k], nil); err != nil {
+		if raw, err = s2.Decode(nil, c.data[k]); err != nil {
 			return nil
 		}
 		rc.mu.Lock()

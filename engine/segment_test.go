@@ -509,8 +509,8 @@ func TestOpenSegmentsKeepsOnlyWhatQueriesRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(n uint32) { recChunkBytes = n }(recChunkBytes)
-	recChunkBytes = 120 // chunks of a few records: the cache of decoded ones evicts
+	defer func(n uint32, k int) { recChunkBytes, recCacheSlots = n, k }(recChunkBytes, recCacheSlots)
+	recChunkBytes, recCacheSlots = 120, 16 // chunks of a few records: the cache of decoded ones evicts
 	sd := splitSegments(t, g, 4, 5, 0, 0)
 	var all Stats
 	for _, s := range sd.segs {

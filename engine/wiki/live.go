@@ -299,13 +299,23 @@ func (s *Live) swap(key fileKey) {
 	s.fresh.newGeneration()
 	// Opening decoded every segment's stored bytes, which the index drops
 	// once settled (engine.Index.Settled): hand that memory back rather
-	// than keep it until the heap grows into it (100k files: RSS 0.6 →
-	// 0.3 GB).
+	// than keep it until the heap grows into it, and drop the table pages
+	// the decoding mapped (graph.Snapshot.ReleaseMapped).
 	s.bgWG.Add(1)
 	go func() {
 		defer s.bgWG.Done()
 		select {
 		case <-ix.Settled():
+			s.mu.Lock()
+			live := s.cur == ng && !ng.retired
+			if live {
+				ng.refs++ // held while its mappings are released
+			}
+			s.mu.Unlock()
+			if live {
+				ng.Snap.ReleaseMapped()
+				s.release(ng)
+			}
 			debug.FreeOSMemory()
 		case <-s.bgCtx.Done():
 		}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package graph
+
+// ReleaseMapped does nothing here: it releases mapped table pages on Linux
+// (mapped_linux.go).
+func (s *Snapshot) ReleaseMapped() {}
