@@ -67,8 +67,8 @@ import (
 // smallTree segments (moby, 3,000 files, builds in about 5 s on two cores)
 // is parsed whole, then resolved and written, as it would gain little
 // from partial generations and pay for the second pass (moby in two
-// batches: 20 % more memory and a third more time, measured with the copy
-// of unchanged segments). Memory stays bounded: by smallTree batches.
+// batches, with the copy of unchanged segments: 340–369 MB peak against
+// 296–297 MB in one, and no faster, on a loaded machine). Memory stays bounded: by smallTree batches.
 const smallTree = 3
 
 // testBatchFiles, when positive, caps the files of a batch of a full build
