@@ -37,6 +37,18 @@ var rankingCases = []struct {
 	{"go/inventory/store.go:39", []string{"go/inventory/store.go"}},
 	{"php namespace inventory book", []string{"php/src/Book.php"}},
 	{"c sharp catalog observer restocked", []string{"csharp/Catalog.cs"}},
+	// Each case below fails when the signal in its comment is switched off.
+	{"Catalog.restock fails for an unknown isbn, see python/bookstore/models.py", []string{"python/bookstore/models.py"}},                                                              // pathExactBoost
+	{"Catalog.restock fails for an unknown isbn, see lib/models.py", []string{"python/bookstore/models.py"}},                                                                           // pathBaseBoost
+	{"book: restock unknown isbn", []string{"go/inventory/book.go", "csharp/Book.cs", "java/src/main/java/com/bookstore/inventory/Book.java", "php/src/Book.php", "ruby/lib/book.rb"}}, // componentStemBoost, componentPartialBoost
+	{"test catalog", []string{"python/tests/test_catalog.py"}},                                                                                                                         // phraseFactor, weightCompound (=test_catalog)
+	{"stock: price of a book", []string{"rust/src/stock.rs"}},                                                                                                                          // component as text and boost
+	{"store: price of a book", []string{"go/inventory/store.go"}},                                                                                                                      // componentPartialBoost ("store" in bookstore/)
+	{"ruby: price of a book", []string{"ruby/lib/book.rb"}},                                                                                                                            // componentDirBoost
+	{"normalize isbn", []string{"go/inventory/book.go"}},                                                                                                                               // weightCompound (=normalizeisbn)
+	{"Restock fails for an unknown isbn in rust\n```\n$ cargo run\nwarehouse shelf label, warehouse shelf label\n```", []string{"rust/src/stock.rs"}},                                  // bodyCodeWordShare
+	{"Restock fails for an unknown isbn in rust\nThe warehouse shelf label printing around it works, the warehouse shelf label is fine.", []string{"rust/src/stock.rs"}},               // bodyProseShare
+	{"Restock fails for an unknown isbn in rust\nIt happens after `ShelfProps` and `Warehouse` were used", []string{"rust/src/stock.rs"}},                                              // bodyNamedShare
 }
 
 // TestGoldenRanking builds the polyglot fixture, asks every question and
