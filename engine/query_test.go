@@ -248,3 +248,23 @@ func TestAnalyzeBareFileNames(t *testing.T) {
 		t.Errorf("bare file names %q, want Makefile and Dockerfile", bare)
 	}
 }
+
+// TestQueryClassFactors: of two pages with the same text, the core source
+// file ranks above code under examples/ (auxFactor), a YAML file (dataFactor) and a directory's module page
+// (moduleFactor), though they match the question a little better; each
+// pair fails with its factor switched off.
+func TestQueryClassFactors(t *testing.T) {
+	const doc = "Retry the upload with exponential backoff"
+	core := graph.Page{ID: graph.FileID("pkg/upload.go"), Kind: graph.KindFile, Title: "pkg/upload.go", Name: "upload.go", Path: "pkg/upload.go", Lang: "go", Doc: doc}
+	for name, other := range map[string]graph.Page{
+		"aux":    {ID: graph.FileID("examples/upload.go"), Kind: graph.KindFile, Title: "examples/upload.go", Name: "upload.go", Path: "examples/upload.go", Lang: "go", Doc: doc},
+		"data":   {ID: graph.FileID("ci/upload.yml"), Kind: graph.KindFile, Title: "ci/upload.yml", Name: "upload.yml", Path: "ci/upload.yml", Lang: "yaml", Doc: doc},
+		"module": {ID: graph.ModuleID("upload/retry"), Kind: graph.KindModule, Title: "upload/retry", Name: "retry", Path: "upload/retry", Doc: doc},
+	} {
+		ix := NewIndex(graph.NewGraph([]graph.Page{core, other}, nil))
+		r := query(t, ix, "upload retry backoff", Options{})
+		if len(r.Results) == 0 || r.Results[0].ID != core.ID {
+			t.Errorf("%s: top is not the core file\n%s", name, r.Render())
+		}
+	}
+}
