@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
@@ -312,4 +313,27 @@ func (t *tailBuffer) String() string {
 		}
 	}
 	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+// KeepTail cuts the start of r's output until it counts at most maxTokens
+// (engine.CountTokens), at a line boundary when one is near, adding what
+// it cut to DroppedBytes. An MCP answer keeps less than the CLI's 64 KB.
+func (r *CheckResult) KeepTail(maxTokens int) {
+	if engine.CountTokens(r.Output) <= maxTokens {
+		return
+	}
+	lo, hi := 0, len(r.Output) // the least start whose tail fits
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if engine.CountTokens(r.Output[mid:]) <= maxTokens {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if i := strings.IndexByte(r.Output[lo:], '\n'); i >= 0 && i < 2048 {
+		lo += i + 1
+	}
+	r.DroppedBytes += int64(lo)
+	r.Output = strings.ToValidUTF8(r.Output[lo:], "")
 }
