@@ -329,11 +329,17 @@ func (im *Impact) pack(budget int) {
 			}
 		}
 	}
+	im.LeftOut = im.leftOut()
+	im.Truncated = len(im.LeftOut) > 0
 	im.UsedTokens = im.tokens()
-	im.LeftOut = nil
+}
+
+// leftOut says what the shown lists lack of their totals.
+func (im *Impact) leftOut() []string {
+	var out []string
 	note := func(what string, total, shown int) {
 		if total > shown {
-			im.LeftOut = append(im.LeftOut, fmt.Sprintf("%d of %d %s", total-shown, total, what))
+			out = append(out, fmt.Sprintf("%d of %d %s", total-shown, total, what))
 		}
 	}
 	note("changed definitions", im.Targets.Total, len(im.Targets.Pages))
@@ -342,10 +348,7 @@ func (im *Impact) pack(budget int) {
 	}
 	note("tests", im.Tests.Total, len(im.Tests.Pages))
 	note("files", im.Files.Total, len(im.Files.Files))
-	im.Truncated = len(im.LeftOut) > 0
-	if im.Truncated {
-		im.UsedTokens = im.tokens() // the left-out line is part of the answer
-	}
+	return out
 }
 
 // cutTo drops the last entry of s unless it holds floor entries or fewer.
@@ -425,8 +428,8 @@ func (im *Impact) Render(w io.Writer) {
 			fmt.Fprintf(bw, "  %s  (%d %s, depth %d%s)\n", f.Path, f.Pages, plural(f.Pages, "page"), f.Depth, test)
 		}
 	}
-	if len(im.LeftOut) > 0 {
-		fmt.Fprintf(bw, "left out to fit %d tokens: %s\n", im.BudgetTokens, strings.Join(im.LeftOut, "; "))
+	if left := im.leftOut(); len(left) > 0 {
+		fmt.Fprintf(bw, "left out (caps of %d a list, budget of %d tokens): %s\n", MaxImpactShown, im.BudgetTokens, strings.Join(left, "; "))
 	}
 	if im.Check != "" {
 		if im.Tests.Total > 0 {
@@ -567,8 +570,11 @@ func mapChanges(g *graph.Graph, snap *graph.Snapshot, root string, changed []Cha
 		}
 		syms := byPath[c.Path]
 		if c.Status == "deleted" || c.Lines == nil {
-			// A deleted file (the index still holds it) or a whole one.
-			add(fi)
+			// A deleted file (the index still holds it) or a whole one:
+			// its definitions, or the file when it has none.
+			if len(syms) == 0 {
+				add(fi)
+			}
 			for _, s := range syms {
 				add(s)
 			}
@@ -625,7 +631,7 @@ func GitChanges(ctx context.Context, root, base string) ([]ChangedFile, error) {
 	if strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
 		return nil, fmt.Errorf("diff base %q is not a git revision; give a branch, tag or commit (e.g. main, HEAD~1)", base)
 	}
-	out, err := git(ctx, root, "-c", "core.quotepath=off", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--relative", "--unified=0", rev, "--")
+	out, err := git(ctx, root, "-c", "core.quotepath=off", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--relative", "--src-prefix=a/", "--dst-prefix=b/", "--unified=0", rev, "--")
 	if err != nil {
 		return nil, fmt.Errorf("git diff %s: %v (impact --diff needs a git repository and a base it knows: a branch, tag or commit; before the first commit there is no HEAD)", rev, err)
 	}
