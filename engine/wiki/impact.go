@@ -29,6 +29,7 @@ const (
 	MaxImpactShown            = 30
 	DefaultImpactBudgetTokens = 2000
 	minImpactBudgetTokens     = 200
+	maxChangedRanges          = 50 // line ranges kept per changed file
 )
 
 // ImpactOptions shape an impact answer. The zero value takes the defaults.
@@ -120,6 +121,7 @@ type Impact struct {
 	Target       string        `json:"target,omitempty"`
 	DiffBase     string        `json:"diff_base,omitempty"`
 	Changed      []ChangedFile `json:"changed,omitempty"`
+	ChangedTotal int           `json:"changed_total,omitempty"`
 	Targets      ImpactList    `json:"targets"`
 	Depth        int           `json:"depth"`
 	Levels       []ImpactLevel `json:"levels"`
@@ -319,6 +321,7 @@ func (im *Impact) pack(budget int) {
 		lists = append(lists, list{func(f int) bool { return cutTo(&l.Pages, f) }, 10})
 	}
 	lists = append(lists, list{func(f int) bool { return cutTo(&im.Targets.Pages, max(f, 1)) }, 10})
+	lists = append(lists, list{func(f int) bool { return cutTo(&im.Changed, f) }, 5})
 	for _, floors := range []bool{true, false} {
 		for _, l := range lists {
 			floor := 0
@@ -342,6 +345,7 @@ func (im *Impact) leftOut() []string {
 			out = append(out, fmt.Sprintf("%d of %d %s", total-shown, total, what))
 		}
 	}
+	note("changed files", im.ChangedTotal, len(im.Changed))
 	note("changed definitions", im.Targets.Total, len(im.Targets.Pages))
 	for _, l := range im.Levels {
 		note(fmt.Sprintf("referrers at depth %d", l.Depth), l.Total, len(l.Pages))
@@ -380,7 +384,7 @@ func (im *Impact) Render(w io.Writer) {
 			base = "HEAD"
 		}
 		fmt.Fprintf(bw, "impact of the working tree's changes against %s: %d %s, %d %s\n", base,
-			len(im.Changed), plural(len(im.Changed), "file"), im.Targets.Total, plural(im.Targets.Total, "definition"))
+			im.ChangedTotal, plural(im.ChangedTotal, "file"), im.Targets.Total, plural(im.Targets.Total, "definition"))
 		for _, c := range im.Changed {
 			fmt.Fprintf(bw, "  %s %s%s", c.Status, c.Path, rangesText(c.Lines))
 			switch {
@@ -521,7 +525,13 @@ func ImpactOfDiff(ctx context.Context, snap *graph.Snapshot, root, base string, 
 	seeds := mapChanges(g, snap, root, changed)
 	im := impactFrom(g, seeds, opt)
 	im.DiffBase = base
-	im.Changed = changed
+	im.ChangedTotal = len(changed)
+	for i := range changed {
+		if len(changed[i].Lines) > maxChangedRanges {
+			changed[i].Lines = changed[i].Lines[:maxChangedRanges]
+		}
+	}
+	im.Changed = changed[:min(len(changed), MaxImpactShown)]
 	im.pack(opt.budget())
 	return im, nil
 }
