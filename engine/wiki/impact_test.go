@@ -283,3 +283,28 @@ func TestParseDiff(t *testing.T) {
 		t.Errorf("parseDiff\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// TestImpactDiffSubdir: an index of a folder inside a git repository maps
+// the diff's paths to its own (git diff --relative), and ignores changes
+// outside it.
+func TestImpactDiffSubdir(t *testing.T) {
+	top := t.TempDir()
+	files := map[string]string{"README.md": "# top\n"}
+	for name, content := range impactTree() {
+		files["sub/"+name] = content
+	}
+	walktest.GitInit(t, top, files, ".")
+	walktest.Git(t, top, "commit", "-q", "-m", "init")
+	root := filepath.Join(top, "sub")
+	walktest.WriteFile(t, root, "core/core.go", strings.Replace(files["sub/core/core.go"], "return 1", "return 10", 1))
+	walktest.WriteFile(t, top, "README.md", "# top, changed\n")
+	snap := buildImpactTree(t, root)
+	defer snap.Close()
+	im, err := ImpactOfDiff(context.Background(), snap, root, "", ImpactOptions{Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Changed) != 1 || im.Changed[0].Path != "core/core.go" || !slices.Equal(ids(im.Targets.Pages), []string{"symbol:core/core.go#Base"}) {
+		t.Errorf("changed %+v targets %v", im.Changed, ids(im.Targets.Pages))
+	}
+}
