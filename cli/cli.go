@@ -52,6 +52,8 @@ func init() {
 		{"query", "[--budget N] [--kind K,...] [--focus PATH,...] [--explain] [--json] QUESTION...", "ranked page stubs that fit a token budget", runQuery},
 		{"page", "[--json] ID", "show one page: title, doc, source, edges, notes", runPage},
 		{"related", "[--rel R] [--direction in|out|both] [--json] ID", "a page's neighbours by edge type", runRelated},
+		{"impact", "[--depth N] [--budget N] [--json] (ID | --diff [BASE])", "what a change reaches: referrers by depth, tests, files", runImpact},
+		{"check", "[--json] NAME", "run a check configured in .wikitoolkit.json (e.g. tests), no shell", runCheck},
 		{"status", "[--json]", "pages, edges, files, languages, skipped files, last build, index size", runStatus},
 		{"remember", "[--category C] [--title T] [--link ID] [--rel R] [--json] FACT", "save a memory page (a lasting fact) that queries find", runRemember},
 		{"note", "[--json] ID TEXT | --confirm ID [TEXT]", "append a dated note to a page; --confirm marks its notes still true", runNote},
@@ -229,6 +231,20 @@ var commandHelp = map[string]string{
 oversized files and vendored folders, and reports each with its reason. Only
 added and changed files are reparsed. A killed build leaves the previous index
 answering; the next build completes it.`,
+	"impact": `For a symbol (any page reference 'page' takes; a file or module stands for
+its definitions) or for the definitions the working tree changes against HEAD
+(--diff) or against BASE (--diff BASE; git diff --unified=0, untracked files
+count as added): the pages that reference them, then the pages that reference
+those, up to --depth levels, each level capped at 30 shown and counted; the
+tests among them listed apart; the files. The answer fits --budget tokens and
+says what it left out.`,
+	"check": `Runs the check NAME from the "checks" map of .wikitoolkit.json at the
+repository root, e.g. {"checks": {"tests": ["go", "test", "./..."],
+"lint": {"argv": ["./scripts/lint.sh"], "timeout_seconds": 120}}}: the argv as
+written, without a shell, in the repository root, killed after its timeout
+(default 10 minutes). The program is a name looked up on PATH or a path inside
+the repository. Prints the exit code and the last 64 KB of output; exits 1
+when the check fails. Nothing outside the configured list ever runs.`,
 	"memory": `Notes and memories live in the index and, as one Markdown file each, in the
 repository's .wiki/ folder, which a team commits: every remember, note and
 note --confirm writes its file, and build loads new and changed files.

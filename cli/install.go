@@ -44,6 +44,8 @@ faster on large repositories and cost far fewer tokens.
 - ` + "`wiki_page`" + ` / ` + "`wiki_related`" + ` — one page in full (source, callers, notes) / its neighbours, by ID from wiki_query.
 - ` + "`wiki_search`" + ` / ` + "`wiki_read`" + ` — exact text or regex search / a slice of a file (replace Grep and Read).
 - ` + "`wiki_remember`" + ` / ` + "`wiki_note`" + ` — save a lasting fact / a note on a page, for later sessions.
+- ` + "`wiki_impact`" + ` — before and after a change: the callers (by depth), tests and files a symbol or the git diff reaches;
+  ` + "`wiki_check`" + ` runs a check the project configured in .wikitoolkit.json (e.g. tests).
 
 When you delegate to a sub-agent, tell it to use the wiki_* tools too.`
 
@@ -428,10 +430,14 @@ func (in *installer) uninstallServer(rel, key string) error {
 }
 
 // toolPermissions are the Claude Code permission rules for the wiki tools.
+// wiki_check is left out: it runs the project's commands, so Claude Code
+// asks the user before its first run.
 func toolPermissions() []string {
-	out := make([]string, len(mcp.ToolNames))
-	for i, n := range mcp.ToolNames {
-		out[i] = "mcp__" + serverName + "__" + n
+	var out []string
+	for _, n := range mcp.ToolNames {
+		if n != "wiki_check" {
+			out = append(out, "mcp__"+serverName+"__"+n)
+		}
 	}
 	return out
 }

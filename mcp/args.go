@@ -19,8 +19,13 @@ import (
 // a model acts faster on "budget_tokens must be an integer, not a string".
 
 // writers are the tools that add to the repository's notes and memories;
-// every other tool only reads. No tool reaches outside the repository.
-var writers = []string{"wiki_remember", "wiki_note"}
+// runners run a configured check (wiki_check), which may do anything its
+// command does; every other tool only reads. No tool reaches outside the
+// repository except through a check the project configured.
+var (
+	writers = []string{"wiki_remember", "wiki_note"}
+	runners = []string{"wiki_check"}
+)
 
 // annotations returns the hints tools/list shows for a tool.
 func annotations(name string) *sdk.ToolAnnotations {
@@ -29,6 +34,12 @@ func annotations(name string) *sdk.ToolAnnotations {
 	if slices.Contains(writers, name) {
 		// Additive: a note or memory never overwrites or removes anything.
 		a.ReadOnlyHint, a.DestructiveHint = false, &no
+	}
+	if slices.Contains(runners, name) {
+		// A check runs what the project configured, which may write files
+		// or fetch modules: no hints beyond readOnlyHint false (MCP's
+		// defaults: destructive, open world).
+		a.ReadOnlyHint, a.OpenWorldHint = false, nil
 	}
 	return a
 }

@@ -16,9 +16,10 @@ import (
 )
 
 // TestAnnotations: every read-only tool says so and that it stays inside
-// the repository; the two writers say they only add.
+// the repository; the two writers say they only add; wiki_check claims
+// nothing.
 func TestAnnotations(t *testing.T) {
-	cs, _, _ := connect(t, Options{})
+	cs, _, _ := connectWith(t, Options{}, map[string]string{".wikitoolkit.json": `{"checks": {"tests": ["go", "test", "./..."]}}`})
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -30,6 +31,14 @@ func TestAnnotations(t *testing.T) {
 		a := tool.Annotations
 		if a == nil {
 			t.Errorf("%s has no annotations", tool.Name)
+			continue
+		}
+		if tool.Name == "wiki_check" {
+			// It runs what the project configured: MCP's defaults
+			// (destructive, open world) stand.
+			if a.ReadOnlyHint || a.OpenWorldHint != nil || a.DestructiveHint != nil {
+				t.Errorf("wiki_check annotations %+v, want readOnlyHint false and no other hint", a)
+			}
 			continue
 		}
 		if a.OpenWorldHint == nil || *a.OpenWorldHint {

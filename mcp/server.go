@@ -62,7 +62,7 @@ type Options struct {
 }
 
 // ToolNames lists every tool a Server can serve.
-var ToolNames = []string{"wiki_query", "wiki_page", "wiki_related", "wiki_status", "wiki_remember", "wiki_note", "wiki_search", "wiki_read"}
+var ToolNames = []string{"wiki_query", "wiki_page", "wiki_related", "wiki_status", "wiki_remember", "wiki_note", "wiki_search", "wiki_read", "wiki_impact", "wiki_check"}
 
 // Server serves one index. Create it with New; it is safe for concurrent use
 // by any number of sessions.
@@ -296,4 +296,12 @@ func (s *Server) addTools() {
 	s.addNote()
 	s.addSearch()
 	s.addRead()
+	s.addImpact()
+	// wiki_check is off until the project configures a check (or the
+	// allow list names it, so that it can say how): one tool less in every
+	// tools/list of a project that has none. The list is fixed when the
+	// server starts.
+	if cfg, err := wiki.LoadProjectConfig(s.live.RootNoIndex()); err != nil || len(cfg.Checks) > 0 || slices.Contains(s.opt.Allow, "wiki_check") {
+		s.addCheck()
+	}
 }

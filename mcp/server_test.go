@@ -69,8 +69,15 @@ func buildIndex(t testing.TB, root string) string {
 // connect starts a Server on a fresh fixture and returns a connected client.
 func connect(t testing.TB, opt Options) (*sdk.ClientSession, *Server, string) {
 	t.Helper()
+	return connectWith(t, opt, nil)
+}
+
+// connectWith is connect on the fixture plus extra files.
+func connectWith(t testing.TB, opt Options, extra map[string]string) (*sdk.ClientSession, *Server, string) {
+	t.Helper()
 	root := t.TempDir()
 	walktest.WriteTree(t, root, fixture)
+	walktest.WriteTree(t, root, extra)
 	dir := buildIndex(t, root)
 	opt.IndexDir = dir
 	if opt.CheckEvery == 0 {
@@ -224,15 +231,16 @@ func TestTools(t *testing.T) {
 // turn; the design allows 1,500 tokens, counted as 3 bytes of JSON a token
 // (model tokenizers take 3.2–4 bytes of schema JSON a token, so this errs
 // high; engine.CountTokens, which errs higher on punctuation, is logged
-// beside).
+// beside). wiki_check is listed only when the project configures checks;
+// the list with it is measured and logged too.
 func TestToolListTokens(t *testing.T) {
 	cs, _, _ := connect(t, Options{})
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Tools) != len(ToolNames) {
-		t.Errorf("%d tools, want %d", len(res.Tools), len(ToolNames))
+	if len(res.Tools) != len(ToolNames)-1 {
+		t.Errorf("%d tools, want %d (all but wiki_check)", len(res.Tools), len(ToolNames)-1)
 	}
 	b, _ := json.Marshal(res)
 	n := (len(b) + 2) / 3
@@ -240,6 +248,17 @@ func TestToolListTokens(t *testing.T) {
 	if n > 1500 {
 		t.Errorf("tools/list costs ~%d tokens, over 1500", n)
 	}
+	csAll, _, _ := connectWith(t, Options{}, map[string]string{".wikitoolkit.json": `{"checks": {"tests": ["go", "test", "./..."]}}`})
+	all, err := csAll.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Tools) != len(ToolNames) {
+		t.Errorf("with checks configured: %d tools, want %d", len(all.Tools), len(ToolNames))
+	}
+	ball, _ := json.Marshal(all)
+	t.Logf("tools/list with checks configured: %d tools, %d bytes, ~%d tokens at 3 bytes a token", len(all.Tools), len(ball), (len(ball)+2)/3)
+	res.Tools = all.Tools
 	for _, tool := range res.Tools {
 		s := mustJSON(tool.InputSchema)
 		var sch struct {

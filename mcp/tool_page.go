@@ -18,7 +18,7 @@ type pageIn struct {
 const maxPageEdges = 50
 
 func (s *Server) addPage() {
-	addTool(s, &sdk.Tool{Name: "wiki_page", Description: "Full page for an ID from wiki_query: signature, doc, source, callers, callees, notes. " +
+	addTool(s, &sdk.Tool{Name: "wiki_page", Description: "Full page of a wiki_query ID: signature, doc, source, callers, callees, notes. " +
 		"Use instead of Read."},
 		true, nil, s.page)
 }

@@ -16,10 +16,10 @@ import (
 const minBudgetTokens = 100
 
 type queryIn struct {
-	Question     string   `json:"question" jsonschema:"words, identifier, path or stack trace"`
+	Question     string   `json:"question" jsonschema:"question or identifier"`
 	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"answer size limit"`
 	Focus        []string `json:"focus,omitempty" jsonschema:"paths you are editing"`
-	Kind         string   `json:"kind,omitempty" jsonschema:"only some of module,file,symbol,doc,memory"`
+	Kind         string   `json:"kind,omitempty" jsonschema:"module,file,symbol,doc,memory"`
 }
 
 // queryOut is engine.Result (the `query --json` shape) plus the result
@@ -30,8 +30,8 @@ type queryOut struct {
 }
 
 func (s *Server) addQuery() {
-	addTool(s, &sdk.Tool{Name: "wiki_query", Description: "Search this repository's wiki FIRST, before Grep/Glob/Read: ranked files, symbols, docs and " +
-		"memories for a question, identifier, path or stack trace, in one cheap call. IDs feed wiki_page, wiki_related."},
+	addTool(s, &sdk.Tool{Name: "wiki_query", Description: "Search the repo's wiki FIRST, before Grep/Glob/Read: ranked files, symbols, docs, " +
+		"memories for a question, name, path or stack trace. IDs feed wiki_page, wiki_related."},
 		true, nil, s.query)
 }
 

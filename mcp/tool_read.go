@@ -16,7 +16,7 @@ type readIn struct {
 }
 
 func (s *Server) addRead() {
-	addTool(s, &sdk.Tool{Name: "wiki_read", Description: "Read numbered lines of a repository file, bounded. Use instead of Read/cat."},
+	addTool(s, &sdk.Tool{Name: "wiki_read", Description: "Numbered lines of a repo file, bounded. Use instead of Read/cat."},
 		false, nil, s.read)
 }
 

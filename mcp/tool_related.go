@@ -11,7 +11,7 @@ import (
 
 type relatedIn struct {
 	PageID    string `json:"page_id" jsonschema:"ID, path or name"`
-	Rel       string `json:"rel,omitempty" jsonschema:"contains, references, imports or relates"`
+	Rel       string `json:"rel,omitempty" jsonschema:"contains, references, imports, relates"`
 	Direction string `json:"direction,omitempty" jsonschema:"in, out or both"`
 }
 
@@ -19,8 +19,8 @@ type relatedIn struct {
 const maxRelated = 300
 
 func (s *Server) addRelated() {
-	addTool(s, &sdk.Tool{Name: "wiki_related", Description: "Neighbours of a wiki_query ID: callers (references, in), callees (out), " +
-		"contents, imports. Use instead of grepping for usages."},
+	addTool(s, &sdk.Tool{Name: "wiki_related", Description: "Callers (in), callees (out), contents, imports of a wiki_query ID. " +
+		"Use instead of grepping for usages."},
 		true, nil, s.related)
 }
 

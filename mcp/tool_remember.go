@@ -15,7 +15,7 @@ type rememberIn struct {
 	Fact       string `json:"fact" jsonschema:"the fact"`
 	Category   string `json:"category,omitempty" jsonschema:"e.g. decision, gotcha"`
 	Title      string `json:"title,omitempty" jsonschema:"short title"`
-	LinkPageID string `json:"link_page_id,omitempty" jsonschema:"page about: ID, path, name"`
+	LinkPageID string `json:"link_page_id,omitempty" jsonschema:"page it is about"`
 	Rel        string `json:"rel,omitempty" jsonschema:"relation"`
 }
 

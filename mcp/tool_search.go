@@ -21,7 +21,7 @@ type searchIn struct {
 }
 
 func (s *Server) addSearch() {
-	addTool(s, &sdk.Tool{Name: "wiki_search", Description: "Exact or regex text search in the repository's files, bounded. " +
+	addTool(s, &sdk.Tool{Name: "wiki_search", Description: "Exact or regex text search in the repo, bounded. " +
 		"Use instead of Grep/rg."},
 		false, nil, s.search)
 }
