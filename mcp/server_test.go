@@ -228,12 +228,37 @@ func TestTools(t *testing.T) {
 }
 
 // TestToolListTokens measures what the tool list costs a model on every
-// turn; the design allows 1,500 tokens, counted as 3 bytes of JSON a token
-// (model tokenizers take 3.2–4 bytes of schema JSON a token, so this errs
-// high; engine.CountTokens, which errs higher on punctuation, is logged
-// beside). wiki_check is listed only when the project configures checks;
-// the list with it is measured and logged too.
+// turn: what a client hands the model of each tool, its name, description
+// and input schema (annotations are hints to the client, not part of a
+// model's tool definition); the design allows 1,500 tokens, counted as 3
+// bytes of JSON a token (model tokenizers take 3.2–4 bytes of schema JSON
+// a token, so this errs high; engine.CountTokens, which errs higher on
+// punctuation, and the whole tools/list are logged beside). wiki_check is
+// listed only when the project configures checks; both lists must fit.
 func TestToolListTokens(t *testing.T) {
+	modelView := func(tools []*sdk.Tool) []byte {
+		type def struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+			InputSchema any    `json:"input_schema"`
+		}
+		var defs []def
+		for _, tl := range tools {
+			defs = append(defs, def{tl.Name, tl.Description, tl.InputSchema})
+		}
+		b, _ := json.Marshal(defs)
+		return b
+	}
+	measure := func(what string, tools []*sdk.Tool) {
+		b := modelView(tools)
+		n := (len(b) + 2) / 3
+		whole, _ := json.Marshal(&sdk.ListToolsResult{Tools: tools})
+		t.Logf("%s: %d tools, %d bytes as a model sees them, ~%d tokens at 3 bytes a token (engine.CountTokens: %d); the whole tools/list %d bytes",
+			what, len(tools), len(b), n, engine.CountTokens(string(b)), len(whole))
+		if n > 1500 {
+			t.Errorf("%s costs ~%d tokens, over 1500", what, n)
+		}
+	}
 	cs, _, _ := connect(t, Options{})
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -242,12 +267,7 @@ func TestToolListTokens(t *testing.T) {
 	if len(res.Tools) != len(ToolNames)-1 {
 		t.Errorf("%d tools, want %d (all but wiki_check)", len(res.Tools), len(ToolNames)-1)
 	}
-	b, _ := json.Marshal(res)
-	n := (len(b) + 2) / 3
-	t.Logf("tools/list: %d tools, %d bytes, ~%d tokens at 3 bytes a token (engine.CountTokens: %d)", len(res.Tools), len(b), n, engine.CountTokens(string(b)))
-	if n > 1500 {
-		t.Errorf("tools/list costs ~%d tokens, over 1500", n)
-	}
+	measure("tools/list", res.Tools)
 	csAll, _, _ := connectWith(t, Options{}, map[string]string{".wikitoolkit.json": `{"checks": {"tests": ["go", "test", "./..."]}}`})
 	all, err := csAll.ListTools(context.Background(), nil)
 	if err != nil {
@@ -256,8 +276,7 @@ func TestToolListTokens(t *testing.T) {
 	if len(all.Tools) != len(ToolNames) {
 		t.Errorf("with checks configured: %d tools, want %d", len(all.Tools), len(ToolNames))
 	}
-	ball, _ := json.Marshal(all)
-	t.Logf("tools/list with checks configured: %d tools, %d bytes, ~%d tokens at 3 bytes a token", len(all.Tools), len(ball), (len(ball)+2)/3)
+	measure("tools/list with checks configured", all.Tools)
 	res.Tools = all.Tools
 	for _, tool := range res.Tools {
 		s := mustJSON(tool.InputSchema)
