@@ -3,11 +3,9 @@ package walk
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -111,20 +109,9 @@ func WalkPaths(ctx context.Context, root string, opt Options, paths []string) (*
 			return nil, ErrWalkAll
 		}
 	}
-	abs, err := filepath.Abs(root)
+	resolved, err := resolveRoot(root)
 	if err != nil {
-		return nil, fmt.Errorf("walk %s: %w", root, err)
-	}
-	resolved, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("walk %s: %w", root, err)
-	}
-	st, err := statPath(resolved)
-	if err != nil {
-		return nil, fmt.Errorf("walk %s: %w", root, err)
-	}
-	if st.typ != fs.ModeDir {
-		return nil, fmt.Errorf("walk %s: not a directory", root)
+		return nil, err
 	}
 	cfg := newWalkConfig(opt, resolved)
 	sk := cfg.sk

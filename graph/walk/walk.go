@@ -191,20 +191,9 @@ type Result struct {
 //
 // Walk keeps no state between calls and is safe for concurrent use.
 func Walk(ctx context.Context, root string, opt Options) (*Result, error) {
-	abs, err := filepath.Abs(root)
+	resolved, err := resolveRoot(root)
 	if err != nil {
-		return nil, fmt.Errorf("walk %s: %w", root, err)
-	}
-	resolved, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("walk %s: %w", root, err)
-	}
-	st, err := statPath(resolved)
-	if err != nil {
-		return nil, fmt.Errorf("walk %s: %w", root, err)
-	}
-	if st.typ != fs.ModeDir {
-		return nil, fmt.Errorf("walk %s: not a directory", root)
+		return nil, err
 	}
 	cfg := newWalkConfig(opt, resolved)
 	base := cfg.loadRootIgnores()
@@ -828,4 +817,25 @@ func (w *walker) drain(ctx context.Context) error {
 		w.readDir(t)
 	}
 	return nil
+}
+
+// resolveRoot returns root made absolute with its symbolic links resolved,
+// or an error when it is not a readable directory.
+func resolveRoot(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("walk %s: %w", root, err)
+	}
+	resolved, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("walk %s: %w", root, err)
+	}
+	st, err := statPath(resolved)
+	if err != nil {
+		return "", fmt.Errorf("walk %s: %w", root, err)
+	}
+	if st.typ != fs.ModeDir {
+		return "", fmt.Errorf("walk %s: not a directory", root)
+	}
+	return resolved, nil
 }
