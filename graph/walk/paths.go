@@ -156,15 +156,7 @@ func WalkPaths(ctx context.Context, root string, opt Options, paths []string) (*
 			return nil, ErrWalkAll
 		}
 	}
-	slices.SortFunc(w.res.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	slices.SortFunc(w.res.Skipped, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
-	if opt.ListDirs {
-		w.res.DirPaths = make([]string, 0, len(w.visited))
-		for _, rel := range w.visited {
-			w.res.DirPaths = append(w.res.DirPaths, rel)
-		}
-		slices.Sort(w.res.DirPaths)
-	}
+	w.sortResult(opt.ListDirs)
 	if cfg.sk != nil && cfg.askedGit.Load() {
 		cfg.sk.link() // git answered for paths below ignored ones: take a new sketch by a walk of the tree
 	}

@@ -226,15 +226,7 @@ func Walk(ctx context.Context, root string, opt Options) (*Result, error) {
 	if err := w.followLinks(ctx); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(w.res.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	slices.SortFunc(w.res.Skipped, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
-	if opt.ListDirs {
-		w.res.DirPaths = make([]string, 0, len(w.visited))
-		for _, rel := range w.visited {
-			w.res.DirPaths = append(w.res.DirPaths, rel)
-		}
-		slices.Sort(w.res.DirPaths)
-	}
+	w.sortResult(opt.ListDirs)
 	if cfg.sk != nil {
 		w.res.Sketch = cfg.sk.sketch(opt, resolved, cfg.askedGit.Load())
 	}
@@ -838,4 +830,18 @@ func resolveRoot(root string) (string, error) {
 		return "", fmt.Errorf("walk %s: not a directory", root)
 	}
 	return resolved, nil
+}
+
+// sortResult puts the walk's files and skips in path order and, when
+// asked, lists the directories it read (Result.DirPaths), sorted.
+func (w *walker) sortResult(listDirs bool) {
+	slices.SortFunc(w.res.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(w.res.Skipped, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
+	if listDirs {
+		w.res.DirPaths = make([]string, 0, len(w.visited))
+		for _, rel := range w.visited {
+			w.res.DirPaths = append(w.res.DirPaths, rel)
+		}
+		slices.Sort(w.res.DirPaths)
+	}
 }
