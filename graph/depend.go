@@ -44,7 +44,8 @@ import (
 // F imports: the tests above see those. Whether the type itself is in the
 // repository decides whether the reference falls through to the other
 // tiers; that needs no test of its own, because the type is named by
-// another reference of F (Go declares x's type where x is bound: a type
+// another reference of F (Go declares x's type where x is bound, and a
+// field's type in its struct, which a typed x.f needs in F: a type
 // reference, qualified by the package when imported), or is F's own class
 // (self, this).
 //

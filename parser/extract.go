@@ -1012,6 +1012,8 @@ func (p *Parser) buildRefs(src []byte, f *Facts) {
 			if plainIdent(q) {
 				ref.Qualifier = p.intern.get(q)
 				ref.Type = qualifierType(f.Defs, binds, ref.Qualifier, enc)
+			} else if binds != nil {
+				ref.Type = fieldChainType(f.Defs, binds, q, enc)
 			}
 		}
 		f.Refs = append(f.Refs, ref)
@@ -1101,6 +1103,28 @@ func qualifierType(defs []Def, binds map[bindKey]string, q string, enc int) stri
 			return ""
 		}
 	}
+}
+
+// fieldChainType is the type of a qualifier x.f (d.r in d.r.Read()) at a
+// reference enclosed by definition enc: x's type's field f's declared type,
+// when the struct is declared in this file with f's type bound (Go's
+// `r io.Reader` field); "" otherwise.
+func fieldChainType(defs []Def, binds map[bindKey]string, q []byte, enc int) string {
+	i := bytes.IndexByte(q, '.')
+	if i < 0 || !plainIdent(q[:i]) || !plainIdent(q[i+1:]) {
+		return ""
+	}
+	t := qualifierType(defs, binds, string(q[:i]), enc)
+	if t == "" || strings.IndexByte(t, '.') >= 0 {
+		return "" // unknown, or another package's type: its fields are not here
+	}
+	field := string(q[i+1:])
+	for j := range defs {
+		if defs[j].Kind == KindField && defs[j].Name == field && defs[j].Qualified == t+"."+field {
+			return binds[bindKey{j, field}]
+		}
+	}
+	return ""
 }
 
 // fileDoc returns the package doc (Go), module docstring (Python) or the

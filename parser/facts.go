@@ -91,8 +91,10 @@ type Ref struct {
 	Qualifier string
 	// Type is the qualifier's type when the syntax says it: a Go
 	// receiver, parameter, `var x T` or `x := T{}` / `&T{}` ("Reader",
-	// "url.URL": pointers and type arguments dropped), or the enclosing
-	// class for self, this and cls ("Flask", "Outer.Inner"). Empty when
+	// "url.URL": pointers and type arguments dropped), the declared type
+	// of field f for a qualifier x.f (Go, the struct in the same file), a
+	// Python, Java, TypeScript or Rust annotation or constructor, or the
+	// enclosing class for self, this and cls ("Flask", "Outer.Inner"). Empty when
 	// unknown. Resolution links such a reference to the type's member,
 	// to nothing when the type is not in the repository, and leaves it to
 	// the name's other tiers when the type is there without that member

@@ -927,9 +927,17 @@ func (r *Reader) Read(w io.Writer, u *url.URL, xs []Item) {
 	d.Len()
 	xs[0].Name()
 	url.Parse("")
+	r.src.Read(nil)
+	r.log.Print()
 }
-`, []string{"r.fill:Reader", "w.Write:io.Writer", "u.String:url.URL", "b.Reset:Buffer", "c.Close:Conn", "d.Len:List"},
-			[]string{"fill", "Write", "String", "Reset", "Close", "Len", "Name", "Parse"}},
+
+type Reader struct {
+	src io.Reader
+	log *Logger
+}
+`, []string{"r.fill:Reader", "w.Write:io.Writer", "u.String:url.URL", "b.Reset:Buffer", "c.Close:Conn", "d.Len:List",
+			"r.src:Reader", ".Read:io.Reader", "r.log:Reader", ".Print:Logger"},
+			[]string{"fill", "Write", "String", "Reset", "Close", "Len", "Name", "Parse", "Read", "Print"}},
 		{"x.py", "class A:\n    class B:\n        def m(self):\n            self.n()\n    def k(self):\n        self.m()\n        other.m()\n",
 			[]string{"self.n:A.B", "self.m:A"}, []string{"n", "m"}},
 		{"X.java", "class Shop { void sell(Cart c) { this.log(); Till t = new Till(); List<Item> xs = c.items(); t.open(); xs.size(); c.pay(); } void log() {} }\n",

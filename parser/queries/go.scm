@@ -25,9 +25,10 @@
 (qualified_type package: (package_identifier) @qual name: (type_identifier) @ref.type)
 
 ; Local names and their declared types (Ref.Type): receivers, parameters,
-; var x T, x := T{} and x := &T{}.
+; var x T, x := T{} and x := &T{}; struct fields (for x.f.Method()).
 (parameter_declaration name: (identifier) @bind type: (_) @bind.type)
 (var_spec name: (identifier) @bind type: (_) @bind.type)
+(field_declaration name: (field_identifier) @bind type: (_) @bind.type)
 (short_var_declaration
   left: (expression_list . (identifier) @bind)
   right: (expression_list . (composite_literal type: (_) @bind.type)))
