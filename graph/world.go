@@ -123,16 +123,7 @@ func (w *MemWorld) addFile(p string, pages []Page, base int, copy bool) {
 		p = strings.Clone(p)
 	}
 	w.files[p] = struct{}{}
-	for s := p; ; {
-		b := w.fileSfx[s]
-		b.add(p)
-		w.fileSfx[s] = b
-		j := strings.IndexByte(s, '/')
-		if j < 0 {
-			break
-		}
-		s = s[j+1:]
-	}
+	addSuffixes(w.fileSfx, p)
 	file := uint32(w.fileTab.len())
 	added := false
 	for i := range pages {
@@ -162,6 +153,21 @@ func (w *MemWorld) addFile(p string, pages []Page, base int, copy bool) {
 	}
 }
 
+// addSuffixes records p under each of its path suffixes ("a/b/c", "b/c",
+// "c") in m.
+func addSuffixes(m map[string]sfxBest, p string) {
+	for s := p; ; {
+		b := m[s]
+		b.add(p)
+		m[s] = b
+		j := strings.IndexByte(s, '/')
+		if j < 0 {
+			return
+		}
+		s = s[j+1:]
+	}
+}
+
 // isSymbolID reports id == SymbolID(path, qual), without making it.
 func isSymbolID(id, path, qual string) bool {
 	const pre = "symbol:"
@@ -187,16 +193,7 @@ func (w *MemWorld) addDirs(all []*FileRecord) {
 		for d := dirOf(f.Path); !w.HasDir(d); d = dirOf(d) {
 			d = strings.Clone(d)
 			w.dirs[d] = struct{}{}
-			for s := d; ; {
-				b := w.dirSfx[s]
-				b.add(d)
-				w.dirSfx[s] = b
-				j := strings.IndexByte(s, '/')
-				if j < 0 {
-					break
-				}
-				s = s[j+1:]
-			}
+			addSuffixes(w.dirSfx, d)
 		}
 	}
 }
