@@ -268,3 +268,44 @@ func TestQueryClassFactors(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryDocAndMemoryFactors guards the two kind factors the class test
+// cannot: a Markdown section whose text matches a little better than a
+// source file's still ranks below it (docFactor: code questions want code
+// first), and a memory whose text matches a little worse than a file's
+// ranks above it (memoryFactor: authored facts are few and deliberate).
+// Each pair's raw text scores lie within the factor, so switching the
+// factor to 1 flips the order.
+func TestQueryDocAndMemoryFactors(t *testing.T) {
+	file := graph.Page{ID: graph.FileID("pkg/transfer.go"), Kind: graph.KindFile, Title: "pkg/transfer.go", Name: "transfer.go", Path: "pkg/transfer.go", Lang: "go",
+		Doc: "Retry the upload with exponential backoff after a failed request", Literals: []string{"backoff"}}
+	section := graph.Page{ID: graph.DocID("docs/guide.md", "retry-uploads"), Kind: graph.KindDoc, Title: "Retry uploads", Name: "Retry uploads", Path: "docs/guide.md", Lang: "markdown",
+		Doc: "Retry the upload with exponential backoff: retry, backoff, upload"}
+	memory := graph.Page{ID: "memory:client-retries", Kind: graph.KindMemory, Title: "client notes", Name: "client notes",
+		Doc: "Retry the upload in the client when a request fails: the backoff doubles each time, up to a minute, and the client gives up after ten tries"}
+	for _, tc := range []struct {
+		name       string
+		other      graph.Page
+		wantFirst  string
+		factorName string
+	}{
+		{"doc", section, file.ID, "docFactor"},
+		{"memory", memory, memory.ID, "memoryFactor"},
+	} {
+		ix := NewIndex(graph.NewGraph([]graph.Page{file, tc.other}, nil))
+		r := query(t, ix, "upload retry backoff", Options{Explain: true})
+		if len(r.Results) < 2 || r.Results[0].ID != tc.wantFirst {
+			t.Errorf("%s: %s first, want %s (%s)\n%s", tc.name, firstID(r), tc.wantFirst, tc.factorName, r.Render())
+		}
+		for _, res := range r.Results {
+			t.Logf("%s: %s %s", tc.name, res.ID, res.Explain)
+		}
+	}
+}
+
+func firstID(r Result) string {
+	if len(r.Results) == 0 {
+		return "nothing"
+	}
+	return r.Results[0].ID
+}
