@@ -245,17 +245,20 @@ func (f *freshness) startBuild(s *Live, fingerprint uint64, changed []string) bo
 }
 
 // preopen opens the generation a background build made live, before a
-// call asks for it: calls meanwhile answer from the old one (Acquire), so
-// none waits for the open (a second at 100k files, where every segment is
-// opened again).
+// call asks for it, so that a call after that rarely waits for the open (a
+// second at 100k files, where every segment is opened again); a call that
+// comes during the open waits for it (Acquire), as the build is done and
+// its answers must show it.
 func (s *Live) preopen() {
 	key, ok := statKey(filepath.Join(s.dir, "CURRENT"))
 	if !ok || s.closed.Load() {
 		return
 	}
+	s.preopening.Store(true) // before swapMu: see Acquire
 	s.swapMu.Lock()
 	s.swap(key)
 	s.swapMu.Unlock()
+	s.preopening.Store(false)
 }
 
 // changeSet lists the files added, modified or removed since the

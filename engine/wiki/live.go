@@ -68,12 +68,16 @@ type Live struct {
 	curKey  fileKey
 	openErr error      // why the generation CURRENT names could not be opened (nil: it was, or there is none)
 	swapMu  sync.Mutex // held while opening a new generation
-	fresh   freshness
-	closed  atomic.Bool
-	bgWG    sync.WaitGroup
-	bgCtx   context.Context
-	bgStop  context.CancelFunc
-	nowFunc func() time.Time
+	// preopening is set while a background build's preopen holds swapMu:
+	// a call then waits for the generation it opens (the build is done,
+	// so its answers must show it) instead of answering from the old one.
+	preopening atomic.Bool
+	fresh      freshness
+	closed     atomic.Bool
+	bgWG       sync.WaitGroup
+	bgCtx      context.Context
+	bgStop     context.CancelFunc
+	nowFunc    func() time.Time
 
 	watch    *watcher      // never nil after NewLive
 	progress buildProgress // of the running background build
@@ -201,13 +205,20 @@ func (s *Live) Acquire() (*Gen, func(), error) {
 	stale := !ok || key != s.curKey || g == nil
 	s.mu.Unlock()
 	if stale && ok {
-		// One caller opens the new generation; others keep using the old
-		// one meanwhile, unless there is none.
-		if g == nil {
+		// One caller opens the new generation; other callers keep using
+		// the old one meanwhile, unless there is none, or the opener is a
+		// finished background build (preopen): its generation is what the
+		// call must see.
+		switch {
+		case g == nil || s.preopening.Load():
 			s.swapMu.Lock()
 			s.swap(key)
 			s.swapMu.Unlock()
-		} else if s.swapMu.TryLock() {
+		case s.swapMu.TryLock():
+			s.swap(key)
+			s.swapMu.Unlock()
+		case s.preopening.Load(): // set before preopen takes swapMu
+			s.swapMu.Lock()
 			s.swap(key)
 			s.swapMu.Unlock()
 		}
