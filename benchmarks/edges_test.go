@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -227,12 +228,7 @@ func TestEdgesAgainstGoTypes(t *testing.T) {
 			name  string
 			edges map[string][]string
 		}{{"wrong", wrong}, {"missed", missed}} {
-			files := make([]string, 0, len(list.edges))
-			for f := range list.edges {
-				files = append(files, f)
-			}
-			sort.Strings(files)
-			for _, f := range files {
+			for _, f := range slices.Sorted(maps.Keys(list.edges)) {
 				es := list.edges[f]
 				sort.Strings(es)
 				if len(es) > 6 {
