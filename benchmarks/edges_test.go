@@ -145,6 +145,7 @@ func TestEdgesAgainstGoTypes(t *testing.T) {
 	// function, method or type.
 	type edge struct{ from, to uint32 }
 	truth := map[edge]bool{}
+	truthType := map[edge]bool{} // the target is a type
 	unmapped := 0
 	for _, c := range all {
 		for id, obj := range c.info.Uses {
@@ -167,6 +168,8 @@ func TestEdgesAgainstGoTypes(t *testing.T) {
 			}
 			if from != to {
 				truth[edge{from, to}] = true
+				_, isType := obj.(*types.TypeName)
+				truthType[edge{from, to}] = isType
 			}
 		}
 	}
@@ -178,10 +181,44 @@ func TestEdgesAgainstGoTypes(t *testing.T) {
 		t.Errorf("%d uses of indexed declarations found no page (of %d edges): the mapping of go/types objects to pages is off", unmapped, len(truth))
 	}
 
+	// Ours: the references the default views show (loose ones apart).
 	ours := map[edge]bool{}
+	attr := map[edge]graph.EdgeAttr{}
 	for _, e := range g.Edges() {
 		if e.Type == graph.References && e.From != e.To && pages.measured[e.To] {
-			ours[edge{e.From, e.To}] = true
+			attr[edge{e.From, e.To}] = e.Attr
+			if e.Confident() {
+				ours[edge{e.From, e.To}] = true
+			}
+		}
+	}
+	// Precision by confidence, and whether an edge's uses say type when
+	// go/types says the target is a type.
+	var byConf [8]struct{ n, hit int }
+	useRight, useJudged := 0, 0
+	for e, a := range attr {
+		c := &byConf[a.Confidence()]
+		c.n++
+		if truth[e] {
+			c.hit++
+			useJudged++
+			if (a.Uses()&graph.UseType != 0) == truthType[e] {
+				useRight++
+			}
+		}
+	}
+	for c := graph.ConfUnknown; c <= graph.ConfLoose; c++ {
+		if n := byConf[c].n; n > 0 {
+			t.Logf("confidence %-7q %6d edges, precision %.3f", c.String(), n, float64(byConf[c].hit)/float64(n))
+		}
+	}
+	if byConf[graph.ConfUnknown].n > 0 {
+		t.Errorf("%d references carry no confidence", byConf[graph.ConfUnknown].n)
+	}
+	if useJudged > 0 {
+		t.Logf("uses: the edge says type exactly when go/types' target is a type on %.3f of %d right edges", float64(useRight)/float64(useJudged), useJudged)
+		if float64(useRight) < 0.95*float64(useJudged) {
+			t.Errorf("edge uses disagree with go/types on %d of %d edges (type vs call/selector)", useJudged-useRight, useJudged)
 		}
 	}
 	common := pages.commonMethods()

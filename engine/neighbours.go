@@ -15,14 +15,14 @@ func (ix *segment) buildNeighbours(g *graph.Graph) {
 	n := ix.n
 	edges := g.Edges()
 
-	// Undirected, over all edge types, deduplicated.
+	// Undirected, over all edge types but loose references, deduplicated.
 	type pair struct {
 		a, b uint32
 		out  bool // an edge goes from a to b
 	}
 	var pairs []pair
 	for _, e := range edges {
-		if int(e.From) >= n || int(e.To) >= n {
+		if int(e.From) >= n || int(e.To) >= n || !e.Confident() {
 			continue
 		}
 		a, b := ix.group[e.From], ix.group[e.To]

@@ -76,7 +76,7 @@ type BuildOptions struct {
 
 // FormatVersion is the version of everything graph stores in a
 // generation (codec.go, record.go, graphcodec.go); bump it with any change.
-const FormatVersion = 8 // 7: segments; 8: typed references (Ref.Type)
+const FormatVersion = 9 // 7: segments; 8: typed references (Ref.Type); 9: edge attributes (EdgeAttr)
 
 func (opt *BuildOptions) format() string {
 	return fmt.Sprintf("graph%d/%s", FormatVersion, opt.BlobsFormat)

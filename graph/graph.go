@@ -38,7 +38,7 @@ func newGraphIndexed(pages []Page, edges []Edge, byID map[string]uint32) *Graph 
 			}
 			return cmp.Compare(a.From, b.From)
 		})
-		g.in = slices.Compact(in)
+		g.in = compactEdges(in)
 		close(done)
 	}()
 	if g.byID == nil {
@@ -56,7 +56,7 @@ func newGraphIndexed(pages []Page, edges []Edge, byID map[string]uint32) *Graph 
 		}
 		return cmp.Compare(a.To, b.To)
 	})
-	g.out = slices.Compact(edges)
+	g.out = compactEdges(edges)
 	<-done
 	return g
 }
@@ -105,3 +105,21 @@ func filterType(es []Edge, t EdgeType, all bool) []Edge {
 	}
 	return es[lo:hi]
 }
+
+// compactEdges drops the repeats of an edge from es, sorted so that
+// repeats are adjacent, merging their attributes.
+func compactEdges(es []Edge) []Edge {
+	k := 0
+	for i := range es {
+		if k > 0 && es[i].From == es[k-1].From && es[i].To == es[k-1].To && es[i].Type == es[k-1].Type {
+			es[k-1].Attr = mergeAttr(es[k-1].Attr, es[i].Attr)
+			continue
+		}
+		es[k] = es[i]
+		k++
+	}
+	return es[:k]
+}
+
+// Confident reports an edge the default views show: any edge but a loose reference.
+func (e Edge) Confident() bool { return !e.Attr.Loose() }

@@ -17,9 +17,10 @@ import (
 // than page-by-page rows. Edges are sorted by (From, Type, To); a page's
 // edges of one type are delta-coded from each other, and the first of them
 // from the page (contains) or from the first of the page before that had
-// edges of the type (references, imports: neighbours reference alike).
+// edges of the type (references, imports: neighbours reference alike). A
+// references edge's attribute (EdgeAttr) is one byte of a section of its own.
 
-const graphFormat = 3
+const graphFormat = 4
 
 // Doc modes: how a page's doc is rebuilt from its snippet (the record's
 // first line of it): prefix + core + rest, where core is the snippet, or
@@ -83,7 +84,7 @@ func encodeGraph(g *Graph, group []uint32) ([]byte, []int) {
 		hash.b = binary.LittleEndian.AppendUint32(hash.b, p.Hash)
 		body.b = binary.LittleEndian.AppendUint32(body.b, p.BodyHash)
 	}
-	var from, typ, toRun, toCont, toFirst section
+	var from, typ, toRun, toCont, toFirst, attr section
 	out := g.out
 	from.b = make([]byte, 0, len(out))
 	typ.b = make([]byte, 0, len(out))
@@ -93,6 +94,9 @@ func encodeGraph(g *Graph, group []uint32) ([]byte, []int) {
 	for i, ed := range out {
 		from.uint(uint64(ed.From - last.From))
 		typ.uint(uint64(ed.Type))
+		if ed.Type == References {
+			attr.b = append(attr.b, byte(ed.Attr))
+		}
 		switch {
 		case i > 0 && ed.From == last.From && ed.Type == last.Type:
 			toRun.uint(uint64(ed.To - last.To - 1)) // sorted and distinct
@@ -104,7 +108,7 @@ func encodeGraph(g *Graph, group []uint32) ([]byte, []int) {
 		}
 		last = ed
 	}
-	secs := []*section{&kind, &grp, &sym, &lang, &lines, &docMode, &docPre, &docRest, &hash, &body, &from, &typ, &toRun, &toCont, &toFirst}
+	secs := []*section{&kind, &grp, &sym, &lang, &lines, &docMode, &docPre, &docRest, &hash, &body, &from, &typ, &toRun, &toCont, &toFirst, &attr}
 	size := 32
 	for _, s := range secs {
 		size += len(s.b) + 5
@@ -180,8 +184,8 @@ func decodeGraph(b, text []byte) (*Graph, error) {
 	n := d.count()
 	m := int(d.uint())
 	strs := d.strs()
-	var kind, grp, sym, lang, lines, docMode, docPre, docRest, hash, body, from, typ, toRun, toCont, toFirst dec
-	secs := []*dec{&kind, &grp, &sym, &lang, &lines, &docMode, &docPre, &docRest, &hash, &body, &from, &typ, &toRun, &toCont, &toFirst}
+	var kind, grp, sym, lang, lines, docMode, docPre, docRest, hash, body, from, typ, toRun, toCont, toFirst, attr dec
+	secs := []*dec{&kind, &grp, &sym, &lang, &lines, &docMode, &docPre, &docRest, &hash, &body, &from, &typ, &toRun, &toCont, &toFirst, &attr}
 	for _, s := range secs {
 		l := d.count()
 		if d.err != nil {
@@ -307,6 +311,13 @@ func decodeGraph(b, text []byte) (*Graph, error) {
 			break
 		}
 		last = Edge{From: f, To: uint32(tt), Type: t}
+		if t == References {
+			if len(attr.b) == 0 {
+				bad = true
+				break
+			}
+			last.Attr, attr.b = EdgeAttr(attr.b[0]), attr.b[1:]
+		}
 		edges[i] = last
 	}
 	for _, s := range secs {

@@ -116,6 +116,95 @@ func ParseEdgeType(s string) (EdgeType, bool) {
 type Edge struct {
 	From, To uint32
 	Type     EdgeType
+	Attr     EdgeAttr // references only; 0 on other types
+}
+
+// EdgeAttr is what a references edge knows of itself: how the source used
+// the target (any of UseCall, UseType, UseSelector: the syntax says) and
+// how sure resolution is of the target (a Confidence). The zero EdgeAttr
+// says nothing (contains, imports, and references of an older index).
+type EdgeAttr uint8
+
+// The uses an EdgeAttr may carry, as bits.
+const (
+	UseCall     EdgeAttr = 1 << iota // f(), obj.m(), new T()
+	UseType                          // a type in a declaration, cast or composite literal
+	UseSelector                      // x.Field, pkg.Name, obj.attr not called
+	useBits     = iota
+	usesMask    = 1<<useBits - 1
+)
+
+// Confidence says what resolved a references edge to its target, the
+// surest first.
+type Confidence uint8
+
+// Confidences, from the surest to the least sure.
+const (
+	ConfUnknown Confidence = iota // not recorded
+	// ConfTyped: the qualifier's declared type (a receiver, parameter,
+	// local, field, self/this), or a qualifier naming the target's type
+	// (Type.method, pkg.Type.Method), holds the target.
+	ConfTyped
+	// ConfImport: the qualifier names an import, and the target is in
+	// the imported module.
+	ConfImport
+	// ConfScope: the name's only definition in the file, its directory,
+	// or the modules the file imports.
+	ConfScope
+	// ConfName: the name's only definition in the repository, with no
+	// other evidence.
+	ConfName
+	// ConfLoose: one of several definitions of the name in the scope
+	// that decided (a common method name): kept for the --loose views,
+	// left out of callers, callees, impact and ranking.
+	ConfLoose
+	numConfidences
+)
+
+var confNames = [numConfidences]string{"", "typed", "import", "scope", "name", "loose"}
+
+// String returns the confidence's name ("" when unknown).
+func (c Confidence) String() string {
+	if c < numConfidences {
+		return confNames[c]
+	}
+	return ""
+}
+
+// MakeAttr returns the attribute of a reference used as uses, resolved with confidence c.
+func MakeAttr(uses EdgeAttr, c Confidence) EdgeAttr {
+	return uses&usesMask | EdgeAttr(c)<<useBits
+}
+
+// Uses returns the use bits of a.
+func (a EdgeAttr) Uses() EdgeAttr { return a & usesMask }
+
+// Confidence returns a's confidence.
+func (a EdgeAttr) Confidence() Confidence { return Confidence(a >> useBits) }
+
+// Loose reports an edge matched by name among several definitions.
+func (a EdgeAttr) Loose() bool { return a.Confidence() == ConfLoose }
+
+// UseNames returns a's uses as words ("call", "type", "selector"), or nil.
+func (a EdgeAttr) UseNames() []string {
+	var out []string
+	for i, n := range [...]string{"call", "type", "selector"} {
+		if a&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// mergeAttr joins the attributes of two references from one page to
+// another: every use either saw, at the surer confidence.
+func mergeAttr(a, b EdgeAttr) EdgeAttr {
+	ca, cb := a.Confidence(), b.Confidence()
+	c := ca
+	if ca == ConfUnknown || cb != ConfUnknown && cb < ca {
+		c = cb
+	}
+	return MakeAttr(a.Uses()|b.Uses(), c)
 }
 
 // ErrNotFound is returned when a page, index or generation does not exist.

@@ -28,7 +28,8 @@ func TestGraphCodecRoundTrip(t *testing.T) {
 		p.Qualified, p.Title = p.Name, "sig "+p.Name
 		pages = append(pages, p)
 	}
-	edges := []Edge{{0, 1, Contains}, {1, 2, Contains}, {1, 3, Contains}, {2, 3, References}, {2, 5, References}, {3, 1, Imports}, {6, 0, References}}
+	edges := []Edge{{0, 1, Contains, 0}, {1, 2, Contains, 0}, {1, 3, Contains, 0}, {2, 3, References, MakeAttr(UseCall, ConfTyped)},
+		{2, 5, References, MakeAttr(UseType|UseSelector, ConfLoose)}, {3, 1, Imports, 0}, {6, 0, References, 0}}
 	g := NewGraph(pages, edges)
 	group := Groups(g)
 	b, cuts := encodeGraph(g, group)

@@ -33,6 +33,7 @@ type PieceEdge struct {
 	From uint32 // index into Piece.Pages, or FromModule
 	To   string // page ID
 	Type EdgeType
+	Attr EdgeAttr
 }
 
 // FromModule as a PieceEdge's From stands for the module page of the
@@ -52,7 +53,16 @@ func comparePieceEdge(a, b PieceEdge) int {
 // sortEdges puts a piece's edges in canonical order, without duplicates.
 func (pc *Piece) sortEdges() {
 	slices.SortFunc(pc.Edges, comparePieceEdge)
-	pc.Edges = slices.Compact(pc.Edges)
+	k := 0
+	for i := range pc.Edges {
+		if k > 0 && comparePieceEdge(pc.Edges[i], pc.Edges[k-1]) == 0 {
+			pc.Edges[k-1].Attr = mergeAttr(pc.Edges[k-1].Attr, pc.Edges[i].Attr)
+			continue
+		}
+		pc.Edges[k] = pc.Edges[i]
+		k++
+	}
+	pc.Edges = pc.Edges[:k]
 }
 
 // filePages appends to pages the file page and definition pages of f, as
@@ -236,7 +246,7 @@ func (a *assembler) add(base uint32, pc *Piece) {
 			f = mod
 		}
 		if t, ok := a.byID[e.To]; ok && t != f {
-			a.edges = append(a.edges, Edge{From: f, To: t, Type: e.Type})
+			a.edges = append(a.edges, Edge{From: f, To: t, Type: e.Type, Attr: e.Attr})
 		}
 	}
 }

@@ -111,9 +111,9 @@ func prepareFileSegment(id int, pieces []*segPiece) (*fileSeg, error) {
 			}
 			from := start[i] + e.From
 			if t, ok := byID[e.To]; ok {
-				edges = append(edges, Edge{From: from, To: t, Type: e.Type})
+				edges = append(edges, Edge{From: from, To: t, Type: e.Type, Attr: e.Attr})
 			} else {
-				ext = append(ext, extEdge{Local: from, ID: e.To, Type: e.Type, Out: true})
+				ext = append(ext, extEdge{Local: from, ID: e.To, Type: e.Type, Attr: e.Attr, Out: true})
 			}
 		}
 	}
@@ -136,9 +136,11 @@ func prepareFileSegment(id int, pieces []*segPiece) (*fileSeg, error) {
 
 // links are the segment's edges to other segments, as a SegmentFunc takes them.
 func (fs *fileSeg) links() []ExtLink {
-	links := make([]ExtLink, len(fs.ext))
-	for i, x := range fs.ext {
-		links[i] = ExtLink{Page: x.Local, ID: x.ID}
+	links := make([]ExtLink, 0, len(fs.ext))
+	for _, x := range fs.ext {
+		if !x.Attr.Loose() { // loose references are no neighbours
+			links = append(links, ExtLink{Page: x.Local, ID: x.ID})
+		}
 	}
 	return links
 }

@@ -482,13 +482,18 @@ func dedupeRefs(f *parser.Facts) {
 }
 
 // PageRecord is a page with its neighbours' IDs by edge type and
-// direction, as `page` and `related` show it. Lists longer than
-// MaxStoredEdges are cut; InTotal keeps the real count of in-edges.
+// direction, as `page` and `related` show it, and the attributes of those
+// edges (OutAttr[t][k] is Out[t][k]'s). Loose references (EdgeAttr.Loose)
+// are not among them but in LooseOut and LooseIn. Lists longer than
+// MaxStoredEdges are cut; InTotal and LooseInTotal keep the real counts of
+// in-edges.
 type PageRecord struct {
 	Page
-	Out     [numEdgeTypes][]string
-	In      [numEdgeTypes][]string
-	InTotal [numEdgeTypes]int
+	Out, In           [numEdgeTypes][]string
+	OutAttr, InAttr   [numEdgeTypes][]EdgeAttr
+	InTotal           [numEdgeTypes]int
+	LooseOut, LooseIn []string
+	LooseInTotal      int
 }
 
 // MaxStoredEdges caps the neighbours listed per page, type and direction.
@@ -498,14 +503,28 @@ const MaxStoredEdges = 200
 func (g *Graph) Record(i uint32) *PageRecord {
 	rec := &PageRecord{Page: g.Pages[i]}
 	for _, e := range g.Out(i, 0, true) {
-		if len(rec.Out[e.Type]) < MaxStoredEdges {
+		switch {
+		case e.Attr.Loose():
+			if len(rec.LooseOut) < MaxStoredEdges {
+				rec.LooseOut = append(rec.LooseOut, g.Pages[e.To].ID)
+			}
+		case len(rec.Out[e.Type]) < MaxStoredEdges:
 			rec.Out[e.Type] = append(rec.Out[e.Type], g.Pages[e.To].ID)
+			rec.OutAttr[e.Type] = append(rec.OutAttr[e.Type], e.Attr)
 		}
 	}
 	for _, e := range g.In(i, 0, true) {
+		if e.Attr.Loose() {
+			rec.LooseInTotal++
+			if len(rec.LooseIn) < MaxStoredEdges {
+				rec.LooseIn = append(rec.LooseIn, g.Pages[e.From].ID)
+			}
+			continue
+		}
 		rec.InTotal[e.Type]++
 		if len(rec.In[e.Type]) < MaxStoredEdges {
 			rec.In[e.Type] = append(rec.In[e.Type], g.Pages[e.From].ID)
+			rec.InAttr[e.Type] = append(rec.InAttr[e.Type], e.Attr)
 		}
 	}
 	return rec

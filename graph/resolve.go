@@ -15,11 +15,11 @@ import (
 const (
 	// maxFanOut: a name matched by more definitions than this within one
 	// scope tier (String, New, Close, ...) gets no edge at all: thousands of
-	// edges from one ambiguous call would drown the real ones. A Go member
-	// used through a qualifier of unknown type (ln.Close(), ln from a
-	// call) gets an edge only when one definition matches: measured
-	// against go/types (benchmarks TestEdgesAgainstGoTypes), a tier of 2–4
-	// such methods was a wrong edge more often than a right one.
+	// edges from one ambiguous call would drown the real ones. A tier of
+	// 2..maxFanOut definitions matched by name alone gives loose edges
+	// (ConfLoose): measured against go/types (benchmarks
+	// TestEdgesAgainstGoTypes), such an edge was wrong more often than
+	// right, so they are kept only for the --loose views.
 	maxFanOut = 4
 	// maxIdents caps the identifiers kept per page for text ranking.
 	maxIdents = 96
@@ -182,6 +182,7 @@ type candSet struct {
 	byDir    map[string][]int32
 	byPath   map[string][]int32
 	byPrefix map[string][]int32
+	byModule map[string][]int32
 }
 
 // famSet is a name's candidates in one language family.
@@ -288,6 +289,54 @@ func (r *resolver) withQualifier(cs *candSet, q string) []int32 {
 	return cs.byPrefix[q]
 }
 
+// inModule returns the candidates in a module named q — a file whose
+// name without extension is q (util.py, util.rs) or a directory named q
+// (util/mod.rs, util/__init__.py) — that sits in directory dir or in an
+// imported one: util.make() of `from shop import util`, util::make() of
+// `mod util;`.
+func (r *resolver) inModule(cs *candSet, q, dir string, imported map[string]bool) []int32 {
+	near := func(d string) bool { return d == dir || imported[d] }
+	keep := func(c *cand) bool {
+		return moduleName(c.Path) == q && near(c.dir) || path.Base(c.dir) == q && near(dirOf(c.dir))
+	}
+	out := r.scratch[:0]
+	if len(cs.all) < candIndexMin {
+		for i := range cs.all {
+			if keep(&cs.all[i]) {
+				out = append(out, int32(i))
+			}
+		}
+		r.scratch = out
+		return out
+	}
+	if cs.byModule == nil {
+		cs.byModule = map[string][]int32{}
+		for i := range cs.all {
+			c := &cs.all[i]
+			cs.byModule[moduleName(c.Path)] = append(cs.byModule[moduleName(c.Path)], int32(i))
+			if b := path.Base(c.dir); b != moduleName(c.Path) {
+				cs.byModule[b] = append(cs.byModule[b], int32(i))
+			}
+		}
+	}
+	for _, i := range cs.byModule[q] {
+		if keep(&cs.all[i]) {
+			out = append(out, i)
+		}
+	}
+	r.scratch = out
+	return out
+}
+
+// moduleName is a file's name without its extension.
+func moduleName(p string) string {
+	b := path.Base(p)
+	if i := strings.IndexByte(b, '.'); i > 0 {
+		return b[:i]
+	}
+	return b
+}
+
 // hasQualifier reports that qualified name qual continues q + ".".
 func hasQualifier(qual, q string) bool {
 	return len(qual) > len(q) && qual[len(q)] == '.' && strings.HasPrefix(qual, q)
@@ -353,7 +402,7 @@ func (r *resolver) resolve(f *FileRecord, pc *Piece) {
 			continue
 		}
 		if id != fileID {
-			r.emit(pc, 0, id, 0, Imports)
+			r.emit(pc, 0, id, 0, Imports, 0)
 		}
 		imported[d] = true
 		aliasDir[importLocal(im)] = d
@@ -373,36 +422,40 @@ func (r *resolver) resolve(f *FileRecord, pc *Piece) {
 		if rf.Enclosing >= 0 && rf.Enclosing < len(f.Facts.Defs) {
 			from = uint32(1 + rf.Enclosing)
 		}
+		use := useOf(rf.Kind)
 		if rf.Type != "" {
 			// A qualifier of known type (a local, a receiver, self):
 			// that type's member (typed). A type of the repository
 			// without the member (promoted from an embedded type,
 			// inherited) leaves the reference to the tiers below.
-			if r.typed(pc, from, cs, rf.Type, dir, fam, aliasDir, imported) {
+			if r.typed(pc, from, cs, rf.Type, dir, fam, aliasDir, imported, use) {
 				continue
 			}
 		} else if d, ok := aliasDir[rf.Qualifier]; ok && rf.Qualifier != "" {
 			// A qualifier naming an import narrows to that module.
-			r.link(pc, from, cs, r.inDir(cs, d))
+			r.link(pc, from, cs, r.inDir(cs, d), use, ConfImport)
 			continue
 		}
 		if rf.Qualifier != "" && rf.Qualifier != "self" && rf.Qualifier != "this" && rf.Qualifier != "cls" {
-			if r.link(pc, from, cs, r.withQualifier(cs, rf.Qualifier)) {
+			if r.link(pc, from, cs, r.withQualifier(cs, rf.Qualifier), use, ConfTyped) {
+				continue
+			}
+			// A qualifier naming a module beside the file or imported
+			// (Go's packages are the import tier's).
+			if fam != "go" && r.link(pc, from, cs, r.inModule(cs, rf.Qualifier, dir, imported), use, ConfImport) {
 				continue
 			}
 		}
-		fan := maxFanOut
-		if rfam == goMembers {
-			fan = 1 // x.Close() with x of unknown type: only a member no other shares
-		}
+		// By name in a scope: one definition there is a confident edge;
+		// several are loose edges, kept for the --loose views only.
 		switch {
-		case r.linkN(pc, from, cs, r.inFile(cs, f.Path), fan):
-		case r.linkN(pc, from, cs, r.inDir(cs, dir), fan):
-		case len(imported) > 0 && r.linkN(pc, from, cs, r.inImported(cs, imported), fan):
+		case r.linkScope(pc, from, cs, r.inFile(cs, f.Path), use):
+		case r.linkScope(pc, from, cs, r.inDir(cs, dir), use):
+		case len(imported) > 0 && r.linkScope(pc, from, cs, r.inImported(cs, imported), use):
 		case len(cs.all) == 1 && rfam != goMembers:
 			// (A Go member anywhere else, in a package this file does not
 			// import, is no evidence: x.Reset() on a value of any type.)
-			r.link(pc, from, cs, []int32{0})
+			r.link(pc, from, cs, []int32{0}, use, ConfName)
 		}
 	}
 }
@@ -434,7 +487,7 @@ func typeScope(typ, dir string, aliasDir map[string]string) (string, string) {
 // languages a type comes from the file's directory or an import that may
 // not resolve: typ's members there decide, and when there are none the
 // name's other tiers do.
-func (r *resolver) typed(pc *Piece, from uint32, cs *candSet, typ, dir, fam string, aliasDir map[string]string, imported map[string]bool) bool {
+func (r *resolver) typed(pc *Piece, from uint32, cs *candSet, typ, dir, fam string, aliasDir map[string]string, imported map[string]bool, use EdgeAttr) bool {
 	q, d := typeScope(typ, dir, aliasDir)
 	kept := r.typedBuf[:0]
 	for _, c := range r.withQualifier(cs, q) {
@@ -443,7 +496,7 @@ func (r *resolver) typed(pc *Piece, from uint32, cs *candSet, typ, dir, fam stri
 		}
 	}
 	r.typedBuf = kept
-	if r.link(pc, from, cs, kept) {
+	if r.link(pc, from, cs, kept, use, ConfTyped) {
 		return true
 	}
 	return fam == "go" && !r.hasType(q, d, fam)
@@ -464,29 +517,48 @@ func (r *resolver) hasType(q, d, fam string) bool {
 	return false
 }
 
-// link adds reference edges from page `from` of pc to the candidates a
-// tier kept, unless there are none or more than maxFanOut. It reports
-// whether the tier decided the reference (some matched), so lower tiers
-// are not tried.
-func (r *resolver) link(pc *Piece, from uint32, cs *candSet, kept []int32) bool {
-	return r.linkN(pc, from, cs, kept, maxFanOut)
+// useOf is the use bit of a reference kind.
+func useOf(k parser.RefKind) EdgeAttr {
+	switch k {
+	case parser.RefCall:
+		return UseCall
+	case parser.RefType:
+		return UseType
+	case parser.RefSelector:
+		return UseSelector
+	}
+	return 0
 }
 
-// linkN is link with a fan-out limit of its own.
-func (r *resolver) linkN(pc *Piece, from uint32, cs *candSet, kept []int32, fan int) bool {
+// link adds reference edges, used as use and resolved with confidence
+// conf, from page `from` of pc to the candidates a tier kept, unless there
+// are none or more than maxFanOut. It reports whether the tier decided the
+// reference (some matched), so lower tiers are not tried.
+func (r *resolver) link(pc *Piece, from uint32, cs *candSet, kept []int32, use EdgeAttr, conf Confidence) bool {
 	if len(kept) == 0 {
 		return false
 	}
-	if len(kept) > fan {
+	if len(kept) > maxFanOut {
 		return true
 	}
 	self := pc.Pages[from].ID
+	attr := MakeAttr(use, conf)
 	for _, c := range kept {
 		if d := cs.all[c].DefInfo; d.ID != self {
-			r.emit(pc, from, d.ID, d.page, References)
+			r.emit(pc, from, d.ID, d.page, References, attr)
 		}
 	}
 	return true
+}
+
+// linkScope is link for a tier that matched by name in a scope: several
+// definitions there make loose edges.
+func (r *resolver) linkScope(pc *Piece, from uint32, cs *candSet, kept []int32, use EdgeAttr) bool {
+	conf := ConfScope
+	if len(kept) > 1 {
+		conf = ConfLoose
+	}
+	return r.link(pc, from, cs, kept, use, conf)
 }
 
 // emitLocal adds an edge between pages of pc (from may be FromModule).
@@ -502,11 +574,11 @@ func (r *resolver) emitLocal(pc *Piece, from, to uint32, t EdgeType) {
 	r.asm.edges = append(r.asm.edges, Edge{From: f, To: r.base + to, Type: t})
 }
 
-// emit adds an edge from page `from` of pc to the page with ID id (whose
-// index + 1 is page, if known).
-func (r *resolver) emit(pc *Piece, from uint32, id string, page uint32, t EdgeType) {
+// emit adds an edge with attribute attr from page `from` of pc to the
+// page with ID id (whose index + 1 is page, if known).
+func (r *resolver) emit(pc *Piece, from uint32, id string, page uint32, t EdgeType, attr EdgeAttr) {
 	if r.asm == nil {
-		pc.Edges = append(pc.Edges, PieceEdge{From: from, To: id, Type: t})
+		pc.Edges = append(pc.Edges, PieceEdge{From: from, To: id, Type: t, Attr: attr})
 		return
 	}
 	to := page - 1
@@ -517,7 +589,7 @@ func (r *resolver) emit(pc *Piece, from uint32, id string, page uint32, t EdgeTy
 		}
 	}
 	if f := r.base + from; f != to {
-		r.asm.edges = append(r.asm.edges, Edge{From: f, To: to, Type: t})
+		r.asm.edges = append(r.asm.edges, Edge{From: f, To: to, Type: t, Attr: attr})
 	}
 }
 

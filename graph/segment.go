@@ -405,8 +405,13 @@ type extEdge struct {
 	Local uint32
 	ID    string
 	Type  EdgeType
+	Attr  EdgeAttr
 	Out   bool
 }
+
+// extTypeBits is the room for an edge type in an extEdge's stored flags
+// (1 bit Out, then the type, then the attribute).
+const extTypeBits = 3
 
 const extBlob = "ext"
 
@@ -423,7 +428,7 @@ func encodeExt(es []extEdge) []byte {
 	for i, x := range es {
 		e.uint(uint64(x.Local - last)) // es is sorted by Local
 		last = x.Local
-		flags := uint64(x.Type) << 1
+		flags := uint64(x.Attr)<<(1+extTypeBits) | uint64(x.Type)<<1
 		if x.Out {
 			flags |= 1
 		}
@@ -443,10 +448,11 @@ func decodeExt(b []byte) ([]extEdge, error) {
 		last += uint32(d.uint())
 		flags := d.uint()
 		id := d.uint()
-		if d.err != nil || id >= uint64(len(tab)) {
+		t := EdgeType(flags >> 1 & (1<<extTypeBits - 1))
+		if d.err != nil || id >= uint64(len(tab)) || t >= numEdgeTypes || flags>>(1+extTypeBits) > 0xff {
 			return nil, fmt.Errorf("ext edges: %w", errCorrupt)
 		}
-		out = append(out, extEdge{Local: last, ID: tab[id], Type: EdgeType(flags >> 1), Out: flags&1 == 1})
+		out = append(out, extEdge{Local: last, ID: tab[id], Type: t, Attr: EdgeAttr(flags >> (1 + extTypeBits)), Out: flags&1 == 1})
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("ext edges: %w", errCorrupt)

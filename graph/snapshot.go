@@ -412,7 +412,7 @@ func (sg *segment) readPieces(records bool) ([]*segPiece, error) {
 	}
 	for _, e := range g.Edges() {
 		if o := owner[e.From]; o >= 0 {
-			out[o].Edges = append(out[o].Edges, PieceEdge{From: local[e.From], To: g.Pages[e.To].ID, Type: e.Type})
+			out[o].Edges = append(out[o].Edges, PieceEdge{From: local[e.From], To: g.Pages[e.To].ID, Type: e.Type, Attr: e.Attr})
 		}
 	}
 	for _, x := range ext {
@@ -424,7 +424,7 @@ func (sg *segment) readPieces(records bool) ([]*segPiece, error) {
 			continue
 		}
 		if x.Out {
-			out[o].Edges = append(out[o].Edges, PieceEdge{From: local[x.Local], To: x.ID, Type: x.Type})
+			out[o].Edges = append(out[o].Edges, PieceEdge{From: local[x.Local], To: x.ID, Type: x.Type, Attr: x.Attr})
 		} else {
 			// The module's contains edge to the file.
 			out[o].Edges = append(out[o].Edges, PieceEdge{From: FromModule, To: out[o].Pages[0].ID, Type: x.Type})

@@ -8,12 +8,17 @@ type fileSummary struct {
 	Size     int64
 	Diags    int
 	Pages    [numKinds]int
-	Edges    [numEdgeTypes]int
+	Edges    [numEdgeTypes]int // loose references not included
+	Loose    int               // loose references (EdgeAttr.Loose)
 	Defs     []defName
 	Resolved bool // decoded
 }
 
 type defName struct{ Name, Qualified string }
+
+// LooseEdges is the key of BuildInfo.Edges counting loose references,
+// which "references" leaves out.
+const LooseEdges = "loose_references"
 
 // summarize returns the summary of a piece and its record.
 func summarize(pc *segPiece, rec *FileRecord) fileSummary {
@@ -41,7 +46,10 @@ func summarize(pc *segPiece, rec *FileRecord) fileSummary {
 		if e.From == FromModule && e.To != own {
 			continue
 		}
-		if int(e.Type) < len(s.Edges) {
+		switch {
+		case e.Attr.Loose():
+			s.Loose++
+		case int(e.Type) < len(s.Edges):
 			s.Edges[e.Type]++
 		}
 	}
@@ -59,6 +67,7 @@ func encodeSummary(s fileSummary, langs *strTable) []byte {
 	for _, n := range s.Edges {
 		e.uint(uint64(n))
 	}
+	e.uint(uint64(s.Loose))
 	e.uint(uint64(len(s.Defs)))
 	for _, d := range s.Defs {
 		e.str(d.Name)
@@ -83,6 +92,7 @@ func decodeSummary(b []byte, langs []string) (fileSummary, bool) {
 	for i := range s.Edges {
 		s.Edges[i] = int(d.uint())
 	}
+	s.Loose = int(d.uint())
 	n := d.count()
 	for range n {
 		s.Defs = append(s.Defs, defName{d.str(), d.str()})
@@ -98,7 +108,7 @@ func fillInfo(info *BuildInfo, mods Piece, sums []fileSummary, _, _ []fileSummar
 	for _, k := range Kinds() {
 		info.Pages[k.String()] = 0
 	}
-	info.Edges = map[string]int{"contains": 0, "references": 0, "imports": 0}
+	info.Edges = map[string]int{"contains": 0, "references": 0, "imports": 0, LooseEdges: 0}
 	info.Languages = map[string]int{}
 	info.Files, info.SourceBytes, info.Diagnostics = 0, 0, 0
 	fillInfoDelta(info, Piece{}, mods, sums, nil)
@@ -124,6 +134,9 @@ func fillInfoDelta(info *BuildInfo, was, now Piece, add, lost []fileSummary) {
 			if n != 0 {
 				info.Edges[EdgeType(t).String()] += sign * n
 			}
+		}
+		if s.Loose != 0 {
+			info.Edges[LooseEdges] += sign * s.Loose
 		}
 	}
 	for _, s := range lost {

@@ -24,7 +24,7 @@ func TestToolRefs(t *testing.T) {
 		{"wiki_page", map[string]any{"page_id": "Chrge"}, true, "did you mean:\n  symbol:pay/retry.go#Charge"},
 		{"wiki_page", map[string]any{"page_id": "../etc/passwd"}, true, "leaves the repository"},
 		{"wiki_related", map[string]any{"page_id": "Charge", "rel": "references", "direction": "in"}, false,
-			"symbol:cart/cart.go#Checkout  (func, cart/cart.go:7)\n      func Checkout(total int) error"},
+			"symbol:cart/cart.go#Checkout  [call import]  (func, cart/cart.go:7)\n      func Checkout(total int) error"},
 		{"wiki_note", map[string]any{"page_id": "attempt", "text": "always succeeds"}, false, "note added to symbol:pay/retry.go#attempt"},
 		{"wiki_remember", map[string]any{"fact": "Checkout pays once.", "link_page_id": "cart/cart.go#Checkout"}, false, "memory:"},
 	}

@@ -15,6 +15,7 @@ type impactIn struct {
 	DiffBase     string `json:"diff_base,omitempty" jsonschema:"git ref, default HEAD"`
 	Depth        int    `json:"depth,omitempty" jsonschema:"1-6, default 3"`
 	BudgetTokens int    `json:"budget_tokens,omitempty" jsonschema:"size limit"`
+	Loose        bool   `json:"loose,omitempty" jsonschema:"also name-only matches"`
 }
 
 func (s *Server) addImpact() {
@@ -31,7 +32,7 @@ func (s *Server) impact(ctx context.Context, c *call, in impactIn) (string, *wik
 		return "", nil, errors.New("depth is 1 to 6 (default 3) and budget_tokens positive (default 2000)")
 	}
 	root := s.live.Root(c.g)
-	opt := wiki.ImpactOptions{Depth: in.Depth, BudgetTokens: in.BudgetTokens}
+	opt := wiki.ImpactOptions{Depth: in.Depth, BudgetTokens: in.BudgetTokens, Loose: in.Loose}
 	if cfg, err := wiki.LoadProjectConfig(root); err == nil && cfg.HasCheck("tests") && s.allowed("wiki_check") {
 		opt.CheckHint = "wiki_check tests"
 	}

@@ -13,6 +13,7 @@ type relatedIn struct {
 	PageID    string `json:"page_id" jsonschema:"ID, path or name"`
 	Rel       string `json:"rel,omitempty" jsonschema:"contains, references, imports, relates"`
 	Direction string `json:"direction,omitempty" jsonschema:"in, out or both"`
+	Loose     bool   `json:"loose,omitempty" jsonschema:"also name-only matches of common names"`
 }
 
 // maxRelated bounds the neighbours of one answer.
@@ -34,7 +35,7 @@ func (s *Server) related(ctx context.Context, c *call, in relatedIn) (string, wi
 	if err != nil {
 		return "", wiki.RelatedView{}, err
 	}
-	r := wiki.Related(c.g.Snap, a, p, in.Rel, dir, maxRelated)
+	r := wiki.Related(c.g.Snap, a, p, in.Rel, dir, maxRelated, in.Loose)
 	var b strings.Builder
 	r.Render(&b, in.Rel != "" || dir != "both")
 	return b.String(), r, nil

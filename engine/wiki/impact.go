@@ -36,6 +36,10 @@ const (
 type ImpactOptions struct {
 	Depth        int // levels of referrers; 0 = DefaultImpactDepth, capped at MaxImpactDepth
 	BudgetTokens int // 0 = DefaultImpactBudgetTokens, capped at engine.MaxBudgetTokens
+	// Loose follows the references matched by name only, among several
+	// definitions of the name (graph.ConfLoose), too; they are left out
+	// (and counted at depth 1) otherwise.
+	Loose bool
 	// CheckHint, when set, is how the reader runs the project's tests
 	// check ("wikitoolkit check tests", "wiki_check tests"); the answer
 	// ends by pointing at it.
@@ -128,6 +132,10 @@ type Impact struct {
 	Tests        ImpactList    `json:"tests"`
 	Files        ImpactFiles   `json:"files"`
 	Beyond       int           `json:"beyond_depth,omitempty"`
+	// LooseLeftOut counts the direct referrers matched by name only,
+	// among several definitions, that the answer leaves out (see
+	// ImpactOptions.Loose).
+	LooseLeftOut int `json:"loose_left_out,omitempty"`
 	BudgetTokens int           `json:"budget_tokens"`
 	UsedTokens   int           `json:"used_tokens"`
 	Truncated    bool          `json:"truncated,omitempty"`
@@ -189,7 +197,7 @@ func impactFrom(g *graph.Graph, seeds []uint32, opt ImpactOptions) *Impact {
 	depth := opt.depth()
 	im := &Impact{Depth: depth, Levels: []ImpactLevel{}, Targets: ImpactList{Pages: []ImpactPage{}}, Tests: ImpactList{Pages: []ImpactPage{}},
 		Files: ImpactFiles{Files: []ImpactFile{}}, Check: opt.CheckHint}
-	seen := map[uint32]bool{}
+	seen, looseSeen := map[uint32]bool{}, map[uint32]bool{}
 	files := map[string]*ImpactFile{}
 	addFile := func(p *graph.Page, d int) {
 		path := p.Path
@@ -220,6 +228,13 @@ func impactFrom(g *graph.Graph, seeds []uint32, opt ImpactOptions) *Impact {
 		for _, p := range frontier {
 			for _, e := range g.In(p, graph.References, false) {
 				if seen[e.From] {
+					continue
+				}
+				if e.Attr.Loose() && !opt.Loose {
+					if d == 1 && !looseSeen[e.From] {
+						looseSeen[e.From] = true
+						im.LooseLeftOut++
+					}
 					continue
 				}
 				seen[e.From] = true
@@ -415,6 +430,9 @@ func (im *Impact) Render(w io.Writer) {
 	}
 	if im.Beyond > 0 {
 		fmt.Fprintf(bw, "beyond depth %d: %d more referrers (ask for a larger depth, at most %d)\n", im.Depth, im.Beyond, MaxImpactDepth)
+	}
+	if im.LooseLeftOut > 0 {
+		fmt.Fprintf(bw, "left out: %d direct referrers matched by name only, among several same-named definitions (often wrong; --loose, or loose=true over MCP, follows them)\n", im.LooseLeftOut)
 	}
 	if im.Tests.Total > 0 {
 		fmt.Fprintf(bw, "tests among the referrers (%s):\n", shownOf(len(im.Tests.Pages), im.Tests.Total, ""))

@@ -648,8 +648,8 @@ func compareIndexes(ctx context.Context, inc, full *graph.Snapshot) string {
 			if err != nil {
 				return fmt.Sprintf("page %s: %v", id, err)
 			}
-			for _, n := range Related(s, nil, p, "", "both", 0).Neighbors {
-				lines[k] = append(lines[k], n.Direction+" "+n.Rel+" "+n.ID+" "+n.Title)
+			for _, n := range Related(s, nil, p, "", "both", 0, true).Neighbors {
+				lines[k] = append(lines[k], n.Direction+" "+n.Rel+" "+n.ID+" "+n.Title+" "+n.Use+" "+n.Confidence)
 			}
 		}
 		if d := orderedDiff("related of "+id, lines[0], lines[1]); d != "" {

@@ -24,11 +24,20 @@ const (
 	maxDocBytes      = 8 << 10
 )
 
-// EdgeDirs are a page's neighbours of one edge type.
+// EdgeDirs are a page's neighbours of one edge type. For references,
+// LooseOut and LooseIn count the name-only matches among several
+// definitions (graph.ConfLoose) that Out and In leave out; `related
+// --loose` lists them.
 type EdgeDirs struct {
-	Out     []string `json:"out"`
-	In      []string `json:"in"`
-	InTotal int      `json:"in_total,omitempty"`
+	Out      []string `json:"out"`
+	In       []string `json:"in"`
+	InTotal  int      `json:"in_total,omitempty"`
+	LooseOut int      `json:"loose_out,omitempty"`
+	LooseIn  int      `json:"loose_in,omitempty"`
+	// OutAttr and InAttr are the attributes of Out's and In's edges, in
+	// their order; looseOut and looseIn the loose neighbours.
+	OutAttr, InAttr   []graph.EdgeAttr `json:"-"`
+	looseOut, looseIn []string
 }
 
 // Page is the full view of one page, as `page --json` and wiki_page show it.
@@ -180,7 +189,15 @@ func LoadPage(snap *graph.Snapshot, a *annotate.Annotations, ref string, opt Pag
 			if len(rec.Out[t]) == 0 && len(rec.In[t]) == 0 {
 				continue
 			}
-			p.Edges[t.String()] = EdgeDirs{Out: nonNil(rec.Out[t]), In: nonNil(rec.In[t]), InTotal: rec.InTotal[t]}
+			p.Edges[t.String()] = EdgeDirs{Out: nonNil(rec.Out[t]), In: nonNil(rec.In[t]), InTotal: rec.InTotal[t],
+				OutAttr: rec.OutAttr[t], InAttr: rec.InAttr[t]}
+		}
+		if len(rec.LooseOut) > 0 || len(rec.LooseIn) > 0 {
+			d := p.Edges[graph.References.String()]
+			d.Out, d.In = nonNil(d.Out), nonNil(d.In)
+			d.LooseOut, d.LooseIn = len(rec.LooseOut), rec.LooseInTotal
+			d.looseOut, d.looseIn = rec.LooseOut, rec.LooseIn
+			p.Edges[graph.References.String()] = d
 		}
 		if rec.Kind == graph.KindSymbol || rec.Kind == graph.KindDoc {
 			p.Source, p.SourceTo, p.Stale = readSource(snap, rec.Path, rec.Line, rec.EndLine, opt.Clip)
@@ -215,6 +232,7 @@ func LoadPage(snap *graph.Snapshot, a *annotate.Annotations, ref string, opt Pag
 			if len(d.In) > opt.MaxEdges {
 				d.In = d.In[:opt.MaxEdges]
 			}
+			d.OutAttr, d.InAttr = d.OutAttr[:min(len(d.OutAttr), len(d.Out))], d.InAttr[:min(len(d.InAttr), len(d.In))]
 			p.Edges[t] = d
 		}
 	}
@@ -321,6 +339,14 @@ func (f Front) relatedHint() string {
 	return "'wikitoolkit related'"
 }
 
+// looseHint names what lists a page's loose references.
+func (f Front) looseHint() string {
+	if f == FrontMCP {
+		return "wiki_related loose=true"
+	}
+	return "'wikitoolkit related --loose'"
+}
+
 // readHint says how to read lines from..to of path.
 func (f Front) readHint(path string, from, to int) string {
 	if f == FrontMCP {
@@ -394,6 +420,10 @@ func (p *Page) Render(w io.Writer, front Front) {
 		printIDs(w, t+" →", d.Out, len(d.Out), relatedHint)
 		total := max(d.InTotal, len(d.In))
 		printIDs(w, t+" ←", d.In, total, relatedHint)
+		if d.LooseOut > 0 || d.LooseIn > 0 {
+			fmt.Fprintf(w, "\n%s matched by name only, among several definitions: %d out, %d in, not listed (%s lists them)\n",
+				t, d.LooseOut, d.LooseIn, front.looseHint())
+		}
 	}
 	stale := false
 	for _, n := range p.Notes {

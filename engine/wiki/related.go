@@ -21,6 +21,15 @@ type Neighbor struct {
 	Title     string `json:"title,omitempty"`
 	Path      string `json:"path,omitempty"`
 	Line      int    `json:"line,omitempty"`
+	// Use says how a reference uses its target where the syntax tells
+	// ("call", "type", "selector", or several joined by ","), Confidence
+	// what resolved it: "typed" (a declared type or a type-named
+	// qualifier), "import", "scope" (the one definition in the file,
+	// directory or imported modules), "name" (the one in the repository),
+	// "loose" (one of several same-named definitions; listed only when
+	// asked).
+	Use        string `json:"use,omitempty"`
+	Confidence string `json:"confidence,omitempty"`
 }
 
 // RelatedView is a page's neighbours, filtered by edge type and direction.
@@ -51,9 +60,10 @@ func CheckRelArgs(rel, dir string) (string, error) {
 }
 
 // Related lists the neighbours of p, at most max (0 = all), described from
-// snap's graph and a's memories (either may be nil).
-func Related(snap *graph.Snapshot, a *annotate.Annotations, p *Page, rel, dir string, max int) RelatedView {
-	out := related(p, rel, dir, max)
+// snap's graph and a's memories (either may be nil). With loose, the
+// references matched by name among several definitions follow the others.
+func Related(snap *graph.Snapshot, a *annotate.Annotations, p *Page, rel, dir string, max int, loose bool) RelatedView {
+	out := related(p, rel, dir, max, loose)
 	var g *graph.Graph
 	if snap != nil {
 		g, _ = snap.Graph()
@@ -96,28 +106,41 @@ func describeNeighbor(n *Neighbor, g *graph.Graph, a *annotate.Annotations) {
 	}
 }
 
-func related(p *Page, rel, dir string, max int) RelatedView {
+func related(p *Page, rel, dir string, max int, loose bool) RelatedView {
 	out := RelatedView{ID: p.ID, Neighbors: []Neighbor{}}
 	for t := graph.Contains; t <= graph.Relates; t++ {
 		if rel != "" && t.String() != rel {
 			continue
 		}
 		d := p.Edges[t.String()]
-		add := func(ids []string, direction string, total int) {
+		add := func(ids []string, attrs []graph.EdgeAttr, direction string, total int, conf graph.Confidence) {
 			out.Total += max0(total, len(ids))
-			for _, id := range ids {
+			for i, id := range ids {
 				if max > 0 && len(out.Neighbors) >= max {
 					out.Truncated = true
 					return
 				}
-				out.Neighbors = append(out.Neighbors, Neighbor{ID: id, Rel: t.String(), Direction: direction})
+				n := Neighbor{ID: id, Rel: t.String(), Direction: direction, Confidence: conf.String()}
+				if i < len(attrs) {
+					n.Use = strings.Join(attrs[i].UseNames(), ",")
+					n.Confidence = attrs[i].Confidence().String()
+				}
+				out.Neighbors = append(out.Neighbors, n)
 			}
 		}
 		if dir != "in" {
-			add(d.Out, "out", len(d.Out))
+			add(d.Out, d.OutAttr, "out", len(d.Out), 0)
 		}
 		if dir != "out" {
-			add(d.In, "in", d.InTotal)
+			add(d.In, d.InAttr, "in", d.InTotal, 0)
+		}
+		if loose && t == graph.References {
+			if dir != "in" {
+				add(d.looseOut, nil, "out", d.LooseOut, graph.ConfLoose)
+			}
+			if dir != "out" {
+				add(d.looseIn, nil, "in", d.LooseIn, graph.ConfLoose)
+			}
 		}
 	}
 	if out.Total > len(out.Neighbors) {
@@ -145,12 +168,20 @@ func (r *RelatedView) Render(w io.Writer, filtered bool) {
 	}
 	last := ""
 	for _, n := range r.Neighbors {
-		if h := n.Rel + " " + n.Direction; h != last {
+		loose := n.Confidence == graph.ConfLoose.String()
+		if h := fmt.Sprint(n.Rel, n.Direction, loose); h != last {
 			arrow := map[string]string{"out": "→", "in": "←"}[n.Direction]
-			fmt.Fprintf(w, "%s %s\n", n.Rel, arrow)
+			if loose {
+				fmt.Fprintf(w, "%s %s matched by name only (one of several definitions; often wrong)\n", n.Rel, arrow)
+			} else {
+				fmt.Fprintf(w, "%s %s\n", n.Rel, arrow)
+			}
 			last = h
 		}
 		fmt.Fprintf(w, "  %s", n.ID)
+		if n.Confidence != "" {
+			fmt.Fprintf(w, "  [%s]", strings.Trim(n.Use+" "+n.Confidence, " "))
+		}
 		kind := n.SymKind
 		if kind == "" {
 			kind = n.Kind

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
 
@@ -32,7 +33,7 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	fmt.Fprintf(w, "last build %s, %s, %.2fs (%d parsed, %d unchanged, %d removed)\n", st.LastBuild.Time, st.LastBuild.Mode, st.LastBuild.Seconds,
 		st.LastBuild.FilesParsed, st.LastBuild.FilesUnchanged, st.LastBuild.FilesRemoved)
 	fmt.Fprintf(w, "pages      %s\n", CountsLine(st.Pages, []string{"module", "file", "symbol", "doc", "memory"}))
-	fmt.Fprintf(w, "edges      %s\n", CountsLine(st.Edges, []string{"contains", "references", "imports", "relates"}))
+	fmt.Fprintf(w, "edges      %s\n", CountsLine(st.Edges, []string{"contains", "references", "imports", "relates", graph.LooseEdges}))
 	fmt.Fprintf(w, "files      %d: %s\n", st.Files, CountsLine(st.Languages, nil))
 	if len(st.NotIndexed) > 0 {
 		fmt.Fprintf(w, "not indexed %s\n", walk.NotIndexedLine(st.NotIndexed, 12))
