@@ -151,7 +151,7 @@ func defsOf(recs []*FileRecord) map[string][]DefInfo {
 		pages = filePages(f, pages[:0])
 		for i := range pages {
 			if pg := &pages[i]; pg.Kind == KindSymbol && pg.Name != "" {
-				out[pg.Name] = append(out[pg.Name], DefInfo{ID: pg.ID, Qualified: pg.Qualified, Path: pg.Path, Lang: pg.Lang})
+				out[pg.Name] = append(out[pg.Name], DefInfo{ID: pg.ID, Qualified: pg.Qualified, Path: pg.Path, Lang: pg.Lang, Local: pg.Local})
 			}
 		}
 	}

@@ -37,6 +37,7 @@ const (
 const (
 	pageTest     = 1 << iota
 	pageNegLine  // Line is negative and stored (records store max(0, Line))
+	pageLocal    // Page.Local
 	pageFlagBits = iota
 )
 
@@ -66,6 +67,9 @@ func encodeGraph(g *Graph, group []uint32) ([]byte, []int) {
 		}
 		if p.Line < 0 {
 			f |= pageNegLine
+		}
+		if p.Local {
+			f |= pageLocal
 		}
 		kind.uint(f)
 		grp.int(i - int(group[i]))
@@ -221,7 +225,7 @@ func decodeGraph(b, text []byte) (*Graph, error) {
 		}
 		kf := kind.uint()
 		p.Kind = Kind(kf >> pageFlagBits)
-		p.Test = kf&pageTest != 0
+		p.Test, p.Local = kf&pageTest != 0, kf&pageLocal != 0
 		g := i - grp.int()
 		if g < 0 || g >= n || p.Kind >= numKinds {
 			bad = true

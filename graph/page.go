@@ -71,6 +71,10 @@ type Page struct {
 	Literals []string
 	// Test reports a page in a test file or test directory.
 	Test bool
+	// Local reports a definition nested in a function or method (a
+	// closure, a helper inside a function): only code of its own file
+	// can name it, and never through a selector.
+	Local bool
 	// Hash fingerprints the page's source text (a symbol's or section's
 	// lines, a file's bytes); notes anchored to the page compare it to tell
 	// that the code changed under them. BodyHash fingerprints a symbol's

@@ -91,6 +91,10 @@ func filePages(f *FileRecord, pages []Page) []Page {
 		qual := pageQual(seen, d)
 		p := Page{Name: d.Name, Qualified: qual, Path: f.Path, Line: d.StartLine, EndLine: d.EndLine, Lang: f.Lang,
 			Doc: d.Doc, Test: test}
+		if d.Parent >= 0 && d.Parent < di {
+			k := facts.Defs[d.Parent].Kind
+			p.Local = k == parser.KindFunc || k == parser.KindMethod
+		}
 		if di < len(f.DefHash) && di < len(f.BodyHash) {
 			p.Hash, p.BodyHash = f.DefHash[di], f.BodyHash[di]
 		}

@@ -239,7 +239,11 @@ func (w *segWriter) setNames(info *segInfo, g *Graph, recs []*FileRecord, pieces
 			defs[p.Name] = e
 		}
 		e.uint(ordinal[p.Path])
-		e.uint(langs.id(p.Lang))
+		l := langs.id(p.Lang) << 1
+		if p.Local {
+			l |= 1
+		}
+		e.uint(l)
 		e.str(p.Qualified)
 	}
 	info.Langs = langs.strs

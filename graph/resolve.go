@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 	"github.com/wikitoolkit/wikitoolkit/parser"
 )
 
@@ -156,6 +157,14 @@ type resolver struct {
 	asm    *assembler
 	base   uint32
 	modIdx map[string]uint32 // directory → module page
+	// The file and reference being resolved, as link's admission needs
+	// them: the file's path, whether it is a test, whether the reference
+	// is a selector; admitted holds the candidates admitted.
+	path     string
+	test     bool
+	selected bool
+	members  bool // admit only members (a qualified name with a ".")
+	admitted []int32
 }
 
 // newResolver returns a resolver against w that expects about names
@@ -169,7 +178,8 @@ func newResolver(w World, names int) *resolver {
 // returned (not copied: 24 bytes a definition, not 64), and its directory.
 type cand struct {
 	*DefInfo
-	dir string
+	dir  string
+	test bool // in a test file (walk.IsTest)
 }
 
 // candSet holds the definitions of one name in one language family, with
@@ -208,7 +218,7 @@ func (r *resolver) candidates(name, fam string) *candSet {
 				i = len(fs)
 				fs = append(fs, famSet{fam: df})
 			}
-			fs[i].cs.all = append(fs[i].cs.all, cand{d, dirOf(d.Path)})
+			fs[i].cs.all = append(fs[i].cs.all, cand{d, dirOf(d.Path), walk.IsTest(d.Path)})
 		}
 		r.cands[name] = fs // not appended to again: &fs[i].cs stays put
 	}
@@ -393,6 +403,7 @@ func (r *resolver) resolve(f *FileRecord, pc *Piece) {
 	}
 	fileID := pc.Pages[0].ID
 	fam := langFamily(f.Lang)
+	r.path, r.test = f.Path, walk.IsTest(f.Path)
 	dir := dirOf(f.Path)
 	imported := map[string]bool{}   // directories of imported modules and files
 	aliasDir := map[string]string{} // local name → imported directory
@@ -408,10 +419,15 @@ func (r *resolver) resolve(f *FileRecord, pc *Piece) {
 		aliasDir[importLocal(im)] = d
 	}
 	imports := importNames(f)
+	nameDir, external := r.importedNames(f, aliasDir)
 	for i := range f.Facts.Refs {
 		rf := &f.Facts.Refs[i]
+		r.selected, r.members = rf.Selected, false
 		if rf.Type == "" && imports[rf.Qualifier] && aliasDir[rf.Qualifier] == "" {
 			continue // a package outside the repository (Go: fmt.Println)
+		}
+		if external != nil && rf.Type == "" && (rf.Qualifier == "" && external[rf.Name] || external[rf.Qualifier]) {
+			continue // a name imported from outside the repository (Python: from jinja2 import Template)
 		}
 		rfam := refFamily(fam, rf, imports)
 		cs := r.candidates(rf.Name, rfam)
@@ -432,32 +448,101 @@ func (r *resolver) resolve(f *FileRecord, pc *Piece) {
 				continue
 			}
 		} else if d, ok := aliasDir[rf.Qualifier]; ok && rf.Qualifier != "" {
-			// A qualifier naming an import narrows to that module.
-			r.link(pc, from, cs, r.inDir(cs, d), use, ConfImport)
+			// A qualifier naming an import narrows to that module: to
+			// its top-level names first (json.loads is the module's
+			// loads, not a method of a class beside it).
+			kept := r.inDir(cs, d)
+			if fam != "go" {
+				if top := r.topLevel(cs, kept); len(top) > 0 {
+					kept = top
+				}
+			}
+			r.link(pc, from, cs, kept, use, ConfImport)
 			continue
+		} else if d, ok := nameDir[rf.Name]; ok && rf.Qualifier == "" {
+			// A name imported from a module of the repository (Python:
+			// from .helpers import get_root_path): a top-level name.
+			if r.link(pc, from, cs, r.topLevel(cs, r.inDir(cs, d)), use, ConfImport) {
+				continue
+			}
 		}
-		if rf.Qualifier != "" && rf.Qualifier != "self" && rf.Qualifier != "this" && rf.Qualifier != "cls" {
+		if rf.Qualifier != "" && !selfQualifier(rf.Qualifier) {
 			if r.link(pc, from, cs, r.withQualifier(cs, rf.Qualifier), use, ConfTyped) {
 				continue
 			}
 			// A qualifier naming a module beside the file or imported
 			// (Go's packages are the import tier's).
-			if fam != "go" && r.link(pc, from, cs, r.inModule(cs, rf.Qualifier, dir, imported), use, ConfImport) {
+			if fam != "go" && r.link(pc, from, cs, r.topLevel(cs, r.inModule(cs, rf.Qualifier, dir, imported)), use, ConfImport) {
 				continue
 			}
 		}
 		// By name in a scope: one definition there is a confident edge;
-		// several are loose edges, kept for the --loose views only.
+		// several are loose edges, kept for the --loose views only. So is
+		// a member of a value of unknown type named like a method of the
+		// language's built-in types (x.get(), x.push()): x is a dict or
+		// an array as often as the repository's one class with a get.
+		conf := ConfScope
+		if rf.Selected && rf.Type == "" && !selfQualifier(rf.Qualifier) && builtinMember(fam, rf.Name) {
+			conf = ConfLoose
+		}
+		// A selector names a member (x.name, self.name), not a top-level
+		// name of some module: modules qualify through the tiers above.
+		r.members = rf.Selected && fam != "go"
 		switch {
-		case r.linkScope(pc, from, cs, r.inFile(cs, f.Path), use):
-		case r.linkScope(pc, from, cs, r.inDir(cs, dir), use):
-		case len(imported) > 0 && r.linkScope(pc, from, cs, r.inImported(cs, imported), use):
-		case len(cs.all) == 1 && rfam != goMembers:
-			// (A Go member anywhere else, in a package this file does not
-			// import, is no evidence: x.Reset() on a value of any type.)
-			r.link(pc, from, cs, []int32{0}, use, ConfName)
+		case r.linkScope(pc, from, cs, r.inFile(cs, f.Path), use, conf):
+		case r.linkScope(pc, from, cs, r.inDir(cs, dir), use, conf):
+		case len(imported) > 0 && rfam != "go" && r.linkScope(pc, from, cs, r.inImported(cs, imported), use, conf):
+			// (An unqualified Go name is its own package's: another's is
+			// written pkg.Name, the import tier's.)
+		case len(cs.all) == 1 && fam != "go":
+			// (Nor is a Go member anywhere else, in a package this file
+			// does not import, evidence: x.Reset() on a value of any type.)
+			// A member of self that neither its class nor anything near
+			// defines comes from a base class outside the repository
+			// more often than from the one definition elsewhere.
+			if selfQualifier(rf.Qualifier) {
+				conf = ConfLoose
+			}
+			r.link(pc, from, cs, []int32{0}, use, max(conf, ConfName))
 		}
 	}
+}
+
+// importedNames returns, for a Python file, the directories of the
+// modules of the repository that its `from M import name` statements take
+// names from (by local name), and the local names its imports bind to
+// modules outside the repository (`import numpy as np`, `from jinja2
+// import Template`); nil, nil for the other languages, whose imports do
+// not say which names they bind.
+func (r *resolver) importedNames(f *FileRecord, aliasDir map[string]string) (map[string]string, map[string]bool) {
+	if langFamily(f.Lang) != "python" {
+		return nil, nil
+	}
+	var nameDir map[string]string
+	external := map[string]bool{}
+	for _, im := range f.Facts.Imports {
+		if im.Alias == "" || aliasDir[im.Alias] != "" {
+			continue // binds no name, or a module of the repository
+		}
+		// The module a name comes from: "a.b" of "a.b.name", ".." of "..name".
+		mod := ""
+		if i := strings.LastIndexByte(im.Path, '.'); i >= 0 {
+			if mod = im.Path[:i]; strings.Trim(mod, ".") == "" {
+				mod = im.Path[:i+1]
+			}
+		}
+		if mod != "" {
+			if _, d, ok := resolveImport(r.w, f, mod); ok {
+				if nameDir == nil {
+					nameDir = map[string]string{}
+				}
+				nameDir[im.Alias] = d
+				continue
+			}
+		}
+		external[im.Alias] = true
+	}
+	return nameDir, external
 }
 
 // typeBase is the last name of a reference's Type ("URL" of "url.URL"):
@@ -535,6 +620,7 @@ func useOf(k parser.RefKind) EdgeAttr {
 // are none or more than maxFanOut. It reports whether the tier decided the
 // reference (some matched), so lower tiers are not tried.
 func (r *resolver) link(pc *Piece, from uint32, cs *candSet, kept []int32, use EdgeAttr, conf Confidence) bool {
+	kept = r.admit(cs, kept)
 	if len(kept) == 0 {
 		return false
 	}
@@ -551,11 +637,75 @@ func (r *resolver) link(pc *Piece, from uint32, cs *candSet, kept []int32, use E
 	return true
 }
 
+// oneDefinition reports candidates that are one definition written more
+// than once: a property's getter and setter, overloads, the branches of a
+// conditional definition (one file, one qualified name but for the ~N
+// that tells them apart).
+func oneDefinition(cs *candSet, kept []int32) bool {
+	first := &cs.all[kept[0]]
+	q := baseQual(first.Qualified)
+	for _, i := range kept[1:] {
+		if c := &cs.all[i]; c.Path != first.Path || baseQual(c.Qualified) != q {
+			return false
+		}
+	}
+	return true
+}
+
+// baseQual is a page's qualified name without its "~N" duplicate suffix.
+func baseQual(q string) string {
+	if i := strings.LastIndexByte(q, '~'); i > 0 {
+		return q[:i]
+	}
+	return q
+}
+
+// topLevel returns the candidates of kept that are no members (a
+// module's own names), in r.typedBuf.
+func (r *resolver) topLevel(cs *candSet, kept []int32) []int32 {
+	out := r.typedBuf[:0]
+	for _, i := range kept {
+		if strings.IndexByte(cs.all[i].Qualified, '.') < 0 {
+			out = append(out, i)
+		}
+	}
+	r.typedBuf = out
+	return out
+}
+
+// admit returns the candidates of kept that the reference being resolved
+// can name at all: not a test's definitions from code that is no test,
+// nor a definition local to a function from another file or through a
+// selector. kept itself when all are.
+func (r *resolver) admit(cs *candSet, kept []int32) []int32 {
+	ok := func(c *cand) bool {
+		return (r.test || !c.test) && (!c.Local || !r.selected && c.Path == r.path) &&
+			(!r.members || strings.IndexByte(c.Qualified, '.') >= 0)
+	}
+	all := true
+	for _, i := range kept {
+		if !ok(&cs.all[i]) {
+			all = false
+			break
+		}
+	}
+	if all {
+		return kept
+	}
+	out := r.admitted[:0]
+	for _, i := range kept {
+		if ok(&cs.all[i]) {
+			out = append(out, i)
+		}
+	}
+	r.admitted = out
+	return out
+}
+
 // linkScope is link for a tier that matched by name in a scope: several
 // definitions there make loose edges.
-func (r *resolver) linkScope(pc *Piece, from uint32, cs *candSet, kept []int32, use EdgeAttr) bool {
-	conf := ConfScope
-	if len(kept) > 1 {
+func (r *resolver) linkScope(pc *Piece, from uint32, cs *candSet, kept []int32, use EdgeAttr, conf Confidence) bool {
+	if kept = r.admit(cs, kept); len(kept) > 1 && !oneDefinition(cs, kept) {
 		conf = ConfLoose
 	}
 	return r.link(pc, from, cs, kept, use, conf)

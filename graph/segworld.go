@@ -89,7 +89,8 @@ func (w *segWorld) load(names []string) {
 			defer func() { found[name] = out }()
 			d := dec{b: v}
 			for len(d.b) > 0 && d.err == nil {
-				ord, lang, qual := d.uint(), d.uint(), d.str()
+				ord, langLocal, qual := d.uint(), d.uint(), d.str()
+				lang := langLocal >> 1
 				if d.err != nil || ord >= uint64(len(stats)) || lang >= uint64(len(sg.info.Langs)) {
 					return
 				}
@@ -97,7 +98,7 @@ func (w *segWorld) load(names []string) {
 				if sg.dead[p] || w.gone[p] {
 					continue
 				}
-				out = append(out, DefInfo{ID: SymbolID(p, qual), Qualified: qual, Path: p, Lang: sg.info.Langs[lang]})
+				out = append(out, DefInfo{ID: SymbolID(p, qual), Qualified: qual, Path: p, Lang: sg.info.Langs[lang], Local: langLocal&1 != 0})
 			}
 		})
 	}

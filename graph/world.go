@@ -10,6 +10,7 @@ import (
 // and language.
 type DefInfo struct {
 	ID, Qualified, Path, Lang string
+	Local                     bool // Page.Local
 	// page is 1 + the index of the page in the graph buildGraph lays
 	// out, which then needs no lookup by ID; 0 elsewhere.
 	page uint32
@@ -76,6 +77,9 @@ type memDef struct {
 
 type memFile struct{ path, lang string }
 
+// memLocal marks a Local definition in memDef.page (no graph holds 2³¹ pages).
+const memLocal = 1 << 31
+
 // sfxBest is what a MemWorld keeps of the paths ending in a suffix: the
 // shortest (the least on a tie) and how many, up to 2.
 type sfxBest struct {
@@ -137,7 +141,11 @@ func (w *MemWorld) addFile(p string, pages []Page, base int, copy bool) {
 			added = true
 		}
 		di := int32(w.defs.len())
-		w.defs.add(memDef{id: w.ids.add(pg.ID), file: file, page: uint32(base + i + 1), next: -1})
+		page := uint32(base + i + 1)
+		if pg.Local {
+			page |= memLocal
+		}
+		w.defs.add(memDef{id: w.ids.add(pg.ID), file: file, page: page, next: -1})
 		if pg.Path != p || !isSymbolID(pg.ID, p, pg.Qualified) || pg.Lang != w.fileTab.at(int(file)).lang {
 			w.odd(di, pg)
 		}
@@ -217,7 +225,7 @@ func (w *MemWorld) Defs(name string) []DefInfo {
 		if !ok {
 			qual = id[len("symbol:")+len(f.path)+1:]
 		}
-		out = append(out, DefInfo{ID: id, Qualified: qual, Path: f.path, Lang: f.lang, page: d.page})
+		out = append(out, DefInfo{ID: id, Qualified: qual, Path: f.path, Lang: f.lang, page: d.page &^ memLocal, Local: d.page&memLocal != 0})
 	}
 	return out
 }

@@ -246,7 +246,7 @@ var specs = map[string]*langSpec{
 		"bool byte rune string error any comparable int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr",
 		"float32 float64 complex64 complex128 append cap clear close complex copy delete imag len make max min new panic",
 		"print println real recover")},
-	"python": {name: "python", grammar: python.GetLanguage, queries: []string{"python.scm"}, comments: commentHash, sig: sigColon, attrPrefixes: []string{"@"}, builtins: set(
+	"python": {name: "python", grammar: python.GetLanguage, queries: []string{"python.scm"}, comments: commentHash, sig: sigColon, attrPrefixes: []string{"@"}, splitImport: pythonFromImport, builtins: set(
 		"int str float bool bytes list dict set tuple object type None len print isinstance issubclass range super",
 		"enumerate zip map filter sorted reversed min max sum any all abs getattr setattr hasattr iter next repr open")},
 	"javascript": {name: "javascript", grammar: javascript.GetLanguage, queries: []string{"javascript.scm"}, sig: sigArrow, attrPrefixes: []string{"@"}},

@@ -16,7 +16,7 @@
 
 (import_statement name: (dotted_name) @import.path)
 (import_statement name: (aliased_import name: (dotted_name) @import.path alias: (identifier) @import.alias))
-(import_from_statement module_name: (_) @import.path)
+(import_from_statement) @import.stmt
 
 ; String literals (what config keys, flags and messages are written in).
 (string) @literal
