@@ -135,12 +135,12 @@ type Impact struct {
 	// LooseLeftOut counts the direct referrers matched by name only,
 	// among several definitions, that the answer leaves out (see
 	// ImpactOptions.Loose).
-	LooseLeftOut int `json:"loose_left_out,omitempty"`
-	BudgetTokens int           `json:"budget_tokens"`
-	UsedTokens   int           `json:"used_tokens"`
-	Truncated    bool          `json:"truncated,omitempty"`
-	LeftOut      []string      `json:"left_out,omitempty"`
-	Check        string        `json:"check,omitempty"`
+	LooseLeftOut int      `json:"loose_left_out,omitempty"`
+	BudgetTokens int      `json:"budget_tokens"`
+	UsedTokens   int      `json:"used_tokens"`
+	Truncated    bool     `json:"truncated,omitempty"`
+	LeftOut      []string `json:"left_out,omitempty"`
+	Check        string   `json:"check,omitempty"`
 }
 
 // ImpactOf returns the impact of changing the page ref names (ResolveRef;
