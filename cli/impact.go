@@ -11,7 +11,7 @@ func runImpact(e *env, args []string) error {
 	depth := fs.Int("depth", wiki.DefaultImpactDepth, fmt.Sprintf("levels of referrers to follow (at most %d)", wiki.MaxImpactDepth))
 	budget := fs.Int("budget", wiki.DefaultImpactBudgetTokens, "token budget of the answer")
 	diff := fs.Bool("diff", false, "the definitions the working tree changes against HEAD, or against BASE when given")
-	loose := fs.Bool("loose", false, "also follow references matched by name only, among several definitions of the name (left out by default: most are wrong)")
+	loose := fs.Bool("loose", false, "also follow references matched by name only: a name defined several times, or a common method name (left out by default: most are wrong)")
 	asJSON := fs.Bool("json", false, "print the answer as one JSON document")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {

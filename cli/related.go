@@ -8,7 +8,7 @@ func runRelated(e *env, args []string) error {
 	fs := newFlags(e, "related")
 	rel := fs.String("rel", "", "only this edge type: contains, references, imports, relates")
 	dir := fs.String("direction", "both", "out (what the page uses/contains), in (what uses/contains it), or both")
-	loose := fs.Bool("loose", false, "also list references matched by name only, among several definitions of the name (left out by default: most are wrong)")
+	loose := fs.Bool("loose", false, "also list references matched by name only: a name defined several times, or a common method name (left out by default: most are wrong)")
 	asJSON := fs.Bool("json", false, "print the neighbours as one JSON document")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {

@@ -478,11 +478,12 @@ func (r *resolver) resolve(f *FileRecord, pc *Piece) {
 		}
 		// By name in a scope: one definition there is a confident edge;
 		// several are loose edges, kept for the --loose views only. So is
-		// a member of a value of unknown type named like a method of the
-		// language's built-in types (x.get(), x.push()): x is a dict or
-		// an array as often as the repository's one class with a get.
+		// a member named like a method of the language's built-in types
+		// (x.get(), x.push()) of a value of unknown type, or of self when
+		// its class does not define it: x is a dict or an array, the base
+		// class a built-in's, as often as the repository's one get.
 		conf := ConfScope
-		if rf.Selected && rf.Type == "" && !selfQualifier(rf.Qualifier) && builtinMember(fam, rf.Name) {
+		if rf.Selected && builtinMember(fam, rf.Name) {
 			conf = ConfLoose
 		}
 		// A selector names a member (x.name, self.name), not a top-level

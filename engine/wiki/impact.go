@@ -432,7 +432,7 @@ func (im *Impact) Render(w io.Writer) {
 		fmt.Fprintf(bw, "beyond depth %d: %d more referrers (ask for a larger depth, at most %d)\n", im.Depth, im.Beyond, MaxImpactDepth)
 	}
 	if im.LooseLeftOut > 0 {
-		fmt.Fprintf(bw, "left out: %d direct referrers matched by name only, among several same-named definitions (often wrong; --loose, or loose=true over MCP, follows them)\n", im.LooseLeftOut)
+		fmt.Fprintf(bw, "left out: %d direct referrers matched by name only (a name defined several times, or a common method name; often wrong: --loose, or loose=true over MCP, follows them)\n", im.LooseLeftOut)
 	}
 	if im.Tests.Total > 0 {
 		fmt.Fprintf(bw, "tests among the referrers (%s):\n", shownOf(len(im.Tests.Pages), im.Tests.Total, ""))

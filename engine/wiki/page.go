@@ -421,7 +421,7 @@ func (p *Page) Render(w io.Writer, front Front) {
 		total := max(d.InTotal, len(d.In))
 		printIDs(w, t+" ←", d.In, total, relatedHint)
 		if d.LooseOut > 0 || d.LooseIn > 0 {
-			fmt.Fprintf(w, "\n%s matched by name only, among several definitions: %d out, %d in, not listed (%s lists them)\n",
+			fmt.Fprintf(w, "\n%s matched by name only (a name defined several times, or a common method name; often wrong): %d out, %d in, not listed (%s lists them)\n",
 				t, d.LooseOut, d.LooseIn, front.looseHint())
 		}
 	}

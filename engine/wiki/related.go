@@ -172,7 +172,7 @@ func (r *RelatedView) Render(w io.Writer, filtered bool) {
 		if h := fmt.Sprint(n.Rel, n.Direction, loose); h != last {
 			arrow := map[string]string{"out": "→", "in": "←"}[n.Direction]
 			if loose {
-				fmt.Fprintf(w, "%s %s matched by name only (one of several definitions; often wrong)\n", n.Rel, arrow)
+				fmt.Fprintf(w, "%s %s matched by name only (a name defined several times, or a common method name; often wrong)\n", n.Rel, arrow)
 			} else {
 				fmt.Fprintf(w, "%s %s\n", n.Rel, arrow)
 			}
