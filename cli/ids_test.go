@@ -117,7 +117,7 @@ func TestPageRefs(t *testing.T) {
 
 	// related: by name, with each neighbour's place, kind and signature.
 	out := mustRun(t, dir, "related", "Client.Charge")
-	if !strings.Contains(out, "symbol:pay/client.go#Client  (struct, pay/client.go:4)\n      type Client struct") {
+	if !strings.Contains(out, "symbol:pay/client.go#Client  [type scope]  (struct, pay/client.go:4)\n      type Client struct") {
 		t.Errorf("related Client.Charge:\n%s", out)
 	}
 	var rel struct {
