@@ -1,0 +1,217 @@
+package web
+
+import (
+	"fmt"
+	"html/template"
+	"strings"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
+)
+
+// The graph picture is drawn on the server as SVG, in layers: what holds
+// the page (its file, its module) on top; what uses it on the left, what
+// it uses on the right; what it holds below. Every node is a link.
+const (
+	svgWidth   = 960
+	nodeH      = 24
+	nodeGap    = 8
+	layerGap   = 44
+	sideW      = 290
+	centerW    = 330
+	topW       = 260
+	childW     = 222
+	childCols  = 4
+	charPixels = 7.3 // 12px monospace
+)
+
+// gnode is one node of the picture.
+type gnode struct {
+	id, label, kind string
+	x, y, w         float64
+}
+
+// graphSides are the pages around the center, by layer.
+type graphSides struct {
+	top, left, right, bottom                 []gnode
+	moreLeft, moreRight, moreBottom, moreTop int
+}
+
+// neighbours collects the layers around page c, at most per pages in each.
+func neighbours(g *graph.Graph, c uint32, per int) graphSides {
+	var s graphSides
+	seen := map[uint32]bool{c: true}
+	add := func(list *[]gnode, more *int, i uint32) {
+		if seen[i] {
+			return
+		}
+		seen[i] = true
+		if len(*list) >= per {
+			*more++
+			return
+		}
+		*list = append(*list, gnode{id: g.Pages[i].ID, kind: g.Pages[i].Kind.String()})
+	}
+	// Up to two holders: the file and module of a symbol, the module and
+	// its parent of a file.
+	up := c
+	for range 2 {
+		in := g.In(up, graph.Contains, false)
+		if len(in) == 0 {
+			break
+		}
+		up = in[0].From
+		s.top = append([]gnode{{id: g.Pages[up].ID, kind: g.Pages[up].Kind.String()}}, s.top...)
+		seen[up] = true
+	}
+	for _, e := range g.In(c, 0, true) {
+		if e.Type != graph.Contains {
+			add(&s.left, &s.moreLeft, e.From)
+		}
+	}
+	for _, e := range g.Out(c, 0, true) {
+		if e.Type == graph.Contains {
+			add(&s.bottom, &s.moreBottom, e.To)
+		} else {
+			add(&s.right, &s.moreRight, e.To)
+		}
+	}
+	return s
+}
+
+// drawGraph returns the SVG picture of the graph around page id (a memory:
+// its linked page), big for the graph page. Nodes link by l.
+func drawGraph(g *graph.Graph, pl *annotate.Placement, id string, l links, big bool) template.HTML {
+	c, ok := g.Lookup(id)
+	if !ok {
+		return ""
+	}
+	per, perChild := 8, 8
+	if big {
+		per, perChild = 20, 40
+	}
+	s := neighbours(g, c, per)
+	if len(s.bottom) > perChild {
+		s.moreBottom += len(s.bottom) - perChild
+		s.bottom = s.bottom[:perChild]
+	}
+	if len(s.top)+len(s.left)+len(s.right)+len(s.bottom) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	y0 := 10.0
+	// Top layer, centred.
+	if n := len(s.top); n > 0 {
+		x := (svgWidth - (float64(n)*topW + float64(n-1)*nodeGap*2)) / 2
+		for i := range s.top {
+			s.top[i].x, s.top[i].y, s.top[i].w = x, y0, topW
+			x += topW + nodeGap*2
+		}
+		y0 += nodeH + layerGap
+	}
+	rows := max(len(s.left)+sign(s.moreLeft), len(s.right)+sign(s.moreRight), 1)
+	sideH := float64(rows)*(nodeH+nodeGap) - nodeGap
+	for i := range s.left {
+		s.left[i].x, s.left[i].y, s.left[i].w = 8, y0+float64(i)*(nodeH+nodeGap), sideW
+	}
+	for i := range s.right {
+		s.right[i].x, s.right[i].y, s.right[i].w = svgWidth-8-sideW, y0+float64(i)*(nodeH+nodeGap), sideW
+	}
+	center := gnode{id: id, kind: "center", x: (svgWidth - centerW) / 2, y: y0 + sideH/2 - nodeH/2, w: centerW}
+	y1 := y0 + max(sideH, nodeH) + layerGap
+	gridW := float64(childCols)*childW + float64(childCols-1)*12
+	for i := range s.bottom {
+		col, row := i%childCols, i/childCols
+		s.bottom[i].x = (svgWidth-gridW)/2 + float64(col)*(childW+12)
+		s.bottom[i].y = y1 + float64(row)*(nodeH+nodeGap)
+		s.bottom[i].w = childW
+	}
+	height := y0 + sideH + 10
+	if n := len(s.bottom) + sign(s.moreBottom); n > 0 {
+		height = y1 + float64((n+childCols-1)/childCols)*(nodeH+nodeGap) + 6
+	}
+	fmt.Fprintf(&b, `<svg class="graph" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %.0f" width="%d" height="%.0f" role="img" aria-label="graph around %s">`,
+		svgWidth, height, svgWidth, height, template.HTMLEscapeString(id))
+	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead"/></marker></defs>`)
+	// Edges first, under the nodes.
+	for _, n := range s.top {
+		edge(&b, n.x+n.w/2, n.y+nodeH, center.x+center.w/2, center.y, "contains", true)
+	}
+	for _, n := range s.left {
+		edge(&b, n.x+n.w, n.y+nodeH/2, center.x, center.y+nodeH/2, "uses", false)
+	}
+	for _, n := range s.right {
+		edge(&b, center.x+center.w, center.y+nodeH/2, n.x, n.y+nodeH/2, "uses", false)
+	}
+	for _, n := range s.bottom {
+		edge(&b, center.x+center.w/2, center.y+nodeH, n.x+n.w/2, n.y, "contains", true)
+	}
+	for _, n := range s.top {
+		node(&b, g, pl, n, l)
+	}
+	for _, n := range s.left {
+		node(&b, g, pl, n, l)
+	}
+	for _, n := range s.right {
+		node(&b, g, pl, n, l)
+	}
+	for _, n := range s.bottom {
+		node(&b, g, pl, n, l)
+	}
+	node(&b, g, pl, center, l)
+	more := func(n int, x, y float64) {
+		if n > 0 {
+			fmt.Fprintf(&b, `<text class="more" x="%.0f" y="%.0f">… %d more</text>`, x+8, y+16, n)
+		}
+	}
+	more(s.moreLeft, 8, y0+float64(len(s.left))*(nodeH+nodeGap))
+	more(s.moreRight, svgWidth-8-sideW, y0+float64(len(s.right))*(nodeH+nodeGap))
+	if s.moreBottom > 0 {
+		i := len(s.bottom)
+		more(s.moreBottom, (svgWidth-gridW)/2+float64(i%childCols)*(childW+12), y1+float64(i/childCols)*(nodeH+nodeGap))
+	}
+	if len(s.left) > 0 {
+		fmt.Fprintf(&b, `<text class="legend" x="8" y="%.0f">used by</text>`, y0-6)
+	}
+	if len(s.right) > 0 {
+		fmt.Fprintf(&b, `<text class="legend" x="%d" y="%.0f">uses</text>`, svgWidth-8-sideW, y0-6)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String()) // every text is escaped above
+}
+
+func sign(n int) int {
+	if n > 0 {
+		return 1
+	}
+	return 0
+}
+
+// edge draws a curve from (x1,y1) to (x2,y2) with an arrow at its end;
+// vertical curves bend up and down, horizontal ones sideways.
+func edge(b *strings.Builder, x1, y1, x2, y2 float64, class string, vertical bool) {
+	if vertical {
+		m := (y1 + y2) / 2
+		fmt.Fprintf(b, `<path class="edge %s" d="M%.0f %.0fC%.0f %.0f %.0f %.0f %.0f %.0f" marker-end="url(#arrow)"/>`, class, x1, y1, x1, m, x2, m, x2, y2)
+		return
+	}
+	m := (x1 + x2) / 2
+	fmt.Fprintf(b, `<path class="edge %s" d="M%.0f %.0fC%.0f %.0f %.0f %.0f %.0f %.0f" marker-end="url(#arrow)"/>`, class, x1, y1, m, y1, m, y2, x2, y2)
+}
+
+// node draws one linked box with its page's short name.
+func node(b *strings.Builder, g *graph.Graph, pl *annotate.Placement, n gnode, l links) {
+	it := describe(g, pl, n.id, l)
+	label := it.Text
+	if n.kind != "center" && n.kind != "module" && n.kind != "file" {
+		if k := it.Kind; k != "" {
+			label = k + " " + label
+		}
+	}
+	maxChars := int((n.w - 16) / charPixels)
+	if r := []rune(label); len(r) > maxChars {
+		label = "…" + string(r[len(r)-maxChars+1:])
+	}
+	fmt.Fprintf(b, `<a href="%s"><g class="node n-%s"><title>%s</title><rect x="%.0f" y="%.0f" width="%.0f" height="%d" rx="4"/><text x="%.0f" y="%.0f">%s</text></g></a>`,
+		template.HTMLEscapeString(it.Href), n.kind, template.HTMLEscapeString(n.id), n.x, n.y, n.w, nodeH, n.x+8, n.y+16, template.HTMLEscapeString(label))
+}
