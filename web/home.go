@@ -2,6 +2,7 @@ package web
 
 import (
 	"cmp"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -64,6 +65,7 @@ type repoStats struct {
 	modules  []moduleRow // every module, in path order, hrefs empty
 	moduleID []string
 	topFiles []string // the most referenced files, most first
+	topRefs  []int    // their references from other files
 }
 
 // statsCache keeps the stats of the last generation asked.
@@ -149,6 +151,9 @@ func computeStats(g *graph.Graph) *repoStats {
 	}
 	slices.SortFunc(top, func(a, b string) int { return cmp.Or(cmp.Compare(refs[b], refs[a]), cmp.Compare(a, b)) })
 	st.topFiles = top[:min(len(top), maxTopFiles)]
+	for _, p := range st.topFiles {
+		st.topRefs = append(st.topRefs, refs[p])
+	}
 	return st
 }
 
@@ -190,8 +195,10 @@ func (s *Server) buildHome(g *wiki.Gen, a *annotate.Annotations, l links) (*home
 		v.Modules = append(v.Modules, m)
 	}
 	pl := wiki.PlaceAnnotations(g.Snap, a)
-	for _, p := range st.topFiles {
-		v.TopFiles = append(v.TopFiles, describe(gr, pl, graph.FileID(p), l))
+	for i, p := range st.topFiles {
+		it := describe(gr, pl, graph.FileID(p), l)
+		it.Kind, it.Where = "", fmt.Sprintf("%d references from other files", st.topRefs[i])
+		v.TopFiles = append(v.TopFiles, it)
 	}
 	if pl != nil {
 		notes := slices.Clone(pl.AllNotes())

@@ -14,6 +14,7 @@ import (
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
@@ -26,7 +27,7 @@ import (
 // shorter): with the highlighter's markup (about 3x the text on Go) a file
 // page stays under 150 KB on moby's largest files.
 const (
-	windowLines  = 250
+	windowLines  = 200
 	windowBytes  = 40 << 10
 	maxLineBytes = 400
 	// maxFileBytes bounds what is read of a file to find its window.
@@ -44,9 +45,10 @@ func windowStart(line int) int {
 // sourceView is one highlighted window of a file.
 type sourceView struct {
 	HTML       template.HTML
-	From, To   int // lines shown
-	Total      int // lines in the file (of what was read)
-	Cut        bool
+	From, To   int    // lines shown
+	Total      int    // lines in the file (of what was read)
+	Cut        bool   // long lines were cut
+	CutAt      string // a symbol's source stops before its end: where
 	Prev, Next string // URLs of the windows before and after, "" at the ends
 	Missing    string // why there is no source ("" when there is)
 }
@@ -149,11 +151,31 @@ func formatter(from int) *chromahtml.Formatter {
 }
 
 // highlight returns lines (the first numbered from) as highlighted HTML.
+// Highlighting is most of a file page's time (chroma's lexers are regular
+// expressions: about 40 µs a line of Go on a loaded 2-core machine), so
+// the result is kept in a cache keyed by the text's hash.
 func highlight(rel, lang string, lines []string, from int) template.HTML {
 	text := strings.Join(lines, "\n") + "\n"
+	key := hlKey{path: rel, lang: lang, from: from, hash: xxhash.Sum64String(text), size: len(text)}
+	if h, ok := highlighted.get(key); ok {
+		return h
+	}
+	h := highlightText(rel, lang, text, from)
+	highlighted.put(key, h)
+	return h
+}
+
+// highlightText highlights text, its first line numbered from.
+func highlightText(rel, lang, text string, from int) template.HTML {
 	var b strings.Builder
 	b.Grow(len(text) * 4)
-	it, err := lexerFor(rel, lang).Tokenise(nil, text)
+	var it chroma.Iterator
+	var err error
+	if strings.HasSuffix(rel, ".go") {
+		it = chroma.Literator(goTokens(text)...)
+	} else {
+		it, err = lexerFor(rel, lang).Tokenise(nil, text)
+	}
 	if err == nil {
 		err = formatter(from).Format(&b, style, it)
 	}
@@ -172,3 +194,87 @@ var chromaCSS = sync.OnceValue(func() string {
 	_ = chromahtml.New(chromahtml.WithClasses(true)).WriteCSS(&b, style)
 	return b.String()
 })
+
+// hlKey names one highlighted text.
+type hlKey struct {
+	path, lang string
+	from, size int
+	hash       uint64
+}
+
+// hlCacheBytes bounds the cache of highlighted windows (about 600 file
+// windows of 100 KB).
+const hlCacheBytes = 64 << 20
+
+// hlCache is a least-recently-used cache of highlighted HTML, bounded in
+// bytes. Safe for concurrent use.
+type hlCache struct {
+	mu    sync.Mutex
+	max   int
+	bytes int
+	items map[hlKey]*hlEntry
+	head  hlEntry // sentinel of the recency ring: head.next is the newest
+}
+
+type hlEntry struct {
+	key        hlKey
+	html       template.HTML
+	prev, next *hlEntry
+}
+
+var highlighted = newHLCache(hlCacheBytes)
+
+func newHLCache(max int) *hlCache {
+	c := &hlCache{max: max, items: map[hlKey]*hlEntry{}}
+	c.head.prev, c.head.next = &c.head, &c.head
+	return c
+}
+
+func (c *hlCache) unlink(e *hlEntry) { e.prev.next, e.next.prev = e.next, e.prev }
+
+func (c *hlCache) front(e *hlEntry) {
+	e.prev, e.next = &c.head, c.head.next
+	c.head.next.prev = e
+	c.head.next = e
+}
+
+func (c *hlCache) get(k hlKey) (template.HTML, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.items[k]
+	if !ok {
+		return "", false
+	}
+	c.unlink(e)
+	c.front(e)
+	return e.html, true
+}
+
+func (c *hlCache) put(k hlKey, h template.HTML) {
+	if len(h) > c.max/8 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.items[k]; ok {
+		return
+	}
+	e := &hlEntry{key: k, html: h}
+	c.items[k] = e
+	c.front(e)
+	c.bytes += len(h)
+	for c.bytes > c.max {
+		old := c.head.prev
+		c.unlink(old)
+		delete(c.items, old.key)
+		c.bytes -= len(old.html)
+	}
+}
+
+// reset empties the cache (benchmarks of the cold path).
+func (c *hlCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.items, c.bytes = map[hlKey]*hlEntry{}, 0
+	c.head.prev, c.head.next = &c.head, &c.head
+}

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
+	"slices"
 	"strings"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -13,14 +15,14 @@ import (
 // the page (its file, its module) on top; what uses it on the left, what
 // it uses on the right; what it holds below. Every node is a link.
 const (
-	svgWidth   = 960
+	svgWidth   = 1100
 	nodeH      = 24
 	nodeGap    = 8
 	layerGap   = 44
-	sideW      = 290
-	centerW    = 330
-	topW       = 260
-	childW     = 222
+	sideW      = 300
+	centerW    = 300
+	topW       = 280
+	childW     = 260
 	childCols  = 4
 	charPixels = 7.3 // 12px monospace
 )
@@ -64,19 +66,52 @@ func neighbours(g *graph.Graph, c uint32, per int) graphSides {
 		s.top = append([]gnode{{id: g.Pages[up].ID, kind: g.Pages[up].Kind.String()}}, s.top...)
 		seen[up] = true
 	}
+	var left, right, bottom []uint32
 	for _, e := range g.In(c, 0, true) {
 		if e.Type != graph.Contains {
-			add(&s.left, &s.moreLeft, e.From)
+			left = append(left, e.From)
 		}
 	}
 	for _, e := range g.Out(c, 0, true) {
 		if e.Type == graph.Contains {
-			add(&s.bottom, &s.moreBottom, e.To)
+			bottom = append(bottom, e.To)
 		} else {
-			add(&s.right, &s.moreRight, e.To)
+			right = append(right, e.To)
 		}
 	}
+	// Functions and types before fields and constants: the picture shows
+	// what calls and what is called first.
+	byRank := func(a, b uint32) int { return cmp.Compare(drawRank(&g.Pages[a]), drawRank(&g.Pages[b])) }
+	slices.SortStableFunc(left, byRank)
+	slices.SortStableFunc(right, byRank)
+	for _, i := range left {
+		add(&s.left, &s.moreLeft, i)
+	}
+	for _, i := range right {
+		add(&s.right, &s.moreRight, i)
+	}
+	for _, i := range bottom {
+		add(&s.bottom, &s.moreBottom, i)
+	}
 	return s
+}
+
+// drawRank orders neighbours in the picture: callables, then types, then
+// files and modules, then the rest (fields, constants, variables).
+func drawRank(p *graph.Page) int {
+	switch p.Kind {
+	case graph.KindSymbol:
+		switch p.SymKind {
+		case "func", "function", "method", "constructor", "macro":
+			return 0
+		case "type", "struct", "class", "interface", "trait", "enum", "module", "namespace":
+			return 1
+		}
+		return 3
+	case graph.KindFile, graph.KindModule:
+		return 2
+	}
+	return 4
 }
 
 // drawGraph returns the SVG picture of the graph around page id (a memory:
@@ -102,10 +137,10 @@ func drawGraph(g *graph.Graph, pl *annotate.Placement, id string, l links, big b
 	y0 := 10.0
 	// Top layer, centred.
 	if n := len(s.top); n > 0 {
-		x := (svgWidth - (float64(n)*topW + float64(n-1)*nodeGap*2)) / 2
+		x := (svgWidth - (float64(n)*topW + float64(n-1)*48)) / 2
 		for i := range s.top {
 			s.top[i].x, s.top[i].y, s.top[i].w = x, y0, topW
-			x += topW + nodeGap*2
+			x += topW + 48
 		}
 		y0 += nodeH + layerGap
 	}
@@ -134,8 +169,13 @@ func drawGraph(g *graph.Graph, pl *annotate.Placement, id string, l links, big b
 		svgWidth, height, svgWidth, height, template.HTMLEscapeString(id))
 	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead"/></marker></defs>`)
 	// Edges first, under the nodes.
-	for _, n := range s.top {
-		edge(&b, n.x+n.w/2, n.y+nodeH, center.x+center.w/2, center.y, "contains", true)
+	// The holders form a chain (module, file, page): each holds the next.
+	for i, n := range s.top {
+		if i+1 < len(s.top) {
+			edge(&b, n.x+n.w, n.y+nodeH/2, s.top[i+1].x, n.y+nodeH/2, "contains", false)
+		} else {
+			edge(&b, n.x+n.w/2, n.y+nodeH, center.x+center.w/2, center.y, "contains", true)
+		}
 	}
 	for _, n := range s.left {
 		edge(&b, n.x+n.w, n.y+nodeH/2, center.x, center.y+nodeH/2, "uses", false)

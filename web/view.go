@@ -33,6 +33,7 @@ type item struct {
 	Where    string // path:line
 	LineHref string // the line in the file's source
 	Group    string // a heading the item is listed under (module outlines)
+	Line     int
 }
 
 // edgeGroup is a page's neighbours of one edge type and direction.
@@ -121,7 +122,8 @@ func (s *Server) buildPage(g *wiki.Gen, a *annotate.Annotations, id string, from
 			lines := strings.Split(strings.TrimSuffix(p.Source, "\n"), "\n")
 			sv := &sourceView{HTML: highlight(p.Path, p.Lang, lines, p.Line), From: p.Line, To: p.Line + len(lines) - 1}
 			if p.SourceTo > 0 && p.EndLine > p.SourceTo {
-				sv.Cut, sv.Next = true, l.source(graph.FileID(p.Path), p.SourceTo+1)
+				sv.Next = l.source(graph.FileID(p.Path), p.SourceTo+1)
+				sv.CutAt = fmt.Sprintf("cut at line %d of %d–%d", p.SourceTo, p.Line, p.EndLine)
 			}
 			v.Source = sv
 			if docShown(p.Doc, p.Source) {
@@ -245,7 +247,7 @@ func describe(g *graph.Graph, pl *annotate.Placement, id string, l links) item {
 		it.Text = pg.Title
 	}
 	if pg.Kind != graph.KindModule && pg.Kind != graph.KindFile && pg.Line > 0 {
-		it.Where = pg.Path + ":" + strconv.Itoa(pg.Line)
+		it.Where, it.Line = pg.Path+":"+strconv.Itoa(pg.Line), pg.Line
 		it.LineHref = l.source(graph.FileID(pg.Path), pg.Line)
 	}
 	return it
