@@ -28,7 +28,7 @@ func fixtureRoot(t testing.TB) string {
 	b.WriteString("package inventory\n\n// Ledger keeps entries.\ntype Ledger struct{ entries []int }\n\n")
 	for i := range 300 {
 		fmt.Fprintf(&b, "// Entry%d returns entry %d of the ledger, a long comment to make a long line: %s\nfunc (l *Ledger) Entry%d() int { return l.entries[%d] }\n\n",
-			i, i, strings.Repeat("x", 120), i, i)
+			i, i, strings.Repeat("x", 450), i, i)
 	}
 	walktest.WriteFile(t, root, longFile, b.String())
 	walktest.WriteFile(t, root, oddFile, "# Odd name\n\nA file whose name needs escaping.\n")

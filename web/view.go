@@ -57,6 +57,7 @@ type pageView struct {
 	Source                  *sourceView
 	InFile                  string // symbol and doc pages: the line in the file's page
 	Outline                 []item
+	OutlineNote             string // which symbols a long outline lists
 	Groups                  []edgeGroup
 	Notes                   []wiki.NoteView
 	StaleNotes              bool
@@ -109,12 +110,7 @@ func (s *Server) buildPage(g *wiki.Gen, a *annotate.Annotations, id string, from
 	case "file":
 		v.Stale = g.FileChanged(root, p.Path)
 		v.Source = fileSource(root, p, from, l)
-		for _, c := range p.Edges["contains"].Out {
-			it := describe(gr, pl, c, l)
-			if it.Kind != "" {
-				v.Outline = append(v.Outline, it)
-			}
-		}
+		v.Outline, v.OutlineNote = fileOutline(gr, pl, p.ID, v.Source, l)
 	case "symbol", "doc":
 		v.Stale = p.Stale
 		v.InFile = l.source(graph.FileID(p.Path), p.Line)
@@ -333,6 +329,39 @@ func groups(g *graph.Graph, pl *annotate.Placement, p *wiki.Page, l links) []edg
 		}
 	}
 	return out
+}
+
+// maxFileOutline is the most symbols a file page lists whole; a file with
+// more lists those of the source window shown (the page stays under
+// 150 KB).
+const maxFileOutline = 150
+
+// fileOutline lists the symbols file id holds (from the graph: the page's
+// edges stop at graph.MaxStoredEdges), all of them or those in the window
+// src shows, each with a link to its line.
+func fileOutline(g *graph.Graph, pl *annotate.Placement, id string, src *sourceView, l links) ([]item, string) {
+	i, ok := g.Lookup(id)
+	if !ok {
+		return nil, ""
+	}
+	kids := g.Out(i, graph.Contains, false)
+	all := len(kids) <= maxFileOutline || src == nil || src.To == 0
+	var out []item
+	for _, e := range kids {
+		pg := &g.Pages[e.To]
+		if !all && (pg.Line < src.From || pg.Line > src.To) {
+			continue
+		}
+		it := describe(g, pl, pg.ID, l)
+		if src != nil && pg.Line >= src.From && pg.Line <= src.To {
+			it.LineHref = "#L" + strconv.Itoa(pg.Line) // on this page
+		}
+		out = append(out, it)
+	}
+	if all {
+		return out, ""
+	}
+	return out, fmt.Sprintf("%d of %d, those of lines %d–%d; each window of the source lists its own", len(out), len(kids), src.From, src.To)
 }
 
 // moduleOutline lists a module's submodules and files, then each file's
