@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +20,7 @@ import (
 type homeView struct {
 	head
 	Root                 string
+	Name                 string // the root's folder name
 	Generation           int
 	Counts               []count // pages by kind
 	Files                int
@@ -167,7 +169,8 @@ func (s *Server) buildHome(g *wiki.Gen, a *annotate.Annotations, l links) (*home
 	info := g.Snap.Info()
 	v := &homeView{head: s.head(l, "wiki"), Root: s.live.Root(g), Generation: g.Snap.Generation, Files: info.Files,
 		Skipped: len(info.Skipped), Failed: len(info.Failed)}
-	v.head.Title = path.Base(v.Root) + " · wiki"
+	v.Name = filepath.Base(v.Root)
+	v.head.Title = v.Name + " · wiki"
 	for _, k := range []string{"module", "file", "symbol", "doc"} {
 		v.Counts = append(v.Counts, count{k, info.Pages[k]})
 	}
@@ -197,7 +200,7 @@ func (s *Server) buildHome(g *wiki.Gen, a *annotate.Annotations, l links) (*home
 	pl := wiki.PlaceAnnotations(g.Snap, a)
 	for i, p := range st.topFiles {
 		it := describe(gr, pl, graph.FileID(p), l)
-		it.Kind, it.Where = "", fmt.Sprintf("%d references from other files", st.topRefs[i])
+		it.Kind, it.Where = "", fmt.Sprintf("%d refs", st.topRefs[i])
 		v.TopFiles = append(v.TopFiles, it)
 	}
 	if pl != nil {

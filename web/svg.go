@@ -242,16 +242,20 @@ func edge(b *strings.Builder, x1, y1, x2, y2 float64, class string, vertical boo
 // node draws one linked box with its page's short name.
 func node(b *strings.Builder, g *graph.Graph, pl *annotate.Placement, n gnode, l links) {
 	it := describe(g, pl, n.id, l)
-	label := it.Text
-	if n.kind != "center" && n.kind != "module" && n.kind != "file" {
-		if k := it.Kind; k != "" {
-			label = k + " " + label
-		}
+	kind, name := "", it.Text
+	if n.kind != "center" && n.kind != "module" && n.kind != "file" && it.Kind != "" {
+		kind = it.Kind + " "
 	}
-	maxChars := int((n.w - 16) / charPixels)
-	if r := []rune(label); len(r) > maxChars {
-		label = "…" + string(r[len(r)-maxChars+1:])
+	// The kind stays whole; a long name loses its head (the tail of a
+	// qualified name or a path says more).
+	maxChars := int((n.w-16)/charPixels) - len([]rune(kind))
+	if r := []rune(name); len(r) > maxChars && maxChars > 1 {
+		name = "…" + string(r[len(r)-maxChars+1:])
 	}
-	fmt.Fprintf(b, `<a href="%s"><g class="node n-%s"><title>%s</title><rect x="%.0f" y="%.0f" width="%.0f" height="%d" rx="4"/><text x="%.0f" y="%.0f">%s</text></g></a>`,
-		template.HTMLEscapeString(it.Href), n.kind, template.HTMLEscapeString(n.id), n.x, n.y, n.w, nodeH, n.x+8, n.y+16, template.HTMLEscapeString(label))
+	fmt.Fprintf(b, `<a href="%s"><g class="node n-%s"><title>%s</title><rect x="%.0f" y="%.0f" width="%.0f" height="%d" rx="4"/><text x="%.0f" y="%.0f">`,
+		template.HTMLEscapeString(it.Href), n.kind, template.HTMLEscapeString(n.id), n.x, n.y, n.w, nodeH, n.x+8, n.y+16)
+	if kind != "" {
+		fmt.Fprintf(b, `<tspan class="k">%s</tspan>`, template.HTMLEscapeString(kind))
+	}
+	fmt.Fprintf(b, `%s</text></g></a>`, template.HTMLEscapeString(name))
 }

@@ -38,10 +38,20 @@ type item struct {
 
 // edgeGroup is a page's neighbours of one edge type and direction.
 type edgeGroup struct {
-	Label string
-	Rel   string // edge type and direction, e.g. "references in"
-	Items []item
-	More  int // neighbours known but not listed
+	Label  string
+	Rel    string // edge type and direction, e.g. "references in"
+	Items  []item
+	More   int // neighbours known but not listed
+	Total  int
+	Anchor string // the section's id on the page
+}
+
+// rankOf is drawRank of page id (memories and unknown pages last).
+func rankOf(g *graph.Graph, id string) int {
+	if i, ok := g.Lookup(id); ok {
+		return drawRank(&g.Pages[i])
+	}
+	return 5
 }
 
 // pageView is everything a module, file, symbol, doc or memory page shows.
@@ -320,10 +330,14 @@ func groups(g *graph.Graph, pl *annotate.Placement, p *wiki.Page, l links) []edg
 			if t == "contains" && dir == "out" && (p.Kind == "file" || p.Kind == "module") {
 				continue // the outline and the listing show them
 			}
-			grp := edgeGroup{Label: groupLabels[t+" "+dir], Rel: t + " " + dir}
+			grp := edgeGroup{Label: groupLabels[t+" "+dir], Rel: t + " " + dir, Anchor: t + "-" + dir}
+			// Callables and types first, as the picture draws them.
+			ids = slices.Clone(ids)
+			slices.SortStableFunc(ids, func(a, b string) int { return cmp.Compare(rankOf(g, a), rankOf(g, b)) })
 			for _, id := range ids[:min(len(ids), maxListed)] {
 				grp.Items = append(grp.Items, describe(g, pl, id, l))
 			}
+			grp.Total = total
 			grp.More = total - len(grp.Items)
 			out = append(out, grp)
 		}
