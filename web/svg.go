@@ -37,6 +37,8 @@ type gnode struct {
 type graphSides struct {
 	top, left, right, bottom                 []gnode
 	moreLeft, moreRight, moreBottom, moreTop int
+	// The sections of the page listing what did not fit (page anchors).
+	moreLeftAt, moreRightAt, moreBottomAt string
 }
 
 // neighbours collects the layers around page c, at most per pages in each.
@@ -67,9 +69,11 @@ func neighbours(g *graph.Graph, c uint32, per int) graphSides {
 		seen[up] = true
 	}
 	var left, right, bottom []uint32
+	leftN, rightN := map[graph.EdgeType]int{}, map[graph.EdgeType]int{}
 	for _, e := range g.In(c, 0, true) {
 		if e.Type != graph.Contains {
 			left = append(left, e.From)
+			leftN[e.Type]++
 		}
 	}
 	for _, e := range g.Out(c, 0, true) {
@@ -77,7 +81,22 @@ func neighbours(g *graph.Graph, c uint32, per int) graphSides {
 			bottom = append(bottom, e.To)
 		} else {
 			right = append(right, e.To)
+			rightN[e.Type]++
 		}
+	}
+	// The section listing most of a side's neighbours.
+	most := func(n map[graph.EdgeType]int, dir string) string {
+		best := graph.References
+		for t, k := range n {
+			if k > n[best] || (k == n[best] && t < best) {
+				best = t
+			}
+		}
+		return best.String() + "-" + dir
+	}
+	s.moreLeftAt, s.moreRightAt, s.moreBottomAt = most(leftN, "in"), most(rightN, "out"), "contains-out"
+	if k := g.Pages[c].Kind; k == graph.KindFile || k == graph.KindModule {
+		s.moreBottomAt = "contents"
 	}
 	// Functions and types before fields and constants: the picture shows
 	// what calls and what is called first.
@@ -199,16 +218,18 @@ func drawGraph(g *graph.Graph, pl *annotate.Placement, id string, l links, big b
 		node(&b, g, pl, n, l)
 	}
 	node(&b, g, pl, center, l)
-	more := func(n int, x, y float64) {
+	// "… N more" links to the page's list of them.
+	page := l.page(id)
+	more := func(n int, x, y float64, section string) {
 		if n > 0 {
-			fmt.Fprintf(&b, `<text class="more" x="%.0f" y="%.0f">… %d more</text>`, x+8, y+16, n)
+			fmt.Fprintf(&b, `<a href="%s#%s"><text class="more" x="%.0f" y="%.0f">… %d more</text></a>`, template.HTMLEscapeString(page), section, x+8, y+16, n)
 		}
 	}
-	more(s.moreLeft, 8, y0+float64(len(s.left))*(nodeH+nodeGap))
-	more(s.moreRight, svgWidth-8-sideW, y0+float64(len(s.right))*(nodeH+nodeGap))
+	more(s.moreLeft, 8, y0+float64(len(s.left))*(nodeH+nodeGap), s.moreLeftAt)
+	more(s.moreRight, svgWidth-8-sideW, y0+float64(len(s.right))*(nodeH+nodeGap), s.moreRightAt)
 	if s.moreBottom > 0 {
 		i := len(s.bottom)
-		more(s.moreBottom, (svgWidth-gridW)/2+float64(i%childCols)*(childW+12), y1+float64(i/childCols)*(nodeH+nodeGap))
+		more(s.moreBottom, (svgWidth-gridW)/2+float64(i%childCols)*(childW+12), y1+float64(i/childCols)*(nodeH+nodeGap), s.moreBottomAt)
 	}
 	if len(s.left) > 0 {
 		fmt.Fprintf(&b, `<text class="legend" x="8" y="%.0f">used by</text>`, y0-6)
