@@ -4,6 +4,7 @@ import (
 	"embed"
 	"html/template"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -15,6 +16,7 @@ var assets embed.FS
 var templates = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("").Funcs(template.FuncMap{
 		"lower": strings.ToLower,
+		"n":     count1,
 	}).ParseFS(assets, "templates/*.tmpl"))
 })
 
@@ -38,4 +40,12 @@ type errorView struct {
 	head
 	Status  int
 	Message string
+}
+
+// count1 writes n with word, plural unless n is 1 ("1 file", "3 files").
+func count1(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }
