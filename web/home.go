@@ -71,9 +71,11 @@ type repoStats struct {
 }
 
 // statsCache keeps the stats of the last generation asked.
+// It is keyed by the generation's number, not its Snapshot, so that it
+// never keeps a retired generation's graph alive.
 type statsCache struct {
 	mu    sync.Mutex
-	snap  *graph.Snapshot
+	gen   int
 	stats *repoStats
 }
 
@@ -89,7 +91,7 @@ const (
 func (c *statsCache) get(snap *graph.Snapshot) (*repoStats, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.snap == snap && c.stats != nil {
+	if c.gen == snap.Generation && c.stats != nil {
 		return c.stats, nil
 	}
 	g, err := snap.Graph()
@@ -97,7 +99,7 @@ func (c *statsCache) get(snap *graph.Snapshot) (*repoStats, error) {
 		return nil, err
 	}
 	st := computeStats(g)
-	c.snap, c.stats = snap, st
+	c.gen, c.stats = snap.Generation, st
 	return st, nil
 }
 

@@ -51,6 +51,20 @@ type sourceView struct {
 	CutAt      string // a symbol's source stops before its end: where
 	Prev, Next string // URLs of the windows before and after, "" at the ends
 	Missing    string // why there is no source ("" when there is)
+	Prose      bool   // text to read (Markdown, plain text): long lines wrap
+}
+
+// prose reports a file people read as text, whose long lines should wrap.
+func prose(rel, lang string) bool {
+	switch lang {
+	case "markdown", "text", "rst", "asciidoc":
+		return true
+	}
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".md", ".markdown", ".txt", ".rst", ".adoc":
+		return true
+	}
+	return false
 }
 
 // readWindow returns lines from..from+windowLines-1 of the file at rel
@@ -202,9 +216,9 @@ type hlKey struct {
 	hash       uint64
 }
 
-// hlCacheBytes bounds the cache of highlighted windows (about 600 file
-// windows of 100 KB).
-const hlCacheBytes = 64 << 20
+// hlCacheBytes bounds the cache of highlighted windows (about 250 file
+// windows of moby's, 40-100 KB each).
+const hlCacheBytes = 16 << 20
 
 // hlCache is a least-recently-used cache of highlighted HTML, bounded in
 // bytes. Safe for concurrent use.

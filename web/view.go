@@ -131,6 +131,7 @@ func (s *Server) buildPage(g *wiki.Gen, a *annotate.Annotations, id string, from
 				sv.Next = l.source(graph.FileID(p.Path), p.SourceTo+1)
 				sv.CutAt = fmt.Sprintf("cut at line %d of %d–%d", p.SourceTo, p.Line, p.EndLine)
 			}
+			sv.Prose = prose(p.Path, p.Lang)
 			v.Source = sv
 			if docShown(p.Doc, p.Source) {
 				v.Doc = ""
@@ -141,7 +142,9 @@ func (s *Server) buildPage(g *wiki.Gen, a *annotate.Annotations, id string, from
 	}
 	v.Groups = groups(gr, pl, p, l)
 	v.Graph = drawGraph(gr, pl, p.ID, l, false)
-	v.GraphHref = l.graph(p.ID)
+	if v.Graph != "" {
+		v.GraphHref = l.graph(p.ID)
+	}
 	if !l.export {
 		v.NoteAction, v.RememberAction, v.CSRF, v.LinkID = "/note", "/remember", s.csrf, p.ID
 	}
@@ -152,7 +155,7 @@ func (s *Server) buildPage(g *wiki.Gen, a *annotate.Annotations, id string, from
 func fileSource(root string, p *wiki.Page, from int, l links) *sourceView {
 	from = windowStart(from)
 	lines, total, cut, err := readWindow(root, p.Path, from)
-	sv := &sourceView{From: from, Total: total, Cut: cut}
+	sv := &sourceView{From: from, Total: total, Cut: cut, Prose: prose(p.Path, p.Lang)}
 	switch {
 	case errors.Is(err, errBinary):
 		sv.Missing = "a binary file: no source shown"

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/engine/wiki"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
@@ -50,7 +51,16 @@ func pageLinks(body string) []string {
 // TestCrawl follows every link from the home page: each answers 200, each
 // fragment names an element of its page, and nothing links off the site.
 func TestCrawl(t *testing.T) {
-	_, ts, _ := start(t)
+	srv, ts, _ := start(t)
+	// A note and a memory, so that their pages and lists are crawled too.
+	w, release := srv.Live().AnnotationWriter()
+	if _, err := w.Note("symbol:go/inventory/store.go#Store.Restock", "restock checks the ISBN first"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Remember(annotate.Memory{Title: "Stock rules", Text: "stock never goes below zero", Link: "file:go/inventory/store.go"}); err != nil {
+		t.Fatal(err)
+	}
+	release()
 	base, _ := url.Parse(ts.URL + "/")
 	seen := map[string]bool{"/": true}
 	ids := map[string]map[string]bool{}
@@ -108,7 +118,7 @@ func TestCrawl(t *testing.T) {
 		t.Errorf("the crawl reached only %d pages: %v", len(seen), seen)
 	}
 	for _, want := range []string{"/page/module:go/inventory", "/page/file:go/inventory/store.go", "/page/symbol:go/inventory/store.go%23Store.Restock",
-		"/page/doc:README.md%23building", "/graph/file:go/inventory/store.go", "/page/file:" + escapeID(longFile) + "?from=201"} {
+		"/page/doc:README.md%23building", "/graph/file:go/inventory/store.go", "/page/memory:stock-rules", "/page/file:" + escapeID(longFile) + "?from=201"} {
 		if !seen[want] {
 			t.Errorf("the crawl never reached %s", want)
 		}
