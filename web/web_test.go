@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
@@ -346,7 +348,43 @@ func TestGenerationSwitch(t *testing.T) {
 	}
 	gen := srv.Live().OpenGeneration()
 	walktest.WriteFile(t, root, "go/inventory/audit.go", "package inventory\n\n// Audit counts the books on the shelves.\nfunc Audit(s *Store) int { return 0 }\n")
+	// Pages keep answering while the build runs and the server swaps.
+	stop := make(chan struct{})
+	bad := make(chan string, 100)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				for _, u := range []string{"/", "/page/file:go/inventory/store.go", "/search?q=Store.Restock"} {
+					resp, err := http.Get(ts.URL + u)
+					if err != nil {
+						bad <- u + ": " + err.Error()
+						continue
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						bad <- fmt.Sprintf("%s: %d", u, resp.StatusCode)
+					}
+				}
+			}
+		}()
+	}
 	build(t, root)
+	get(t, ts.URL, "/") // the swap
+	close(stop)
+	wg.Wait()
+	close(bad)
+	for b := range bad {
+		t.Errorf("during the build: %s", b)
+	}
 	code, body := get(t, ts.URL, u)
 	if code != 200 || !strings.Contains(body, "Audit counts the books") {
 		t.Errorf("after the build: %d\n%.1000s", code, body)
