@@ -31,7 +31,9 @@ func fixtureRoot(t testing.TB) string {
 			i, i, strings.Repeat("x", 450), i, i)
 	}
 	walktest.WriteFile(t, root, longFile, b.String())
-	walktest.WriteFile(t, root, oddFile, "# Odd name\n\nA file whose name needs escaping.\n")
+	walktest.WriteFile(t, root, oddFile, "# Odd name\n\nA file whose name needs escaping. Links: [site](https://example.com/x), "+
+		"![logo](logo.png), [bad](javascript:alert(1)), [arch](architecture.md), [up](../../etc/passwd), [here](#odd-name), <https://example.org>.\n\n"+
+		"| a | b |\n| - | - |\n| 1 | 2 |\n\n<script>alert(1)</script>\n")
 	build(t, root)
 	return root
 }

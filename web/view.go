@@ -65,7 +65,8 @@ type pageView struct {
 	Crumbs                  []item
 	Doc                     string
 	Source                  *sourceView
-	InFile                  string // symbol and doc pages: the line in the file's page
+	Markdown                template.HTML // a doc section, rendered
+	InFile                  string        // symbol and doc pages: the line in the file's page
 	Outline                 []item
 	OutlineNote             string // which symbols a long outline lists
 	Groups                  []edgeGroup
@@ -133,6 +134,10 @@ func (s *Server) buildPage(g *wiki.Gen, a *annotate.Annotations, id string, from
 			}
 			sv.Prose = prose(p.Path, p.Lang)
 			v.Source = sv
+			if p.Kind == "doc" && (strings.EqualFold(p.Lang, "markdown") || strings.HasSuffix(p.Path, ".md")) {
+				v.Markdown = renderMarkdown(gr, p.Path, p.Source, l)
+				sv.HTML = "" // the section is shown rendered; its file's page has the source
+			}
 			if docShown(p.Doc, p.Source) {
 				v.Doc = ""
 			}
