@@ -85,8 +85,9 @@ type pageView struct {
 // maxListed bounds the neighbours listed per edge type and direction, and
 // maxOutline the symbols a module page lists.
 const (
-	maxListed  = 60
-	maxOutline = 300
+	maxListed      = 60
+	maxOutline     = 300
+	maxModuleItems = 500
 )
 
 // errNotFound marks a page that does not exist (404).
@@ -143,7 +144,9 @@ func (s *Server) buildPage(g *wiki.Gen, a *annotate.Annotations, id string, from
 			}
 		}
 	case "module":
-		v.Outline = moduleOutline(gr, pl, p, l)
+		var api []item
+		v.Outline, api, v.OutlineNote = moduleOutline(gr, pl, p, l)
+		v.Outline = append(v.Outline, api...)
 	}
 	v.Groups = groups(gr, pl, p, l)
 	v.Graph = drawGraph(gr, pl, p.ID, l, false)
@@ -386,9 +389,10 @@ func fileOutline(g *graph.Graph, pl *annotate.Placement, id string, src *sourceV
 	return out, fmt.Sprintf("%d of %d, those of lines %d–%d; each window of the source lists its own", len(out), len(kids), src.From, src.To)
 }
 
-// moduleOutline lists a module's submodules and files, then each file's
-// top-level symbols (at most maxOutline).
-func moduleOutline(g *graph.Graph, pl *annotate.Placement, p *wiki.Page, l links) []item {
+// moduleOutline lists a module's submodules and files (at most
+// maxModuleItems, note says so), and its files' top-level symbols (at most
+// maxOutline).
+func moduleOutline(g *graph.Graph, pl *annotate.Placement, p *wiki.Page, l links) (listing, api []item, note string) {
 	var mods, files, syms []item
 	for _, id := range p.Edges["contains"].Out {
 		it := describe(g, pl, id, l)
@@ -412,5 +416,9 @@ func moduleOutline(g *graph.Graph, pl *annotate.Placement, p *wiki.Page, l links
 		}
 	}
 	slices.SortStableFunc(mods, func(a, b item) int { return cmp.Compare(a.Text, b.Text) })
-	return slices.Concat(mods, files, syms)
+	note = ""
+	if len(mods)+len(files) > maxModuleItems {
+		note = fmt.Sprintf("%d of %d submodules and files listed", maxModuleItems, len(mods)+len(files))
+	}
+	return slices.Concat(mods, files)[:min(len(mods)+len(files), maxModuleItems)], syms, note
 }
