@@ -67,3 +67,20 @@ func FuzzRequest(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGoTokens: the Go tokens give back their source byte for byte,
+// whatever it holds (a window may start inside a comment or a string).
+func FuzzGoTokens(f *testing.F) {
+	for _, s := range []string{"package p\n", "`raw\r\nstring", "/* open comment\r\n x := 1", "x := \"a\\\"b\" // c\r\n", "\x00\xff'", "a.b(c)[d]{e}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		var b strings.Builder
+		for _, tk := range goTokens(src) {
+			b.WriteString(tk.Value)
+		}
+		if b.String() != src {
+			t.Fatalf("tokens give back %q, want %q", b.String(), src)
+		}
+	})
+}
