@@ -62,7 +62,7 @@ func runWeb(e *env, args []string) error {
 	}
 	srv, err := web.New(opt)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	defer srv.Close()
 
