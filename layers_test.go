@@ -28,6 +28,7 @@ var layers = map[string]float64{
 	"engine":              3,
 	"engine/wiki":         4,
 	"mcp":                 5,
+	"web":                 5.5, // the wiki for people: above mcp (its loopback rule), below cli
 	"cli":                 6,
 	"":                    7, // main
 	"benchmarks":          8,

@@ -62,6 +62,7 @@ func init() {
 		{"search", "[--regex] [-i] [-C N] [-l] [--glob G] [--max N] [--json] PATTERN", "exact text (or RE2) search in the repository's text files", runSearch},
 		{"read", "[--json] PATH[:START-END]", "print numbered lines of a file inside the repository", runRead},
 		{"mcp", "[--http ADDR] [--token-file F] [--config F] [--log-file F] [--refresh=false] [--no-watch]", "serve the wiki to AI agents over MCP (stdio by default)", runMCP},
+		{"web", "[--http ADDR] [--export DIR] [--token-file F] [--refresh=false] [--no-watch]", "browse the wiki in a web browser, or export it as static HTML", runWeb},
 		{"install", "[--client claude,vscode,cursor,codex]", "register the MCP server, tool permissions and hook with agent clients", runInstall},
 		{"uninstall", "[--client claude,vscode,cursor,codex]", "undo exactly what install did", runUninstall},
 		{"hook", "[--debug] [--budget D] claude", "Claude Code PreToolUse hook: adds wiki hits to Grep/Glob/grep calls, never blocks", runHook},
@@ -257,6 +258,18 @@ code, the note shows as possibly stale ("written 2026-11-02; the code changed
 page's notes and linked memories to the current code. A note whose page is
 gone is kept as an orphan ('notes --orphans') and re-attaches if the page
 returns; a note on a renamed or moved symbol follows it.`,
+	"web": `Serves the wiki as web pages for people, from the live index (the same
+view 'wikitoolkit mcp' serves, refreshed the same way): the home page (modules,
+languages, most referenced files, notes, memories, last build), a page per
+module, file, symbol, doc section and memory with highlighted source and its
+links, a picture of the graph around each page, search (ranked as wiki_query
+ranks) and forms to add notes and memories. It listens on 127.0.0.1:8766 by
+default and prints the URL; --http 127.0.0.1:0 picks a free port. A
+non-loopback address needs a token (--token-file or WIKITOOLKIT_TOKEN) that
+every request carries: "Authorization: Bearer TOKEN", or open any page once
+with ?token=TOKEN in a browser. --export DIR writes the same pages as static
+HTML with relative links (no search, no forms) into a new or empty DIR, or
+over a previous export.`,
 	"query": `QUESTION may be plain words, an identifier (parseConfig, pkg.Func,
 Class.method), a path (engine/rank.go:42) or a pasted stack trace. Results are
 page stubs with IDs; pass an ID to 'wikitoolkit page' or 'wikitoolkit related'.`,

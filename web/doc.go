@@ -1,0 +1,22 @@
+// Package web serves the wiki to people: `wikitoolkit web` answers HTML
+// pages drawn from the live index (wiki.Live, the same view the MCP server
+// uses: a generation acquired per request and swapped when a build
+// publishes a new one), and Export writes the same pages as a static site.
+//
+// Pages: home (the repository at a glance), one page per module, file,
+// symbol, doc section and memory (/page/ID), the graph picture around a
+// page (/graph/ID, an SVG drawn here), search (/search?q=, ranked as
+// wiki_query ranks), and two forms that write through the wiki_note and
+// wiki_remember paths (POST /note, /remember, each checked against a
+// token embedded in the page). Nothing is reparsed: source comes from the
+// file, highlighted by chroma (Go through the standard library's scanner,
+// which is many times faster than chroma's Go lexer), in windows of a
+// bounded size; a doc section is rendered as Markdown (goldmark).
+//
+// Principal types: Server (New, Handler), Options, ExportOptions (Export).
+// Files: server.go (options, guard: token, host and headers), handlers.go,
+// view.go (page views), home.go, source.go (windows, highlighting, their
+// cache), golex.go (Go tokens), markdown.go, svg.go (the graph picture),
+// links.go (URLs and export file names), export.go, render.go with
+// templates/ and static/style.css.
+package web

@@ -1,0 +1,294 @@
+package web
+
+import (
+	"bufio"
+	"bytes"
+	"html/template"
+	"io"
+	"os"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+)
+
+// Source windows: a file page shows windowLines lines at most, from a line
+// that is 1 plus a multiple of windowLines, so that a line's window (and
+// its exported file) follows from the line alone. A line is cut at
+// maxLineBytes, and the window's text at windowBytes (lines are then cut
+// shorter): with the highlighter's markup (about 3x the text on Go) a file
+// page stays under 150 KB on moby's largest files.
+const (
+	windowLines  = 200
+	windowBytes  = 40 << 10
+	maxLineBytes = 400
+	// maxFileBytes bounds what is read of a file to find its window.
+	maxFileBytes = 32 << 20
+)
+
+// windowStart is the first line of the window that holds line.
+func windowStart(line int) int {
+	if line <= 1 {
+		return 1
+	}
+	return (line-1)/windowLines*windowLines + 1
+}
+
+// sourceView is one highlighted window of a file.
+type sourceView struct {
+	HTML       template.HTML
+	From, To   int    // lines shown
+	Total      int    // lines in the file (of what was read)
+	Cut        bool   // long lines were cut
+	CutAt      string // a symbol's source stops before its end: where
+	Prev, Next string // URLs of the windows before and after, "" at the ends
+	Missing    string // why there is no source ("" when there is)
+	Prose      bool   // text to read (Markdown, plain text): long lines wrap
+}
+
+// prose reports a file people read as text, whose long lines should wrap.
+func prose(rel, lang string) bool {
+	switch lang {
+	case "markdown", "text", "rst", "asciidoc":
+		return true
+	}
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".md", ".markdown", ".txt", ".rst", ".adoc":
+		return true
+	}
+	return false
+}
+
+// readWindow returns lines from..from+windowLines-1 of the file at rel
+// under root (walk.Confine: nothing outside root, in .git or in the index), each cut at
+// a byte limit, and the file's line count.
+func readWindow(root, rel string, from int) (lines []string, total int, cut bool, err error) {
+	full, _, err := walk.Confine(root, rel, graph.IndexDirName)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	f, err := os.Open(full)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(io.LimitReader(f, maxFileBytes), 64<<10)
+	head, _ := br.Peek(8 << 10)
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, 0, false, errBinary
+	}
+	to := from + windowLines - 1
+	n := 0
+	for {
+		l, err := br.ReadSlice('\n')
+		if len(l) > 0 {
+			n++
+			if n >= from && n <= to {
+				line := bytes.TrimRight(l, "\r\n")
+				if len(line) > maxLineBytes {
+					line, cut = line[:maxLineBytes], true
+				}
+				lines = append(lines, strings.ToValidUTF8(string(line), "\uFFFD"))
+			}
+		}
+		for err == bufio.ErrBufferFull { // a line longer than the buffer
+			_, err = br.ReadSlice('\n')
+		}
+		if err != nil {
+			break
+		}
+	}
+	// Cut lines shorter when the window's text is too large.
+	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	if size > windowBytes && len(lines) > 0 {
+		limit := max(windowBytes/len(lines), 40)
+		for i, l := range lines {
+			if len(l) > limit {
+				lines[i], cut = strings.ToValidUTF8(l[:limit], ""), true
+			}
+		}
+	}
+	return lines, n, cut, nil
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+const errBinary = errString("binary file")
+
+// lexerCache holds the lexer of each file extension (lexers.Match walks
+// every registered lexer's patterns).
+var lexerCache sync.Map // string → chroma.Lexer
+
+// lexerFor returns the lexer of a file by its name, then its language.
+func lexerFor(rel, lang string) chroma.Lexer {
+	key := strings.ToLower(path.Ext(rel))
+	if key == "" {
+		key = "name:" + path.Base(rel)
+	}
+	key += "|" + lang
+	if l, ok := lexerCache.Load(key); ok {
+		return l.(chroma.Lexer)
+	}
+	l := lexers.Match(path.Base(rel))
+	if l == nil && lang != "" {
+		l = lexers.Get(lang)
+	}
+	if l == nil {
+		l = lexers.Fallback
+	}
+	l = chroma.Coalesce(l)
+	lexerCache.Store(key, l)
+	return l
+}
+
+// style is the colour scheme; its CSS is part of the one stylesheet.
+var style = styles.Get("github")
+
+// formatter writes classes (the stylesheet colours them), a line number
+// per line linked to its own anchor (#L12).
+func formatter(from int) *chromahtml.Formatter {
+	return chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithLineNumbers(true),
+		chromahtml.WithLinkableLineNumbers(true, "L"), chromahtml.BaseLineNumber(from), chromahtml.TabWidth(4))
+}
+
+// highlight returns lines (the first numbered from) as highlighted HTML.
+// Highlighting is most of a file page's time (chroma's lexers are regular
+// expressions: about 40 µs a line of Go on a loaded 2-core machine), so
+// the result is kept in a cache keyed by the text's hash.
+func highlight(rel, lang string, lines []string, from int) template.HTML {
+	text := strings.Join(lines, "\n") + "\n"
+	key := hlKey{path: rel, lang: lang, from: from, hash: xxhash.Sum64String(text), size: len(text)}
+	if h, ok := highlighted.get(key); ok {
+		return h
+	}
+	h := highlightText(rel, lang, text, from)
+	highlighted.put(key, h)
+	return h
+}
+
+// highlightText highlights text, its first line numbered from.
+func highlightText(rel, lang, text string, from int) template.HTML {
+	var b strings.Builder
+	b.Grow(len(text) * 4)
+	var it chroma.Iterator
+	var err error
+	if strings.HasSuffix(rel, ".go") {
+		it = chroma.Literator(goTokens(text)...)
+	} else {
+		it, err = lexerFor(rel, lang).Tokenise(nil, text)
+	}
+	if err == nil {
+		err = formatter(from).Format(&b, style, it)
+	}
+	if err != nil {
+		// Plain text, still numbered and anchored.
+		b.Reset()
+		it, _ := lexers.Fallback.Tokenise(nil, text)
+		_ = formatter(from).Format(&b, style, it)
+	}
+	return template.HTML(b.String()) // chroma escapes every token
+}
+
+// chromaCSS is the highlighter's stylesheet.
+var chromaCSS = sync.OnceValue(func() string {
+	var b strings.Builder
+	_ = chromahtml.New(chromahtml.WithClasses(true)).WriteCSS(&b, style)
+	return b.String()
+})
+
+// hlKey names one highlighted text.
+type hlKey struct {
+	path, lang string
+	from, size int
+	hash       uint64
+}
+
+// hlCacheBytes bounds the cache of highlighted windows (about 250 file
+// windows of moby's, 40-100 KB each).
+const hlCacheBytes = 16 << 20
+
+// hlCache is a least-recently-used cache of highlighted HTML, bounded in
+// bytes. Safe for concurrent use.
+type hlCache struct {
+	mu    sync.Mutex
+	max   int
+	bytes int
+	items map[hlKey]*hlEntry
+	head  hlEntry // sentinel of the recency ring: head.next is the newest
+}
+
+type hlEntry struct {
+	key        hlKey
+	html       template.HTML
+	prev, next *hlEntry
+}
+
+var highlighted = newHLCache(hlCacheBytes)
+
+func newHLCache(max int) *hlCache {
+	c := &hlCache{max: max, items: map[hlKey]*hlEntry{}}
+	c.head.prev, c.head.next = &c.head, &c.head
+	return c
+}
+
+func (c *hlCache) unlink(e *hlEntry) { e.prev.next, e.next.prev = e.next, e.prev }
+
+func (c *hlCache) front(e *hlEntry) {
+	e.prev, e.next = &c.head, c.head.next
+	c.head.next.prev = e
+	c.head.next = e
+}
+
+func (c *hlCache) get(k hlKey) (template.HTML, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.items[k]
+	if !ok {
+		return "", false
+	}
+	c.unlink(e)
+	c.front(e)
+	return e.html, true
+}
+
+func (c *hlCache) put(k hlKey, h template.HTML) {
+	if len(h) > c.max/8 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.items[k]; ok {
+		return
+	}
+	e := &hlEntry{key: k, html: h}
+	c.items[k] = e
+	c.front(e)
+	c.bytes += len(h)
+	for c.bytes > c.max {
+		old := c.head.prev
+		c.unlink(old)
+		delete(c.items, old.key)
+		c.bytes -= len(old.html)
+	}
+}
+
+// reset empties the cache (benchmarks of the cold path).
+func (c *hlCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.items, c.bytes = map[hlKey]*hlEntry{}, 0
+	c.head.prev, c.head.next = &c.head, &c.head
+}
