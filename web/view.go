@@ -34,6 +34,9 @@ type item struct {
 	LineHref string // the line in the file's source
 	Group    string // a heading the item is listed under (module outlines)
 	Line     int
+	// Conf and Use are a reference's confidence ("typed", "import",
+	// "scope", "name") and how it is used ("call", "type", "selector").
+	Conf, Use string
 }
 
 // edgeGroup is a page's neighbours of one edge type and direction.
@@ -44,6 +47,7 @@ type edgeGroup struct {
 	More   int // neighbours known but not listed
 	Total  int
 	Anchor string // the section's id on the page
+	Loose  int    // references matched by name only, not listed
 }
 
 // rankOf is drawRank of page id (memories and unknown pages last).
@@ -331,9 +335,9 @@ func groups(g *graph.Graph, pl *annotate.Placement, p *wiki.Page, l links) []edg
 			continue
 		}
 		for _, dir := range []string{"in", "out"} {
-			ids, total := d.Out, len(d.Out)
+			ids, attrs, total, loose := d.Out, d.OutAttr, len(d.Out), d.LooseOut
 			if dir == "in" {
-				ids, total = d.In, max(d.InTotal, len(d.In))
+				ids, attrs, total, loose = d.In, d.InAttr, max(d.InTotal, len(d.In)), d.LooseIn
 			}
 			if len(ids) == 0 {
 				continue
@@ -341,12 +345,27 @@ func groups(g *graph.Graph, pl *annotate.Placement, p *wiki.Page, l links) []edg
 			if t == "contains" && dir == "out" && (p.Kind == "file" || p.Kind == "module") {
 				continue // the outline and the listing show them
 			}
-			grp := edgeGroup{Label: groupLabels[t+" "+dir], Rel: t + " " + dir, Anchor: t + "-" + dir}
-			// Callables and types first, as the picture draws them.
-			ids = slices.Clone(ids)
-			slices.SortStableFunc(ids, func(a, b string) int { return cmp.Compare(rankOf(g, a), rankOf(g, b)) })
-			for _, id := range ids[:min(len(ids), maxListed)] {
-				grp.Items = append(grp.Items, describe(g, pl, id, l))
+			grp := edgeGroup{Label: groupLabels[t+" "+dir], Rel: t + " " + dir, Anchor: t + "-" + dir, Loose: loose}
+			// Callables and types first, as the picture draws them; each
+			// keeps its edge's attribute (how it is used, how sure).
+			type edge struct {
+				id   string
+				attr graph.EdgeAttr
+			}
+			es := make([]edge, len(ids))
+			for i, id := range ids {
+				es[i].id = id
+				if i < len(attrs) {
+					es[i].attr = attrs[i]
+				}
+			}
+			slices.SortStableFunc(es, func(a, b edge) int { return cmp.Compare(rankOf(g, a.id), rankOf(g, b.id)) })
+			for _, e := range es[:min(len(es), maxListed)] {
+				it := describe(g, pl, e.id, l)
+				if t == "references" {
+					it.Conf, it.Use = e.attr.Confidence().String(), strings.Join(e.attr.UseNames(), ", ")
+				}
+				grp.Items = append(grp.Items, it)
 			}
 			grp.Total = total
 			grp.More = total - len(grp.Items)

@@ -174,6 +174,9 @@ func TestSymbolPage(t *testing.T) {
 	if !strings.Contains(callers, `href="/page/symbol:go/cmd/stockreport/main.go%23main"`) {
 		t.Errorf("the callers do not link main:\n%s", callers)
 	}
+	if !strings.Contains(callers, `class="conf c-`) || !strings.Contains(callers, "· call") {
+		t.Errorf("the callers do not say how sure each is and how it is used:\n%s", callers)
+	}
 	for _, want := range []string{`<svg class="graph"`, `href="/page/file:go/inventory/store.go#L29"`, `id="L29"`, "Restock adds copies"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the symbol page lacks %s", want)
