@@ -641,12 +641,16 @@ func (r *resolver) link(pc *Piece, from uint32, cs *candSet, kept []int32, use E
 // oneDefinition reports candidates that are one definition written more
 // than once: a property's getter and setter, overloads, the branches of a
 // conditional definition (one file, one qualified name but for the ~N
-// that tells them apart).
+// that tells them apart), or in Go the variants of one package for other
+// platforms (one directory, one qualified name: apparmor_linux.go and
+// apparmor_unsupported.go).
 func oneDefinition(cs *candSet, kept []int32) bool {
 	first := &cs.all[kept[0]]
 	q := baseQual(first.Qualified)
 	for _, i := range kept[1:] {
-		if c := &cs.all[i]; c.Path != first.Path || baseQual(c.Qualified) != q {
+		c := &cs.all[i]
+		same := c.Path == first.Path || c.Lang == "go" && first.Lang == "go" && c.dir == first.dir
+		if !same || baseQual(c.Qualified) != q {
 			return false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"html/template"
+	"path"
 	"slices"
 	"strings"
 
@@ -70,8 +71,10 @@ func neighbours(g *graph.Graph, c uint32, per int) graphSides {
 	}
 	var left, right, bottom []uint32
 	leftN, rightN := map[graph.EdgeType]int{}, map[graph.EdgeType]int{}
+	// Loose references (matched by name only) are not drawn: the page
+	// lists how many there are.
 	for _, e := range g.In(c, 0, true) {
-		if e.Type != graph.Contains {
+		if e.Type != graph.Contains && e.Confident() {
 			left = append(left, e.From)
 			leftN[e.Type]++
 		}
@@ -79,7 +82,7 @@ func neighbours(g *graph.Graph, c uint32, per int) graphSides {
 	for _, e := range g.Out(c, 0, true) {
 		if e.Type == graph.Contains {
 			bottom = append(bottom, e.To)
-		} else {
+		} else if e.Confident() {
 			right = append(right, e.To)
 			rightN[e.Type]++
 		}
@@ -151,6 +154,9 @@ func drawGraph(g *graph.Graph, pl *annotate.Placement, id string, l links, big b
 	}
 	if len(s.top)+len(s.left)+len(s.right)+len(s.bottom) == 0 {
 		return ""
+	}
+	for _, side := range [][]gnode{s.left, s.right, s.bottom} {
+		markTwins(g, pl, l, side)
 	}
 	var b strings.Builder
 	y0 := 10.0
@@ -264,6 +270,9 @@ func edge(b *strings.Builder, x1, y1, x2, y2 float64, class string, vertical boo
 func node(b *strings.Builder, g *graph.Graph, pl *annotate.Placement, n gnode, l links) {
 	it := describe(g, pl, n.id, l)
 	kind, name := "", it.Text
+	if n.label != "" {
+		name = n.label
+	}
 	if n.kind != "center" && n.kind != "module" && n.kind != "file" && it.Kind != "" {
 		kind = it.Kind + " "
 	}
@@ -279,4 +288,23 @@ func node(b *strings.Builder, g *graph.Graph, pl *annotate.Placement, n gnode, l
 		fmt.Fprintf(b, `<tspan class="k">%s</tspan>`, template.HTMLEscapeString(kind))
 	}
 	fmt.Fprintf(b, `%s</text></g></a>`, template.HTMLEscapeString(name))
+}
+
+// markTwins labels the nodes of one side whose text another node there
+// shares (one function per platform file) with their file's name too.
+func markTwins(g *graph.Graph, pl *annotate.Placement, l links, side []gnode) {
+	count := map[string]int{}
+	texts := make([]string, len(side))
+	for i := range side {
+		texts[i] = describe(g, pl, side[i].id, l).Text
+		count[texts[i]]++
+	}
+	for i := range side {
+		if count[texts[i]] < 2 {
+			continue
+		}
+		if p, ok := g.Lookup(side[i].id); ok && g.Pages[p].Path != "" {
+			side[i].label = texts[i] + " · " + path.Base(g.Pages[p].Path)
+		}
+	}
 }
