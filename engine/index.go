@@ -46,6 +46,9 @@ type Index struct {
 
 	recs recCache // decoded chunks of segments' member records
 
+	hdrOnce    sync.Once // sets hasHeaders
+	hasHeaders bool      // some file page has a header extension (isHeaderFile)
+
 	// fromSegments: made by OpenSegments, whose segments keep only what
 	// queries read (detach, chunkRecords), so it does not encode.
 	fromSegments bool

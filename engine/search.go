@@ -477,14 +477,10 @@ var (
 func (ix *Index) demoteHeaders(r *queryRun, order []int) {
 	for _, gi := range order {
 		g := &r.s.groups[gi]
-		if g.extra != 0 || graph.Kind(ix.kind[g.page]) != graph.KindFile {
+		if g.extra != 0 || !ix.isHeaderFile(g.page) {
 			continue
 		}
 		p := ix.path(g.page)
-		ext := strings.ToLower(path.Ext(p))
-		if !slices.Contains(headerExts, ext) {
-			continue
-		}
 		stemName := fileStem(p)
 		for _, ie := range implExts {
 			if ref, ok := ix.lookupTerm(segTerm(stemName + ie)); ok && ix.df(ref) > 0 {
