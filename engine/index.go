@@ -99,7 +99,7 @@ func NewIndex(g *graph.Graph) *Index {
 // index reads those once loaded. ext are g's links to pages outside it.
 func buildSegment(g *graph.Graph, ext []ExtLink, records bool) *segment {
 	n := len(g.Pages)
-	ix := &segment{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: graph.Groups(g)}
+	ix := &segment{segCore: &segCore{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: graph.Groups(g)}}
 	for i := range g.Pages {
 		p := &g.Pages[i]
 		ix.kind[i] = uint8(p.Kind)

@@ -191,13 +191,14 @@ func (w *segWriter) abort() {
 
 // segment is one segment opened read-only.
 type segment struct {
-	id   int
-	dir  string // its folder
-	db   *badger.DB
-	info segInfo
-	seal []sealFile
-	seen []fileID
-	dead map[string]bool // its files a newer segment replaced, or removed
+	id       int
+	dir      string // its folder
+	db       *badger.DB
+	info     segInfo
+	seal     []sealFile
+	seen     []fileID
+	dead     map[string]bool // its files a newer segment replaced, or removed
+	deadList []string        // the same, sorted (the manifest's)
 
 	statOnce sync.Once
 	statList []FileStat
@@ -251,6 +252,7 @@ func openSegment(dir string, id int, dead []string) (*segment, error) {
 		return nil, damaged(dir, "%s has no readable segment info (%v)", relIndex(dir, sd), err)
 	}
 	if len(dead) > 0 {
+		sg.deadList = dead
 		sg.dead = make(map[string]bool, len(dead))
 		for _, p := range dead {
 			sg.dead[p] = true
