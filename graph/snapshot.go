@@ -632,14 +632,7 @@ func (v SegmentView) Blob(name string) ([]byte, error) { return v.sg.blob(name) 
 // Key names the stored segment: its folder and the size and hash of each
 // of its sealed files, so two views of the same Key (of two generations,
 // or of the same one opened twice) hold the same blobs.
-func (v SegmentView) Key() string {
-	var b strings.Builder
-	b.WriteString(v.sg.dir)
-	for _, f := range v.sg.seal {
-		fmt.Fprintf(&b, "|%s:%d:%x", f.name, f.size, f.hash)
-	}
-	return b.String()
-}
+func (v SegmentView) Key() string { return v.sg.key }
 
 // DeadKey names the segment's tombstones in this generation: two views
 // of the same Key and DeadKey have the same dead files.

@@ -16,10 +16,10 @@ import (
 )
 
 // TestEditReusesOpenSegments: after an edit, the live view's new
-// generation decodes only the segments it does not share with the open
-// one (the edit's new segment, and the segment whose copy of the edited
-// file became dead), reusing the others' decoded ranking data, and it
-// answers as an index decoded whole would.
+// generation opens only the segment databases it does not share with the
+// open one (the edit's new segment) and decodes the ranking data of only
+// those and of the segment whose copy of the edited file became dead,
+// reusing the others', and it answers as an index decoded whole would.
 func TestEditReusesOpenSegments(t *testing.T) {
 	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "3")
 	root := t.TempDir()
@@ -77,9 +77,13 @@ func TestEditReusesOpenSegments(t *testing.T) {
 		for _, sg := range before.Segments {
 			old[sg.ID] = fmt.Sprint(sg.Dead)
 		}
-		want, deadShared := 0, 0
+		want, deadShared, newSegs := 0, 0, 0
 		for _, sg := range after.Segments {
-			if d, ok := old[sg.ID]; !ok || d != fmt.Sprint(sg.Dead) {
+			d, ok := old[sg.ID]
+			if !ok {
+				newSegs++
+			}
+			if !ok || d != fmt.Sprint(sg.Dead) {
 				want++
 			} else if len(sg.Dead) > 0 {
 				deadShared++
@@ -88,10 +92,13 @@ func TestEditReusesOpenSegments(t *testing.T) {
 		if want == 0 || want >= len(after.Segments) || i == 1 && deadShared == 0 {
 			t.Fatalf("edit %d changed %d of %d segments, %d shared with dead files: the fixture must share some and change some", i, want, len(after.Segments), deadShared)
 		}
-		d1 := engine.SegmentDecodes()
+		d1, o1 := engine.SegmentDecodes(), graph.SegmentOpens()
 		g, release := acquire()
 		if got := engine.SegmentDecodes() - d1; got != int64(want) {
 			t.Errorf("edit %d: the generation decoded %d segments, want %d (new or with new dead files) of %d", i, got, want, len(after.Segments))
+		}
+		if got := graph.SegmentOpens() - o1; got != int64(newSegs) {
+			t.Errorf("edit %d: the generation opened %d segment databases, want %d (its new segments) of %d", i, got, newSegs, len(after.Segments))
 		}
 		compare(g, name)
 		release()
