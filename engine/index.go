@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -44,7 +45,8 @@ type Index struct {
 	adjOnce     sync.Once
 	adjOff, adj []uint32
 
-	recs recCache // decoded chunks of segments' member records
+	recs recCache                // decoded chunks of segments' member records
+	idle atomic.Pointer[scratch] // a query's working memory, kept for the next (getScratch)
 
 	hdrOnce    sync.Once // sets hasHeaders
 	hasHeaders bool      // some file page has a header extension (isHeaderFile)

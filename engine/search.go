@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -104,10 +103,12 @@ type groupAcc struct {
 	score   float64
 }
 
-var scratchPool sync.Pool
-
+// getScratch takes the index's idle scratch, or makes one. An index keeps
+// one idle scratch (Index.idle), not a pool: a scratch is 12 bytes a
+// page (16 MB at 100k files), and a pool kept one per query that ever ran
+// at the same time, until two garbage collections.
 func (ix *Index) getScratch() *scratch {
-	s, _ := scratchPool.Get().(*scratch)
+	s := ix.idle.Swap(nil)
 	if s == nil || len(s.score) != ix.n {
 		s = &scratch{score: make([]float32, ix.n), slot: make([]int32, ix.n), next: make([]uint32, ix.n)}
 	}
@@ -126,7 +127,7 @@ func (ix *Index) putScratch(s *scratch) {
 	}
 	s.touched, s.pages, s.imps = s.touched[:0], s.pages[:0], s.imps[:0]
 	s.groups = s.groups[:0]
-	scratchPool.Put(s)
+	ix.idle.CompareAndSwap(nil, s)
 }
 
 // termPostings is one query term's decoded postings, kept for --explain.
