@@ -56,8 +56,9 @@ package graph
 // databases another open generation holds (openSegs, ref-counted: the
 // last Close closes them), so a server switching to an edit's generation
 // opens only its new segments; the ranking index does the same with its
-// decoded data (engine.SegmentData.Key). A build killed at any moment leaves segments and a partial
-// generation that CURRENT never names and the next build removes.
+// decoded data (engine.SegmentData.Key). A build killed at any moment
+// leaves segments and a partial generation that CURRENT never names and
+// the next build removes.
 // Badger's WriteBatch is not atomic (research/dependencies.md §3) — it
 // does not need to be here.
 //
