@@ -70,7 +70,10 @@ func load(snap *graph.Snapshot, reuse bool) (*Index, error) {
 	segs := make([]SegmentData, 0, len(views))
 	for _, v := range views {
 		sd := SegmentData{Dead: v.Dead, Key: v.Key(), DeadKey: v.DeadKey()}
-		if !reuse || !sd.Reusable() {
+		if reuse {
+			sd.core = reusableCore(sd.Key, sd.DeadKey) // held from here on
+		}
+		if sd.core == nil {
 			b, err := v.Blob(indexBlob)
 			if err != nil {
 				return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)

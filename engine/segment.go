@@ -222,7 +222,13 @@ func SegmentDecodes() int64 { return segmentDecodes.Load() }
 func OpenSegments(segs []SegmentData) (*Index, error) {
 	segs = slices.Clone(segs)
 	for i := range segs {
-		segs[i].core = reusableCore(segs[i].Key, segs[i].DeadKey)
+		if segs[i].core == nil {
+			segs[i].core = reusableCore(segs[i].Key, segs[i].DeadKey)
+		}
+		if segs[i].core == nil && segs[i].Engine == nil && segs[i].Key != "" {
+			// Reusable said yes, but the index holding the data is gone.
+			return nil, fmt.Errorf("segment %d: %w", i, ErrStale)
+		}
 	}
 	ix, err := openSegmentData(segs)
 	if !errors.Is(err, ErrStale) {

@@ -103,6 +103,24 @@ func TestEditReusesOpenSegments(t *testing.T) {
 		compare(g, name)
 		release()
 	}
+
+	// An edit that moves the means past meansTolerance: the shared
+	// segments' stored impacts no longer stand, so the open decodes them
+	// again (engine.ErrStale), and still answers as a whole decode.
+	var big strings.Builder
+	big.WriteString("package dir1\n")
+	for k := range 40 {
+		fmt.Fprintf(&big, "\n// Extra%d is one of many functions added at once to move the means of every field.\nfunc Extra%d(a, b, c int) (int, error) { return a + b + c, nil }\n", k, k)
+	}
+	walktest.WriteTree(t, root, map[string]string{"dir1/f0.go": big.String()})
+	buildTree(t, root)
+	d1 := engine.SegmentDecodes()
+	g, release = acquire()
+	defer release()
+	if got := engine.SegmentDecodes() - d1; got <= int64(len(graphtest.LiveManifest(t, index).Segments)) {
+		t.Errorf("the big edit's generation decoded %d segments: the means did not move past the tolerance, so nothing tested the fallback", got)
+	}
+	compare(g, "Extra39")
 }
 
 // sameAsWhole checks that g's index answers the questions as the same
