@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +18,9 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/mcp"
 )
+
+// serverGCPercent is the MCP server's GOGC between builds (runMCP).
+const serverGCPercent = 50
 
 // mcpConfig is the optional --config file (JSON): which tools to serve.
 type mcpConfig struct {
@@ -60,6 +64,17 @@ func runMCP(e *env, args []string) error {
 	}
 	root, indexDir := e.rootAndIndex()
 	var buildMu sync.Mutex // one background build per process; the build lock handles other processes
+	// Between builds the server's heap is its open generation, whose
+	// garbage is a few hundred KB per call: a heap goal of 1.5× the live
+	// heap instead of Go's 2× costs a collection every few hundred calls
+	// and keeps RSS near the data (100k files: 240 MB live, 570 MB of RSS
+	// at GOGC=100, 415 MB at 50). Builds run at the default, which their
+	// garbage needs. GOGC set in the environment wins.
+	buildGC := -1
+	if os.Getenv("GOGC") == "" {
+		buildGC = debug.SetGCPercent(serverGCPercent)
+		defer debug.SetGCPercent(buildGC)
+	}
 	opt := mcp.Options{
 		IndexDir: indexDir,
 		Root:     root,
@@ -73,6 +88,10 @@ func runMCP(e *env, args []string) error {
 		Build: func(ctx context.Context) error {
 			buildMu.Lock()
 			defer buildMu.Unlock()
+			if buildGC >= 0 {
+				debug.SetGCPercent(buildGC)
+				defer debug.SetGCPercent(serverGCPercent)
+			}
 			_, err := wiki.Build(ctx, wiki.BuildOptions{Root: root, IndexDir: indexDir, Progress: wiki.BuildProgress(ctx)})
 			return err
 		},

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -50,23 +51,47 @@ const (
 )
 
 // Load reads the ranking index of a generation: each segment's ranking
-// data and page text, opened as one index over their live pages. The
-// error says what to do when the index has none or cannot read it.
+// data and page text, opened as one index over their live pages. A
+// segment that an index open in this process shares with the generation
+// (same stored segment, graph.SegmentView.Key) is not read again: the
+// new index reuses its decoded data (OpenSegments). The error says what
+// to do when the index has none or cannot read it.
 func Load(snap *graph.Snapshot) (*Index, error) {
+	ix, err := load(snap, true)
+	if errors.Is(err, ErrStale) {
+		ix, err = load(snap, false)
+	}
+	return ix, err
+}
+
+// load is Load, reusing open data when reuse is set.
+func load(snap *graph.Snapshot, reuse bool) (*Index, error) {
 	views := snap.SegmentViews()
 	segs := make([]SegmentData, 0, len(views))
 	for _, v := range views {
-		b, err := v.Blob(indexBlob)
-		if err != nil {
-			return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
+		sd := SegmentData{Dead: v.Dead, Key: v.Key(), DeadKey: v.DeadKey()}
+		if reuse {
+			sd.core = reusableCore(sd.Key, sd.DeadKey) // held from here on
 		}
-		sd := SegmentData{Engine: b, Dead: v.Dead}
-		if sd.Text, err = v.Blob(graph.TextBlob); err != nil {
-			return nil, fmt.Errorf("read page text: %v; run 'wikitoolkit build --full'", err)
+		if sd.core == nil {
+			b, err := v.Blob(indexBlob)
+			if err != nil {
+				return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
+			}
+			sd.Engine = b
+			if sd.Text, err = v.Blob(graph.TextBlob); err != nil {
+				return nil, fmt.Errorf("read page text: %v; run 'wikitoolkit build --full'", err)
+			}
+		}
+		if !reuse {
+			sd.Key = "" // decode every segment, and offer none for reuse
 		}
 		segs = append(segs, sd)
 	}
 	ix, err := OpenSegments(segs)
+	if errors.Is(err, ErrStale) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read ranking index: %w; run 'wikitoolkit build --full'", err)
 	}

@@ -9,7 +9,9 @@
 // LoadNames (read them from a graph.Snapshot), BuildSegment, BuildNames,
 // OpenSegments and OpenNames (the same over segments: immutable pieces each
 // holding the derived data of a set of files, some tombstoned, answering as
-// an index of the live pages built in one go; segment.go), Index.Query (Options in,
+// an index of the live pages built in one go; segment.go; an index of the
+// next generation reuses the decoded data of the segments it shares with
+// one still open, SegmentData.Key), Index.Query (Options in,
 // Result out; Result.Render is the text an agent receives, each Stub one
 // page) and CountTokens, the token estimate packing relies on.
 //

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -44,7 +45,11 @@ type Index struct {
 	adjOnce     sync.Once
 	adjOff, adj []uint32
 
-	recs recCache // decoded chunks of segments' member records
+	recs recCache                // decoded chunks of segments' member records
+	idle atomic.Pointer[scratch] // a query's working memory, kept for the next (getScratch)
+
+	hdrOnce    sync.Once // sets hasHeaders
+	hasHeaders bool      // some file page has a header extension (isHeaderFile)
 
 	// fromSegments: made by OpenSegments, whose segments keep only what
 	// queries read (detach, chunkRecords), so it does not encode.
@@ -96,7 +101,7 @@ func NewIndex(g *graph.Graph) *Index {
 // index reads those once loaded. ext are g's links to pages outside it.
 func buildSegment(g *graph.Graph, ext []ExtLink, records bool) *segment {
 	n := len(g.Pages)
-	ix := &segment{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: graph.Groups(g)}
+	ix := &segment{segCore: &segCore{n: n, kind: make([]uint8, n), flags: make([]uint8, n), group: graph.Groups(g)}}
 	for i := range g.Pages {
 		p := &g.Pages[i]
 		ix.kind[i] = uint8(p.Kind)

@@ -143,7 +143,8 @@ func decodeSegment(b []byte) (*segment, error) {
 	if v := r.u32(); v != indexVersion {
 		return nil, fmt.Errorf("%w: version %d, want %d (rebuild the index)", ErrBadIndex, v, indexVersion)
 	}
-	sg := &segment{n: int(r.u32())}
+	segmentDecodes.Add(1)
+	sg := &segment{segCore: &segCore{n: int(r.u32())}}
 	nt := int(r.u32())
 	if r.u32() != 4*numKinds*uint32(numFields) && r.err == nil {
 		return nil, fmt.Errorf("%w: length sums", ErrBadIndex)
@@ -414,6 +415,8 @@ func parseOffsets(raw []byte, want, end int) ([]uint32, bool) {
 // which only an index computing impacts (not exact) reads: an exact one
 // does not pay for them at open.
 func (sg *segment) loadFreqs() error {
+	sg.freqMu.Lock() // reused data: another index may be reading them
+	defer sg.freqMu.Unlock()
 	if sg.tfOff != nil && sg.lenOff != nil {
 		return nil
 	}

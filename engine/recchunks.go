@@ -99,9 +99,13 @@ func chunkAll(segs []*segment) {
 				if k >= len(segs) {
 					return
 				}
-				if segs[k].rec != nil && len(segs[k].recOff) > 0 {
-					segs[k].chunkRecords()
-				}
+				// Once per data: an index reusing it may chunk it too.
+				sg := segs[k]
+				sg.chunkOnce.Do(func() {
+					if sg.rec != nil && len(sg.recOff) > 0 {
+						sg.chunkRecords()
+					}
+				})
 			}
 		}()
 	}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -104,30 +103,48 @@ type groupAcc struct {
 	score   float64
 }
 
-var scratchPool sync.Pool
-
+// getScratch takes the index's idle scratch, or makes one. An index keeps
+// one idle scratch (Index.idle), not a pool: a scratch is 12 bytes a
+// page (16 MB at 100k files), and a pool kept one per query that ever ran
+// at the same time, until two garbage collections.
 func (ix *Index) getScratch() *scratch {
-	s, _ := scratchPool.Get().(*scratch)
+	s := ix.idle.Swap(nil)
 	if s == nil || len(s.score) != ix.n {
 		s = &scratch{score: make([]float32, ix.n), slot: make([]int32, ix.n), next: make([]uint32, ix.n)}
 	}
 	return s
 }
 
+// putScratch zeroes what the query wrote and keeps s for the next. When
+// it touched more than one page in denseClear, clearing whole arrays
+// (sequential) costs less than a random write per touched page.
 func (ix *Index) putScratch(s *scratch) {
-	for _, p := range s.touched {
-		s.score[p] = 0
-		s.next[p] = 0
+	if len(s.touched) > len(s.score)/denseClear {
+		clear(s.score)
+		clear(s.next)
+	} else {
+		for _, p := range s.touched {
+			s.score[p] = 0
+			s.next[p] = 0
+		}
 	}
-	for i := range s.groups {
-		if g := &s.groups[i]; g.extra == 0 && int(g.page) < len(s.slot) {
-			s.slot[g.page] = 0
+	if len(s.groups) > len(s.slot)/denseClear {
+		clear(s.slot)
+	} else {
+		for i := range s.groups {
+			if g := &s.groups[i]; g.extra == 0 && int(g.page) < len(s.slot) {
+				s.slot[g.page] = 0
+			}
 		}
 	}
 	s.touched, s.pages, s.imps = s.touched[:0], s.pages[:0], s.imps[:0]
 	s.groups = s.groups[:0]
-	scratchPool.Put(s)
+	ix.idle.CompareAndSwap(nil, s)
 }
+
+// denseClear: putScratch clears a whole array when more than one entry
+// in denseClear was written.
+const denseClear = 16
 
 // termPostings is one query term's decoded postings, kept for --explain.
 type termPostings struct {
@@ -477,14 +494,10 @@ var (
 func (ix *Index) demoteHeaders(r *queryRun, order []int) {
 	for _, gi := range order {
 		g := &r.s.groups[gi]
-		if g.extra != 0 || graph.Kind(ix.kind[g.page]) != graph.KindFile {
+		if g.extra != 0 || !ix.isHeaderFile(g.page) {
 			continue
 		}
 		p := ix.path(g.page)
-		ext := strings.ToLower(path.Ext(p))
-		if !slices.Contains(headerExts, ext) {
-			continue
-		}
 		stemName := fileStem(p)
 		for _, ie := range implExts {
 			if ref, ok := ix.lookupTerm(segTerm(stemName + ie)); ok && ix.df(ref) > 0 {

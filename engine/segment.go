@@ -2,13 +2,16 @@ package engine
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
+	"path"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -26,7 +29,25 @@ import (
 // keeps them (termImpacts), so that how files fell into segments never
 // changes a score.
 type segment struct {
-	base  uint32 // the global number of its first page
+	// segCore is the segment's data, the same in every index that opens
+	// the same stored segment with the same dead pages: an index of the
+	// next generation reuses it (coreCache) instead of decoding the
+	// stored bytes again.
+	*segCore
+
+	base uint32 // the global number of its first page
+	// exact: post's impacts are the open index's (its means within
+	// meansTolerance of those they were computed under), so queries read
+	// them as they are, leaving out dead pages' postings.
+	exact bool
+	dead  []bool // local view of Index.dead; nil when none of its pages is dead
+	cache sync.Map
+}
+
+// segCore is a segment's data as decoded. Once an index opened from it
+// is settled it changes no more, but for loadFreqs and the record
+// compression, each done once and under its own guard.
+type segCore struct {
 	n     int
 	kind  []uint8
 	flags []uint8
@@ -56,10 +77,6 @@ type segment struct {
 	// their means.
 	impSum, impCnt [numKinds][numFields]uint64
 	avgLen         [numKinds][numFields]float32
-	// exact: post's impacts are the open index's (its means within
-	// meansTolerance of those they were computed under), so queries read
-	// them as they are, leaving out dead pages' postings.
-	exact bool
 
 	adjOff, adj []uint32  // group-level neighbours inside the segment, local, undirected
 	adjOut      []byte    // bit j: adj[j] is the target of an edge from its list's page
@@ -67,8 +84,24 @@ type segment struct {
 
 	phraseHash, phrasePage []uint32 // see buildPhrases; local pages
 
-	dead  []bool // local view of Index.dead; nil when none of its pages is dead
-	cache sync.Map
+	freqMu    sync.Mutex // guards loadFreqs
+	chunkOnce sync.Once  // chunkRecords
+
+	// key is the stored segment's SegmentData.Key ("" when none), and
+	// the dead fields what an index found dead in it under deadKey
+	// (deadKnown): an index of the same dead pages reuses them without
+	// asking Dead about every page, or reading the dead pages' lengths
+	// (which a detached core no longer holds).
+	key              string
+	deadMu           sync.Mutex
+	deadKnown        bool
+	deadKey          string
+	deadLocal        []bool // nil: none dead
+	deadSum, deadCnt [numKinds][numFields]uint64
+	deadPages        int
+
+	hdrOnce sync.Once
+	hdr     []uint32 // local file pages with a C or C++ header extension (headerPages)
 	// detached: the segment no longer holds its term frequencies and page
 	// lengths (detach), so it cannot be encoded again.
 	detached bool
@@ -150,15 +183,75 @@ type SegmentData struct {
 	// groups (a file's symbols and sections) are left out of every answer
 	// and statistic. It is called once per group page at open; nil: none.
 	Dead func(id string) bool
+	// Key, when not empty, names the stored segment: two SegmentData of
+	// the same Key hold the same bytes (graph.SegmentView.Key). DeadKey
+	// names the set of its pages Dead reports (graph.SegmentView.DeadKey).
+	// While an index opened with a Key is in use, OpenSegments reuses its
+	// decoded data for the same Key instead of decoding Engine and Text,
+	// which may then be nil (Reusable says when), and asks Dead nothing
+	// when DeadKey is the same too.
+	Key, DeadKey string
+
+	core *segCore // the reused data (OpenSegments)
 }
+
+// Reusable reports whether OpenSegments would reuse an open index's data
+// for sd (same Key, and DeadKey or data that can mark other dead pages),
+// so that sd's Engine and Text need not be read. OpenSegments may still
+// ask for them: when the means of the new index moved too far from those
+// the reused data's impacts hold, it returns an error wrapping ErrStale.
+func (sd SegmentData) Reusable() bool { return reusableCore(sd.Key, sd.DeadKey) != nil }
+
+// ErrStale is what OpenSegments returns when it reused a segment's data
+// for a SegmentData without Engine that turned out not to serve the new
+// index: open again with every segment's Engine and Text.
+var ErrStale = errors.New("engine: reused segment data does not serve this index")
+
+// segmentDecodes counts the segments decoded from stored bytes (tests).
+var segmentDecodes atomic.Int64
+
+// SegmentDecodes returns how many segments this process decoded from
+// their stored bytes (OpenSegments, UnmarshalIndex); a segment reused
+// from an open index is not counted. For tests and diagnostics.
+func SegmentDecodes() int64 { return segmentDecodes.Load() }
 
 // OpenSegments opens the segments as one Index, their pages numbered in
 // the order given. It answers as an index built in one go over exactly
 // their live pages would (scores equal up to float rounding). Data it
 // cannot read is an ErrBadIndex.
 func OpenSegments(segs []SegmentData) (*Index, error) {
+	segs = slices.Clone(segs)
+	for i := range segs {
+		if segs[i].core == nil {
+			segs[i].core = reusableCore(segs[i].Key, segs[i].DeadKey)
+		}
+		if segs[i].core == nil && segs[i].Engine == nil && segs[i].Key != "" {
+			// Reusable said yes, but the index holding the data is gone.
+			return nil, fmt.Errorf("segment %d: %w", i, ErrStale)
+		}
+	}
+	ix, err := openSegmentData(segs)
+	if !errors.Is(err, ErrStale) {
+		return ix, err
+	}
+	for i := range segs {
+		if segs[i].core != nil && segs[i].Engine == nil {
+			return nil, err
+		}
+		segs[i].core = nil
+	}
+	return openSegmentData(segs)
+}
+
+// openSegmentData is OpenSegments with the reused data chosen: a
+// SegmentData with core set reuses it, the others are decoded.
+func openSegmentData(segs []SegmentData) (*Index, error) {
 	out := make([]*segment, len(segs))
 	for i, sd := range segs {
+		if sd.core != nil {
+			out[i] = &segment{segCore: sd.core}
+			continue
+		}
 		sg, err := decodeSegment(sd.Engine)
 		if err != nil {
 			return nil, fmt.Errorf("segment %d: %w", i, err)
@@ -178,13 +271,29 @@ func OpenSegments(segs []SegmentData) (*Index, error) {
 		return nil, err
 	}
 	for i, sg := range ix.segs {
+		if segs[i].core != nil {
+			// Reused: it changes no more (another index reads it).
+			if !sg.exact {
+				if sg.detached {
+					return nil, fmt.Errorf("segment %d: %w", i, ErrStale)
+				}
+				if err := sg.loadFreqs(); err != nil {
+					return nil, fmt.Errorf("segment %d: %w", i, err)
+				}
+			}
+			continue
+		}
 		if !sg.exact {
 			if err := sg.loadFreqs(); err != nil {
 				return nil, fmt.Errorf("segment %d: %w", i, err)
 			}
-			continue
+		} else {
+			sg.detach(ix.kind[sg.base:int(sg.base)+sg.n], ix.flags[sg.base:int(sg.base)+sg.n])
 		}
-		sg.detach(ix.kind[sg.base:int(sg.base)+sg.n], ix.flags[sg.base:int(sg.base)+sg.n])
+		if segs[i].Key != "" {
+			sg.key = segs[i].Key
+			storeCore(sg.segCore)
+		}
 	}
 	ix.fromSegments = true
 	ix.settled = make(chan struct{})
@@ -199,6 +308,52 @@ func OpenSegments(segs []SegmentData) (*Index, error) {
 		close(ix.settled)
 	}()
 	return ix, nil
+}
+
+// coreCache holds the decoded data of the segments open indexes use, by
+// SegmentData.Key, weakly: the data goes when no index uses it.
+var coreCache struct {
+	mu sync.Mutex
+	m  map[string]weak.Pointer[segCore]
+}
+
+// reusableCore returns the decoded data of the stored segment key that
+// an open index uses, when it can serve an index whose dead pages in it
+// are deadKey: the same dead pages, or data that still holds the page
+// lengths marking others needs; else nil.
+func reusableCore(key, deadKey string) *segCore {
+	if key == "" {
+		return nil
+	}
+	coreCache.mu.Lock()
+	c := coreCache.m[key].Value()
+	coreCache.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	c.deadMu.Lock()
+	ok := c.deadKnown && c.deadKey == deadKey || !c.detached
+	c.deadMu.Unlock()
+	if !ok {
+		return nil
+	}
+	return c
+}
+
+// storeCore makes c the data reused for its key, and forgets the data
+// no index uses any more.
+func storeCore(c *segCore) {
+	coreCache.mu.Lock()
+	defer coreCache.mu.Unlock()
+	if coreCache.m == nil {
+		coreCache.m = map[string]weak.Pointer[segCore]{}
+	}
+	for k, wp := range coreCache.m {
+		if wp.Value() == nil {
+			delete(coreCache.m, k)
+		}
+	}
+	coreCache.m[c.key] = weak.Make(c)
 }
 
 // detach makes an exact segment independent of the bytes it was decoded
@@ -249,7 +404,9 @@ func openSegments(segs []*segment) (*Index, error) {
 	for _, sg := range segs {
 		sg.base = base
 		base += uint32(sg.n)
-		sg.recs.Store(&recView{rec: sg.rec})
+		if sg.recs.Load() == nil { // not reused data, whose records readers read already
+			sg.recs.Store(&recView{rec: sg.rec})
+		}
 	}
 	ix.setAvgLen(nil, nil)
 	return ix, nil
@@ -328,7 +485,9 @@ func sameMeans(sg *segment, avg *[numKinds][numFields]float32) bool {
 }
 
 // markDead asks each segment's Dead about its group pages, marks them and
-// the pages they group, and takes their lengths out of the means.
+// the pages they group, and takes their lengths out of the means. A
+// segment whose data another index marked under the same DeadKey reuses
+// what that one found.
 func (ix *Index) markDead(segs []SegmentData) error {
 	any := false
 	for _, sd := range segs {
@@ -346,6 +505,29 @@ func (ix *Index) markDead(segs []SegmentData) error {
 			continue
 		}
 		local := dead[sg.base : int(sg.base)+sg.n]
+		if sd.Key != "" && sg.key == sd.Key {
+			c := sg.segCore
+			c.deadMu.Lock()
+			known := c.deadKnown && c.deadKey == sd.DeadKey
+			if known {
+				copy(local, c.deadLocal)
+				for k := range numKinds {
+					for f := range numFields {
+						subSum[k][f] += c.deadSum[k][f]
+						subCnt[k][f] += c.deadCnt[k][f]
+					}
+				}
+				if c.deadPages > 0 {
+					sg.dead = local
+					ix.live -= c.deadPages
+				}
+			}
+			c.deadMu.Unlock()
+			if known {
+				continue
+			}
+		}
+		var segSum, segCnt [numKinds][numFields]uint64
 		nd := 0
 		for i := range sg.n {
 			if g := sg.group[i]; g == uint32(i) && sd.Dead(ix.id(sg.base+g)) {
@@ -362,6 +544,9 @@ func (ix *Index) markDead(segs []SegmentData) error {
 				continue
 			}
 			if nd == 0 {
+				if sg.detached {
+					return fmt.Errorf("segment %d: %w", si, ErrStale)
+				}
 				if err := sg.loadFreqs(); err != nil {
 					return fmt.Errorf("segment %d: %w", si, err)
 				}
@@ -373,14 +558,31 @@ func (ix *Index) markDead(segs []SegmentData) error {
 			k := min(int(sg.kind[i]), numKinds-1)
 			for f := range numFields {
 				if lens[f] > 0 {
-					subSum[k][f] += uint64(lens[f])
-					subCnt[k][f]++
+					segSum[k][f] += uint64(lens[f])
+					segCnt[k][f]++
 				}
+			}
+		}
+		for k := range numKinds {
+			for f := range numFields {
+				subSum[k][f] += segSum[k][f]
+				subCnt[k][f] += segCnt[k][f]
 			}
 		}
 		if nd > 0 {
 			sg.dead = local
 			ix.live -= nd
+		}
+		if sd.Key != "" {
+			c := sg.segCore
+			c.deadMu.Lock()
+			c.deadKnown, c.deadKey, c.deadPages = true, sd.DeadKey, nd
+			c.deadSum, c.deadCnt = segSum, segCnt
+			c.deadLocal = nil
+			if nd > 0 {
+				c.deadLocal = slices.Clone(local)
+			}
+			c.deadMu.Unlock()
 		}
 	}
 	ix.dead = dead
@@ -401,6 +603,57 @@ func (ix *Index) segOf(p uint32) *segment {
 	}
 	i := sort.Search(len(ix.segs), func(i int) bool { return ix.segs[i].base > p }) - 1
 	return ix.segs[max(0, i)]
+}
+
+// headerPages returns the segment's local file pages whose path has a
+// C or C++ header extension (headerExts, any case), sorted; computed on
+// first use from the group pages' records, which are never compressed.
+func (sg *segment) headerPages() []uint32 {
+	sg.hdrOnce.Do(func() {
+		v := sg.recs.Load()
+		for i := range uint32(sg.n) {
+			if graph.Kind(sg.kind[i]) != graph.KindFile || sg.group[i] != i || int(i)+1 >= len(sg.recOff) {
+				continue
+			}
+			var b []byte
+			if v.chunks != nil {
+				b = v.chunks.grp[v.chunks.grpOff[i]:v.chunks.grpOff[i+1]]
+			} else {
+				b = v.rec[sg.recOff[i]:sg.recOff[i+1]]
+			}
+			rr := recReader{b: b}
+			if flags := rr.uint(); rr.bad || flags&recPath == 0 {
+				continue
+			}
+			if p := rr.str(); !rr.bad && slices.Contains(headerExts, strings.ToLower(path.Ext(p))) {
+				sg.hdr = append(sg.hdr, i)
+			}
+		}
+	})
+	return sg.hdr
+}
+
+// isHeaderFile reports whether global page p is a file page whose path
+// has a C or C++ header extension, without decoding its path: on 100k
+// files, demoteHeaders decoded the paths of every candidate (a quarter of
+// a query's time) to find none.
+func (ix *Index) isHeaderFile(p uint32) bool {
+	if int(p) >= ix.n {
+		return false
+	}
+	ix.hdrOnce.Do(func() {
+		for _, sg := range ix.segs {
+			if len(sg.headerPages()) > 0 {
+				ix.hasHeaders = true
+			}
+		}
+	})
+	if !ix.hasHeaders {
+		return false
+	}
+	sg := ix.segOf(p)
+	_, ok := slices.BinarySearch(sg.headerPages(), p-sg.base)
+	return ok
 }
 
 // --- term frequencies and field lengths ---

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
@@ -189,19 +191,56 @@ func (w *segWriter) abort() {
 	os.RemoveAll(segDir(w.dir, w.id))
 }
 
-// segment is one segment opened read-only.
+// segment is one segment opened read-only, as one generation sees it.
 type segment struct {
+	// openSeg is the open database, shared by every generation of the
+	// process that names the same stored segment (openSegs).
+	*openSeg
+	dead     map[string]bool // its files a newer segment replaced, or removed
+	deadList []string        // the same, sorted (the manifest's)
+	seen     []fileID        // how its sealed files looked when last verified (Snapshot.Verify)
+}
+
+// openSeg is an open segment database and what it holds, shared.
+type openSeg struct {
 	id   int
 	dir  string // its folder
+	key  string // dir and its seal (sealKey), the key in openSegs
+	refs int    // the segments using it, under openSegs.mu
 	db   *badger.DB
 	info segInfo
 	seal []sealFile
-	seen []fileID
-	dead map[string]bool // its files a newer segment replaced, or removed
 
 	statOnce sync.Once
 	statList []FileStat
 	statErr  error
+}
+
+// openSegs are the segment databases open in the process, by key: a
+// generation that shares segments with an open one (every generation an
+// edit makes shares all but a few) opens only its new ones.
+var openSegs struct {
+	mu sync.Mutex
+	m  map[string]*openSeg
+}
+
+// segmentOpens counts the segment databases opened (tests).
+var segmentOpens atomic.Int64
+
+// SegmentOpens returns how many segment databases this process opened;
+// one another open generation holds already is shared, not counted. For
+// tests and diagnostics.
+func SegmentOpens() int64 { return segmentOpens.Load() }
+
+// sealKey names a segment folder as sealed: its path, and each sealed
+// file's name, size and hash.
+func sealKey(sd string, seal []sealFile) string {
+	var b strings.Builder
+	b.WriteString(sd)
+	for _, f := range seal {
+		fmt.Fprintf(&b, "|%s:%d:%x", f.name, f.size, f.hash)
+	}
+	return b.String()
 }
 
 // cachedStats is stats, decoded once.
@@ -230,32 +269,60 @@ func (sg *segment) readPiecesOf(paths []string) ([]*segPiece, error) {
 	return out, nil
 }
 
-// openSegment checks the seal of segment id and opens it read-only.
+// openSegment checks the seal of segment id and opens it read-only, or
+// shares the database another generation of the process opened.
 func openSegment(dir string, id int, dead []string) (*segment, error) {
 	sd := segDir(dir, id)
 	seal, seen, err := verifySeal(dir, sd)
 	if err != nil {
 		return nil, err
 	}
-	db, err := badger.Open(segReadOptions(sd))
-	if err != nil {
-		return nil, err
-	}
-	sg := &segment{id: id, dir: sd, db: db, seal: seal, seen: seen}
-	b, err := sg.get("m/seg")
-	if err == nil {
-		err = json.Unmarshal(b, &sg.info)
-	}
-	if err != nil {
-		db.Close()
-		return nil, damaged(dir, "%s has no readable segment info (%v)", relIndex(dir, sd), err)
-	}
+	key := sealKey(sd, seal)
+	sg := &segment{seen: seen}
 	if len(dead) > 0 {
+		sg.deadList = dead
 		sg.dead = make(map[string]bool, len(dead))
 		for _, p := range dead {
 			sg.dead[p] = true
 		}
 	}
+	openSegs.mu.Lock()
+	if o := openSegs.m[key]; o != nil {
+		o.refs++
+		openSegs.mu.Unlock()
+		sg.openSeg = o
+		return sg, nil
+	}
+	openSegs.mu.Unlock()
+	db, err := badger.Open(segReadOptions(sd))
+	if err != nil {
+		return nil, err
+	}
+	segmentOpens.Add(1)
+	o := &openSeg{id: id, dir: sd, key: key, refs: 1, db: db, seal: seal}
+	b, err := o.get("m/seg")
+	if err == nil {
+		err = json.Unmarshal(b, &o.info)
+	}
+	if err != nil {
+		db.Close()
+		return nil, damaged(dir, "%s has no readable segment info (%v)", relIndex(dir, sd), err)
+	}
+	openSegs.mu.Lock()
+	if other := openSegs.m[key]; other != nil {
+		// Opened meanwhile by another generation: share that one.
+		other.refs++
+		openSegs.mu.Unlock()
+		db.Close()
+		sg.openSeg = other
+		return sg, nil
+	}
+	if openSegs.m == nil {
+		openSegs.m = map[string]*openSeg{}
+	}
+	openSegs.m[key] = o
+	openSegs.mu.Unlock()
+	sg.openSeg = o
 	return sg, nil
 }
 
@@ -272,9 +339,24 @@ func segReadOptions(dir string) badger.Options {
 	return badgerOptions(dir, true).WithBlockCacheSize(0).WithIndexCacheSize(0).WithCompression(options.None)
 }
 
-func (sg *segment) close() error { return sg.db.Close() }
+// close releases the segment: its database closes when no generation
+// of the process uses it any more.
+func (sg *segment) close() error {
+	o := sg.openSeg
+	openSegs.mu.Lock()
+	o.refs--
+	last := o.refs == 0
+	if last && openSegs.m[o.key] == o {
+		delete(openSegs.m, o.key)
+	}
+	openSegs.mu.Unlock()
+	if !last {
+		return nil
+	}
+	return o.db.Close()
+}
 
-func (sg *segment) get(key string) ([]byte, error) {
+func (sg *openSeg) get(key string) ([]byte, error) {
 	var out []byte
 	err := sg.db.View(func(txn *badger.Txn) error {
 		it, err := txn.Get([]byte(key))

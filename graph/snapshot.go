@@ -629,6 +629,15 @@ func (s *Snapshot) SegmentViews() []SegmentView {
 // Blob returns the segment's blob name, or ErrNotFound.
 func (v SegmentView) Blob(name string) ([]byte, error) { return v.sg.blob(name) }
 
+// Key names the stored segment: its folder and the size and hash of each
+// of its sealed files, so two views of the same Key (of two generations,
+// or of the same one opened twice) hold the same blobs.
+func (v SegmentView) Key() string { return v.sg.key }
+
+// DeadKey names the segment's tombstones in this generation: two views
+// of the same Key and DeadKey have the same dead files.
+func (v SegmentView) DeadKey() string { return strings.Join(v.sg.deadList, "\x00") }
+
 // Dead reports whether the page ID (a file's, "file:PATH") is tombstoned
 // in this segment.
 func (v SegmentView) Dead(id string) bool {

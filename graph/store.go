@@ -52,8 +52,13 @@ package graph
 // manifest once, and each segment read-only; Badger's read-only open takes
 // a shared flock, so any number of readers coexist, and a build deletes a
 // segment no live manifest names only when it can take that flock
-// exclusively. A build killed at any moment leaves segments and a partial
-// generation that CURRENT never names and the next build removes.
+// exclusively. Within one process, a generation shares the segment
+// databases another open generation holds (openSegs, ref-counted: the
+// last Close closes them), so a server switching to an edit's generation
+// opens only its new segments; the ranking index does the same with its
+// decoded data (engine.SegmentData.Key). A build killed at any moment
+// leaves segments and a partial generation that CURRENT never names and
+// the next build removes.
 // Badger's WriteBatch is not atomic (research/dependencies.md §3) — it
 // does not need to be here.
 //

@@ -93,9 +93,6 @@ type Gen struct {
 
 	refs    int
 	retired bool
-
-	statsOnce sync.Once
-	stats     map[string]graph.FileStat
 }
 
 // fileKey identifies a version of the CURRENT file: a build replaces it by

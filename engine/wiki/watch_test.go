@@ -418,3 +418,35 @@ func TestWatchOff(t *testing.T) {
 		t.Error("a check ran without Watch and without a call")
 	}
 }
+
+// TestWatchCallsDoNotWalk: while the watcher runs, calls after the start
+// and after a save do not walk the whole tree again (on 100k files that
+// walk beside the first calls doubled wiki_query's latency): the watcher's
+// first walk and its events stand for the call-driven check until
+// watchSafetyEvery has passed.
+func TestWatchCallsDoNotWalk(t *testing.T) {
+	r := newWatchRig(t, LiveOptions{Watch: true})
+	r.waitFor("the tree is answered", func() bool { return r.has("Charge") })
+	r.waitIdle()
+	walks := r.live.fresh.walks.Load()
+	touch := func(what string) {
+		t.Helper()
+		for range 5 {
+			r.live.Touch()
+			r.has("Charge")
+		}
+		r.waitIdle()
+		time.Sleep(3 * watchQuiet)
+		r.waitIdle()
+
+		if got := r.live.fresh.walks.Load(); got != walks {
+			t.Errorf("%s: calls walked the whole tree %d times, want 0", what, got-walks)
+		}
+	}
+	touch("after the start")
+	r.write("pay/pay.go", "// Package pay charges cards.\npackage pay\n\n// ChargeOnlyGamma charges a card.\nfunc ChargeOnlyGamma(amount int) error { return nil }\n")
+	r.waitFor("an edit is answered", func() bool { return r.has("ChargeOnlyGamma") })
+	r.waitIdle()
+	walks = r.live.fresh.walks.Load()
+	touch("after a save")
+}

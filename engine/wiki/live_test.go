@@ -1,0 +1,169 @@
+package wiki
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/engine"
+	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/graphtest"
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+)
+
+// TestEditReusesOpenSegments: after an edit, the live view's new
+// generation opens only the segment databases it does not share with the
+// open one (the edit's new segment) and decodes the ranking data of only
+// those and of the segment whose copy of the edited file became dead,
+// reusing the others', and it answers as an index decoded whole would.
+func TestEditReusesOpenSegments(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "3")
+	root := t.TempDir()
+	files := map[string]string{}
+	for d := range 5 {
+		for f := range 3 {
+			files[fmt.Sprintf("dir%d/f%d.go", d, f)] = fmt.Sprintf("package dir%d\n\n// Work%d%d does work number %d.\nfunc Work%d%d(n int) int { return n + %d }\n", d, d, f, f, d, f, f)
+		}
+	}
+	walktest.WriteTree(t, root, files)
+	buildTree(t, root)
+	index := filepath.Join(root, graph.IndexDirName)
+	live, err := NewLive(LiveOptions{IndexDir: index, CheckEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	acquire := func() (*Gen, func()) {
+		t.Helper()
+		g, release, err := live.Acquire()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g, release
+	}
+	d0 := engine.SegmentDecodes()
+	g, release := acquire()
+	<-g.Index.Settled()
+	release()
+	before := graphtest.LiveManifest(t, index)
+	if got := engine.SegmentDecodes() - d0; got != int64(len(before.Segments)) {
+		t.Fatalf("the first open decoded %d segments, want all %d", got, len(before.Segments))
+	}
+	if len(before.Segments) < 4 {
+		t.Fatalf("%d segments: the fixture must make several", len(before.Segments))
+	}
+
+	qs := []string{"Work21", "work number", "Work03 Work41", "dir2/f1.go", "does work"}
+	for d := range 5 {
+		for f := range 3 {
+			qs = append(qs, fmt.Sprintf("Work%d%d", d, f))
+		}
+	}
+	compare := func(g *Gen, name string) { sameAsWhole(t, g, name, qs) }
+	// Renames of the same length keep the mean field lengths, so the
+	// stored impacts of the shared segments stand (meansTolerance). The
+	// second edit's generation reuses the first's segment with a dead file.
+	for i, dir := range []int{2, 4} {
+		name := fmt.Sprintf("Wxrk%d1", dir)
+		before := graphtest.LiveManifest(t, index)
+		walktest.WriteTree(t, root, map[string]string{fmt.Sprintf("dir%d/f1.go", dir): fmt.Sprintf("package dir%d\n\n// %s does work number 1.\nfunc %s(n int) int { return n + 1 }\n", dir, name, name)})
+		buildTree(t, root)
+		after := graphtest.LiveManifest(t, index)
+		old := map[int]string{}
+		for _, sg := range before.Segments {
+			old[sg.ID] = fmt.Sprint(sg.Dead)
+		}
+		want, deadShared, newSegs := 0, 0, 0
+		for _, sg := range after.Segments {
+			d, ok := old[sg.ID]
+			if !ok {
+				newSegs++
+			}
+			if !ok || d != fmt.Sprint(sg.Dead) {
+				want++
+			} else if len(sg.Dead) > 0 {
+				deadShared++
+			}
+		}
+		if want == 0 || want >= len(after.Segments) || i == 1 && deadShared == 0 {
+			t.Fatalf("edit %d changed %d of %d segments, %d shared with dead files: the fixture must share some and change some", i, want, len(after.Segments), deadShared)
+		}
+		d1, o1 := engine.SegmentDecodes(), graph.SegmentOpens()
+		g, release := acquire()
+		if got := engine.SegmentDecodes() - d1; got != int64(want) {
+			t.Errorf("edit %d: the generation decoded %d segments, want %d (new or with new dead files) of %d", i, got, want, len(after.Segments))
+		}
+		if got := graph.SegmentOpens() - o1; got != int64(newSegs) {
+			t.Errorf("edit %d: the generation opened %d segment databases, want %d (its new segments) of %d", i, got, newSegs, len(after.Segments))
+		}
+		compare(g, name)
+		release()
+	}
+
+	// An edit that moves the means past meansTolerance: the shared
+	// segments' stored impacts no longer stand, so the open decodes them
+	// again (engine.ErrStale), and still answers as a whole decode.
+	var big strings.Builder
+	big.WriteString("package dir1\n")
+	for k := range 40 {
+		fmt.Fprintf(&big, "\n// Extra%d is one of many functions added at once to move the means of every field.\nfunc Extra%d(a, b, c int) (int, error) { return a + b + c, nil }\n", k, k)
+	}
+	walktest.WriteTree(t, root, map[string]string{"dir1/f0.go": big.String()})
+	buildTree(t, root)
+	d1 := engine.SegmentDecodes()
+	g, release = acquire()
+	defer release()
+	if got := engine.SegmentDecodes() - d1; got <= int64(len(graphtest.LiveManifest(t, index).Segments)) {
+		t.Errorf("the big edit's generation decoded %d segments: the means did not move past the tolerance, so nothing tested the fallback", got)
+	}
+	compare(g, "Extra39")
+}
+
+// sameAsWhole checks that g's index answers the questions as the same
+// generation decoded whole (no Key: nothing reused) does, and that name
+// is answered as a symbol of its file.
+func sameAsWhole(t *testing.T, g *Gen, name string, qs []string) {
+	t.Helper()
+	// The same generation decoded whole (no Key: nothing reused).
+	var segs []engine.SegmentData
+	for _, v := range g.Snap.SegmentViews() {
+		eng, err := v.Blob("engine")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := v.Blob(graph.TextBlob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		segs = append(segs, engine.SegmentData{Engine: eng, Text: text, Dead: v.Dead})
+	}
+	whole, err := engine.OpenSegments(segs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs = append(qs, name)
+	found := false
+	for _, q := range qs {
+		a, err := g.Index.Query(context.Background(), q, engine.Options{Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := whole.Query(context.Background(), q, engine.Options{Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Errorf("%q: reused segments answer\n%s\nwant (decoded whole)\n%s", q, ja, jb)
+		}
+		found = found || q == name && slices.ContainsFunc(a.Results, func(s engine.Stub) bool { return strings.HasSuffix(s.ID, "#"+name) })
+	}
+	if !found {
+		t.Errorf("%s is not answered", name)
+	}
+}
