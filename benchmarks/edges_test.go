@@ -1,7 +1,6 @@
 package benchmarks
 
 import (
-	"context"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -17,7 +16,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
@@ -125,20 +123,7 @@ func TestEdgesAgainstGoTypes(t *testing.T) {
 		}
 	}
 
-	index := filepath.Join(t.TempDir(), "index")
-	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: index, Full: true,
-		Segment: engine.BuildBlobs, BlobsFormat: engine.Format}); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := graph.OpenSnapshot(index)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer snap.Close()
-	g, err := snap.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := buildGraph(t, root)
 	pages := newPageFinder(g, root)
 
 	// The truth: (source page, target page) for each use of an indexed

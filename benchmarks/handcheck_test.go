@@ -72,20 +72,7 @@ func TestEdgesHandChecked(t *testing.T) {
 		}
 		judged = append(judged, verdict{parts[1], parts[2], parts[0] == "1"})
 	}
-	index := filepath.Join(t.TempDir(), "index")
-	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: index, Full: true,
-		Segment: engine.BuildBlobs, BlobsFormat: engine.Format}); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := graph.OpenSnapshot(index)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer snap.Close()
-	g, err := snap.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := buildGraph(t, root)
 	var shown, shownRight, right, loose, gone int
 	for _, v := range judged {
 		if v.right {
@@ -167,4 +154,25 @@ func extractCommit(gitDir, commit, dir string) error {
 			}
 		}
 	}
+}
+
+// buildGraph indexes root fully (with the ranking blobs, as the CLI does)
+// and returns the graph of the index.
+func buildGraph(t *testing.T, root string) *graph.Graph {
+	t.Helper()
+	index := filepath.Join(t.TempDir(), "index")
+	if _, err := graph.Build(context.Background(), graph.BuildOptions{Root: root, IndexDir: index, Full: true,
+		Segment: engine.BuildBlobs, BlobsFormat: engine.Format}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := graph.OpenSnapshot(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { snap.Close() })
+	g, err := snap.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

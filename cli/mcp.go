@@ -121,16 +121,9 @@ func runMCP(e *env, args []string) error {
 		return err
 	}
 
-	token := strings.TrimSpace(os.Getenv("WIKITOOLKIT_TOKEN"))
-	if *tokenFile != "" {
-		b, err := os.ReadFile(*tokenFile)
-		if err != nil {
-			return fmt.Errorf("read --token-file: %w", err)
-		}
-		token = strings.TrimSpace(string(b))
-		if token == "" {
-			return fmt.Errorf("--token-file %s is empty", *tokenFile)
-		}
+	token, err := readToken(*tokenFile)
+	if err != nil {
+		return err
 	}
 	h, err := srv.HTTPHandler(*addr, token)
 	if err != nil {
@@ -167,4 +160,21 @@ func (e *env) rootAndIndex() (root, indexDir string) {
 	}
 	root = findRoot(".")
 	return root, filepath.Join(root, graph.IndexDirName)
+}
+
+// readToken returns the bearer token of an HTTP server: the content of
+// tokenFile when given, else env WIKITOOLKIT_TOKEN ("" when neither).
+func readToken(tokenFile string) (string, error) {
+	if tokenFile == "" {
+		return strings.TrimSpace(os.Getenv("WIKITOOLKIT_TOKEN")), nil
+	}
+	b, err := os.ReadFile(tokenFile)
+	if err != nil {
+		return "", fmt.Errorf("read --token-file: %w", err)
+	}
+	token := strings.TrimSpace(string(b))
+	if token == "" {
+		return "", fmt.Errorf("--token-file %s is empty", tokenFile)
+	}
+	return token, nil
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -32,15 +30,9 @@ func runWeb(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("web takes no arguments, got %q (see 'wikitoolkit web --help')", pos)
 	}
-	token := strings.TrimSpace(os.Getenv("WIKITOOLKIT_TOKEN"))
-	if *tokenFile != "" {
-		b, err := os.ReadFile(*tokenFile)
-		if err != nil {
-			return fmt.Errorf("read --token-file: %w", err)
-		}
-		if token = strings.TrimSpace(string(b)); token == "" {
-			return fmt.Errorf("--token-file %s is empty", *tokenFile)
-		}
+	token, err := readToken(*tokenFile)
+	if err != nil {
+		return err
 	}
 	if *export == "" && token == "" && !mcp.IsLoopback(*addr) {
 		return usagef("serving on the non-loopback address %s needs a token: --token-file FILE or WIKITOOLKIT_TOKEN (or serve on 127.0.0.1)", *addr)

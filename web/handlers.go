@@ -24,9 +24,8 @@ const (
 )
 
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
-	g, release, err := s.acquire(r)
-	if err != nil {
-		s.fail(w, r, http.StatusServiceUnavailable, "No index yet", err.Error())
+	g, release, ok := s.acquireOrFail(w, r)
+	if !ok {
 		return
 	}
 	defer release()
@@ -53,9 +52,8 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		}
 		from = n
 	}
-	g, release, err := s.acquire(r)
-	if err != nil {
-		s.fail(w, r, http.StatusServiceUnavailable, "No index yet", err.Error())
+	g, release, ok := s.acquireOrFail(w, r)
+	if !ok {
 		return
 	}
 	defer release()
@@ -90,9 +88,8 @@ type graphView struct {
 
 func (s *Server) handleGraph(w http.ResponseWriter, r *http.Request) {
 	id := pageID(r)
-	g, release, err := s.acquire(r)
-	if err != nil {
-		s.fail(w, r, http.StatusServiceUnavailable, "No index yet", err.Error())
+	g, release, ok := s.acquireOrFail(w, r)
+	if !ok {
 		return
 	}
 	defer release()
@@ -148,9 +145,8 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		s.send(w, r, "search", v)
 		return
 	}
-	g, release, err := s.acquire(r)
-	if err != nil {
-		s.fail(w, r, http.StatusServiceUnavailable, "No index yet", err.Error())
+	g, release, ok := s.acquireOrFail(w, r)
+	if !ok {
 		return
 	}
 	defer release()

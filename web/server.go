@@ -220,6 +220,17 @@ func (s *Server) acquire(r *http.Request) (*wiki.Gen, func(), error) {
 	return s.live.Acquire()
 }
 
+// acquireOrFail is acquire answering 503 itself when there is no index
+// yet; ok is false then.
+func (s *Server) acquireOrFail(w http.ResponseWriter, r *http.Request) (g *wiki.Gen, release func(), ok bool) {
+	g, release, err := s.acquire(r)
+	if err != nil {
+		s.fail(w, r, http.StatusServiceUnavailable, "No index yet", err.Error())
+		return nil, nil, false
+	}
+	return g, release, true
+}
+
 // write sends a rendered page.
 func write(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
