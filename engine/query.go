@@ -119,6 +119,28 @@ func analyze(q string) analysis {
 	return z.a
 }
 
+// fileWords are the stemmed words of the question as file and directory
+// names are matched against them (the title of a long question), without
+// its leading component, which the component boosts already match to
+// paths (nil when none is left).
+func (a *analysis) fileWords() map[string]bool {
+	ws, _ := wordTerms(nil, a.phrase, nil)
+	if len(ws) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		out[w] = true
+	}
+	if a.component != "" {
+		cw, _ := wordTerms(nil, a.component, nil)
+		for _, w := range cw {
+			delete(out, w)
+		}
+	}
+	return out
+}
+
 // splitTitle splits a question of several lines into its first non-blank
 // line and the rest; body is "" for a one-line question.
 func splitTitle(q string) (title, body string) {

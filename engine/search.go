@@ -444,7 +444,7 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int) {
 	}
 	cut := best * minScoreShare
 	order = slices.DeleteFunc(order, func(i int) bool { return s.groups[i].score < cut })
-	ix.demoteHeaders(r, order)
+	ix.fileSignals(r, order)
 	s.order = order
 	sorted = len(order)
 	if len(order) > rankHead {
@@ -469,33 +469,157 @@ var (
 	implExts   = []string{".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm"}
 )
 
-// demoteHeaders is step 4a: a C or C++ header ranks below its
-// implementation (a file of the same stem with a source extension): both
-// name the same functions, the header only declares them. Only the
-// groups in order (those left after the cut) are checked, so a question
-// decodes the paths of its candidates, not of every scored file.
-func (ix *Index) demoteHeaders(r *queryRun, order []int) {
+// fileSignals is step 4a, the signals read from a candidate file's path.
+// Only the groups in order (those left after the cut) are checked, so a
+// question decodes the paths of its candidates, not of every scored file.
+//   - header: a C or C++ header ranks below its implementation (a file of
+//     the same stem with a source extension): both name the same
+//     functions, the header only declares them.
+//   - name: a file whose name is made of the question's words ("how are
+//     expressions composed" → Expression.kt; the central file of a
+//     module, mod.rs or __init__.py, is named by its directory) is the
+//     file the question is about. Inside BM25F that evidence saturates
+//     with the rest of the file's text, so it is lifted here.
+//   - helper: benches, mocks, fixtures, test utilities and helper crates
+//     rank below the core source unless the question names them.
+func (ix *Index) fileSignals(r *queryRun, order []int) {
+	words := r.a.fileWords()
+	var sw, scratch []string
 	for _, gi := range order {
 		g := &r.s.groups[gi]
 		if g.extra != 0 || graph.Kind(ix.kind[g.page]) != graph.KindFile {
 			continue
 		}
 		p := ix.path(g.page)
-		ext := strings.ToLower(path.Ext(p))
-		if !slices.Contains(headerExts, ext) {
-			continue
-		}
-		stemName := fileStem(p)
-		for _, ie := range implExts {
-			if ref, ok := ix.lookupTerm(segTerm(stemName + ie)); ok && ix.df(ref) > 0 {
-				g.score *= headerFactor
-				if r.opt.Explain {
-					r.factors[gi] = append(r.factors[gi], fmt.Sprintf("header×%.2f", headerFactor))
-				}
-				break
+		mul := func(name string, f float64) {
+			if f == 1 {
+				return
+			}
+			g.score *= f
+			if r.opt.Explain {
+				r.factors[gi] = append(r.factors[gi], fmt.Sprintf("%s×%.2f", name, f))
 			}
 		}
+		if len(words) > 0 {
+			sw, scratch = stemWords(namePath(p), scratch)
+			if len(sw) > 0 && allIn(sw, words) {
+				mul("name", nameFactor)
+			}
+			if helperPath(p, words, scratch) {
+				mul("helper", helperFactor)
+			}
+		}
+		if ix.isHeaderWithImpl(p) {
+			mul("header", headerFactor)
+		}
 	}
+}
+
+// isHeaderWithImpl reports whether p is a C or C++ header whose
+// implementation (same stem, a source extension) is indexed.
+func (ix *Index) isHeaderWithImpl(p string) bool {
+	if !slices.Contains(headerExts, strings.ToLower(path.Ext(p))) {
+		return false
+	}
+	stemName := fileStem(p)
+	for _, ie := range implExts {
+		if ref, ok := ix.lookupTerm(segTerm(stemName + ie)); ok && ix.df(ref) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// centralStems are the stems of the file that stands for its directory: a
+// Rust module's mod.rs and crate's lib.rs, a Python package's __init__.py,
+// a JavaScript or TypeScript folder's index, a Lua module's init.lua.
+var centralStems = map[string]bool{"mod": true, "lib": true, "__init__": true, "index": true, "init": true}
+
+// namePath is the path whose last element names file p: p itself, or the
+// directory of a central file (axum/src/extract/mod.rs is named "extract"),
+// above a source root (axum-core/src/lib.rs is named "axum-core").
+func namePath(p string) string {
+	if centralStems[strings.ToLower(fileStem(p))] {
+		d := path.Dir(p)
+		if path.Base(d) == "src" {
+			d = path.Dir(d)
+		}
+		if d != "." && d != "/" {
+			return d
+		}
+	}
+	return p
+}
+
+// allIn reports whether every word of ws is in set.
+func allIn(ws []string, set map[string]bool) bool {
+	for _, w := range ws {
+		if !set[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// helperPath reports whether p lies in a directory of helper code —
+// benches (bench*), mocks (mock*), fixtures (fixture*), test utilities
+// (testutil, test_helpers, test-utils…), helper crates and packages
+// (*-util, *-utils, *-test, *-tests, *-testing) — or is a mock file
+// (mock_x.go, x_mock.go, mocks.py), and the question does not name that
+// kind of helper ("bench", "mocks", "test utils": one of helperWords of
+// the directory or file name is among its words).
+func helperPath(p string, words map[string]bool, scratch []string) bool {
+	segs := strings.Split(strings.ToLower(p), "/")
+	for i, sg := range segs {
+		last := i == len(segs)-1
+		if last {
+			sg = fileStem(sg)
+			if !strings.HasPrefix(sg, "mock") && !strings.HasSuffix(sg, "_mock") && !strings.HasSuffix(sg, "mocks") {
+				continue
+			}
+		} else if !helperDir(sg) {
+			continue
+		}
+		var ws []string
+		ws, scratch = wordTerms(nil, sg, scratch)
+		for _, w := range ws {
+			if words[w] && helperWords[w] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// helperWords are the stemmed words that say a directory or file is helper
+// code; a question holding one of a helper's asks for it.
+var helperWords = func() map[string]bool {
+	ws, _ := wordTerms(nil, "bench benchmark mock fixture test testutil testhelpers util helper", nil)
+	m := map[string]bool{}
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}()
+
+// helperDir reports whether a lower-case directory name holds helper code.
+func helperDir(sg string) bool {
+	switch sg {
+	case "testutil", "testutils", "test_helpers", "test-helpers", "testhelpers", "test_utils", "test-utils", "test_util":
+		return true
+	}
+	for _, pre := range []string{"bench", "mock", "fixture"} {
+		if strings.HasPrefix(sg, pre) {
+			return true
+		}
+	}
+	for _, suf := range []string{"-util", "-utils", "-test", "-tests", "-testing", "_test"} {
+		if strings.HasSuffix(sg, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // sortGroups sorts order by rank: score, then ID.
