@@ -3,6 +3,7 @@ package engine
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -123,19 +124,16 @@ func analyze(q string) analysis {
 // names are matched against them (the title of a long question), without
 // its leading component, which the component boosts already match to
 // paths (nil when none is left).
-func (a *analysis) fileWords() map[string]bool {
-	ws, _ := wordTerms(nil, a.phrase, nil)
-	if len(ws) == 0 {
-		return nil
-	}
-	out := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		out[w] = true
-	}
+func (a *analysis) fileWords() []string {
+	ws, scratch := wordTerms(nil, a.phrase, nil)
+	var cw []string
 	if a.component != "" {
-		cw, _ := wordTerms(nil, a.component, nil)
-		for _, w := range cw {
-			delete(out, w)
+		cw, _ = wordTerms(nil, a.component, scratch)
+	}
+	out := ws[:0]
+	for _, w := range ws {
+		if !slices.Contains(cw, w) && !slices.Contains(out, w) {
+			out = append(out, w)
 		}
 	}
 	return out

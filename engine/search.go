@@ -491,27 +491,29 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 			continue
 		}
 		p := ix.path(g.page)
-		mul := func(name string, f float64) {
-			if f == 1 {
-				return
-			}
-			g.score *= f
-			if r.opt.Explain {
-				r.factors[gi] = append(r.factors[gi], fmt.Sprintf("%s×%.2f", name, f))
-			}
-		}
 		if len(words) > 0 {
-			sw, scratch = stemWords(namePath(p), scratch)
+			sw, scratch = nameWords(sw[:0], fileStem(namePath(p)), scratch)
 			if len(sw) > 0 && allIn(sw, words) {
-				mul("name", nameFactor)
+				r.mulGroup(gi, "name", nameFactor)
 			}
 			if helperPath(p, words, scratch) {
-				mul("helper", helperFactor)
+				r.mulGroup(gi, "helper", helperFactor)
 			}
 		}
 		if ix.isHeaderWithImpl(p) {
-			mul("header", headerFactor)
+			r.mulGroup(gi, "header", headerFactor)
 		}
+	}
+}
+
+// mulGroup multiplies group gi's score by f, naming the factor for --explain.
+func (r *queryRun) mulGroup(gi int, name string, f float64) {
+	if f == 1 {
+		return
+	}
+	r.s.groups[gi].score *= f
+	if r.opt.Explain {
+		r.factors[gi] = append(r.factors[gi], fmt.Sprintf("%s×%.2f", name, f))
 	}
 }
 
@@ -551,10 +553,23 @@ func namePath(p string) string {
 	return p
 }
 
+// nameWords appends to dst the words of a file or directory name as
+// wordTerms makes them, without wordTerms's allocation per call (a
+// question checks the name of each of its candidates).
+func nameWords(dst []string, name string, scratch []string) ([]string, []string) {
+	scratch = splitIdent(scratch[:0], name)
+	for _, p := range scratch {
+		if !isStop(p) && !allDigits(p) {
+			dst = append(dst, clip(stem(p)))
+		}
+	}
+	return dst, scratch
+}
+
 // allIn reports whether every word of ws is in set.
-func allIn(ws []string, set map[string]bool) bool {
+func allIn(ws, set []string) bool {
 	for _, w := range ws {
-		if !set[w] {
+		if !slices.Contains(set, w) {
 			return false
 		}
 	}
@@ -568,7 +583,11 @@ func allIn(ws []string, set map[string]bool) bool {
 // (mock_x.go, x_mock.go, mocks.py), and the question does not name that
 // kind of helper ("bench", "mocks", "test utils": one of helperWords of
 // the directory or file name is among its words).
-func helperPath(p string, words map[string]bool, scratch []string) bool {
+func helperPath(p string, words, scratch []string) bool {
+	if !containsFoldASCII(p, "bench") && !containsFoldASCII(p, "mock") && !containsFoldASCII(p, "fixture") &&
+		!containsFoldASCII(p, "test") && !containsFoldASCII(p, "util") {
+		return false // most paths: no helper marker at all
+	}
 	segs := strings.Split(strings.ToLower(p), "/")
 	for i, sg := range segs {
 		last := i == len(segs)-1
@@ -581,9 +600,9 @@ func helperPath(p string, words map[string]bool, scratch []string) bool {
 			continue
 		}
 		var ws []string
-		ws, scratch = wordTerms(nil, sg, scratch)
+		ws, scratch = nameWords(nil, sg, scratch)
 		for _, w := range ws {
-			if words[w] && helperWords[w] {
+			if helperWords[w] && slices.Contains(words, w) {
 				return false
 			}
 		}
