@@ -831,13 +831,19 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	return st, true
 }
 
-// explain renders the score components of a group, zoekt-DebugScore style.
+// explain renders the score components of a group, zoekt-DebugScore style:
+// the two channels summed — the group page's own BM25F, named by its kind
+// ("file": its path, name, doc and its symbols' text), and "symbol", its
+// best-matching members — then each factor by name (kind and class:
+// test, doc, aux, data, module; question signals: path, component,
+// phrase, focus, neighbour; file signals: name, helper, header), then
+// each term's part.
 func (ix *Index) explain(g *groupAcc, factors []string, rep uint32, tps []termPostings) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%.3f = own %.3f", g.score, g.own)
+	fmt.Fprintf(&b, "%.3f = %s %.3f", g.score, graph.Kind(ix.kind[g.page]), g.own)
 	for k, t := range g.top {
 		if t > 0 {
-			fmt.Fprintf(&b, " + %.2f×member(%s) %.3f", [3]float64{groupTop1Share, groupTop2Share, groupTop3Share}[k], ix.id(g.topPage[k]), float64(t))
+			fmt.Fprintf(&b, " + %.2f×symbol(%s) %.3f", [3]float64{groupTop1Share, groupTop2Share, groupTop3Share}[k], ix.id(g.topPage[k]), float64(t))
 		}
 	}
 	for _, f := range factors {
