@@ -482,8 +482,24 @@ var (
 //     with the rest of the file's text, so it is lifted here.
 //   - helper: benches, mocks, fixtures, test utilities and helper crates
 //     rank below the core source unless the question names them.
+//
+// The name and helper signals are read only for the groups that can reach
+// as many places as the answer's budget can hold stubs (one per
+// leanStubTokens, at most rankHead): those scoring at least the score of
+// that place over nameFactor. A broad question on moby has tens of
+// thousands of candidates, and reading every name made the median
+// question twice as slow; a group below can only move among groups the
+// answer does not reach.
 func (ix *Index) fileSignals(r *queryRun, order []int) {
 	words := r.a.fileWords()
+	floor := 0.0
+	budget := r.opt.BudgetTokens
+	if budget <= 0 {
+		budget = DefaultBudgetTokens
+	}
+	if k := min(rankHead, max(64, min(budget, MaxBudgetTokens)/leanStubTokens)); len(words) > 0 && len(order) > k {
+		floor = kthLargest(r.s, order, k) / nameFactor
+	}
 	var sw, scratch []string
 	for _, gi := range order {
 		g := &r.s.groups[gi]
@@ -491,7 +507,7 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 			continue
 		}
 		p := ix.path(g.page)
-		if len(words) > 0 {
+		if len(words) > 0 && g.score >= floor {
 			sw, scratch = nameWords(sw[:0], fileStem(namePath(p)), scratch)
 			if len(sw) > 0 && allIn(sw, words) {
 				r.mulGroup(gi, "name", nameFactor)
@@ -584,13 +600,17 @@ func allIn(ws, set []string) bool {
 // kind of helper ("bench", "mocks", "test utils": one of helperWords of
 // the directory or file name is among its words).
 func helperPath(p string, words, scratch []string) bool {
-	if !containsFoldASCII(p, "bench") && !containsFoldASCII(p, "mock") && !containsFoldASCII(p, "fixture") &&
-		!containsFoldASCII(p, "test") && !containsFoldASCII(p, "util") {
-		return false // most paths: no helper marker at all
-	}
-	segs := strings.Split(strings.ToLower(p), "/")
-	for i, sg := range segs {
-		last := i == len(segs)-1
+	for rest := p; rest != ""; {
+		sg := rest
+		last := true
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			sg, rest, last = rest[:i], rest[i+1:], false
+		} else {
+			rest = ""
+		}
+		if hasUpperASCII(sg) {
+			sg = strings.ToLower(sg) // rare: paths are mostly lower-case
+		}
 		if last {
 			sg = fileStem(sg)
 			if !strings.HasPrefix(sg, "mock") && !strings.HasSuffix(sg, "_mock") && !strings.HasSuffix(sg, "mocks") {
@@ -611,6 +631,16 @@ func helperPath(p string, words, scratch []string) bool {
 	return false
 }
 
+// hasUpperASCII reports whether s holds an ASCII capital letter.
+func hasUpperASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
 // helperWords are the stemmed words that say a directory or file is helper
 // code; a question holding one of a helper's asks for it.
 var helperWords = func() map[string]bool {
@@ -622,18 +652,24 @@ var helperWords = func() map[string]bool {
 	return m
 }()
 
+// The prefixes and suffixes of helper directories' names (helperDir).
+var (
+	helperDirPrefixes = []string{"bench", "mock", "fixture"}
+	helperDirSuffixes = []string{"-util", "-utils", "-test", "-tests", "-testing", "_test"}
+)
+
 // helperDir reports whether a lower-case directory name holds helper code.
 func helperDir(sg string) bool {
 	switch sg {
 	case "testutil", "testutils", "test_helpers", "test-helpers", "testhelpers", "test_utils", "test-utils", "test_util":
 		return true
 	}
-	for _, pre := range []string{"bench", "mock", "fixture"} {
+	for _, pre := range helperDirPrefixes {
 		if strings.HasPrefix(sg, pre) {
 			return true
 		}
 	}
-	for _, suf := range []string{"-util", "-utils", "-test", "-tests", "-testing", "_test"} {
+	for _, suf := range helperDirSuffixes {
 		if strings.HasSuffix(sg, suf) {
 			return true
 		}
@@ -683,6 +719,11 @@ func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) {
 	}
 	p.finish()
 }
+
+// leanStubTokens is about the fewest tokens a stub usually takes (an ID,
+// a path and a title line; answers average about 60): fileSignals reads
+// the names of as many groups as a budget can hold stubs of that size.
+const leanStubTokens = 16
 
 // rankHead is how many groups are sorted before packing: more than a
 // 20000-token answer holds (measured: sorting all ~40k matching groups of a
