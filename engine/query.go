@@ -3,6 +3,7 @@ package engine
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -117,6 +118,25 @@ func analyze(q string) analysis {
 	}
 	z.keepStrongest()
 	return z.a
+}
+
+// fileWords are the stemmed words of the question as file and directory
+// names are matched against them (the title of a long question), without
+// its leading component, which the component boosts already match to
+// paths (nil when none is left).
+func (a *analysis) fileWords() []string {
+	ws, scratch := wordTerms(nil, a.phrase, nil)
+	var cw []string
+	if a.component != "" {
+		cw, _ = wordTerms(nil, a.component, scratch)
+	}
+	out := ws[:0]
+	for _, w := range ws {
+		if !slices.Contains(cw, w) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // splitTitle splits a question of several lines into its first non-blank

@@ -309,3 +309,73 @@ func firstID(r Result) string {
 	}
 	return r.Results[0].ID
 }
+
+// TestQueryHelperFactor guards helperFactor: a bench, mock, fixture, test
+// utility or helper crate holding the same text as the core file ranks
+// below it (its path sorts first, so without the factor the tie would put
+// it on top), unless the question names it.
+func TestQueryHelperFactor(t *testing.T) {
+	const doc = "Retry the upload with exponential backoff"
+	file := func(p string) graph.Page {
+		return graph.Page{ID: graph.FileID(p), Kind: graph.KindFile, Title: p, Name: path.Base(p), Path: p, Lang: "go", Doc: doc}
+	}
+	core := file("src/upload.go")
+	for _, p := range []string{"benches/upload.go", "mocks/upload.go", "fixtures/upload.go", "testutil/upload.go",
+		"net-util/upload.go", "net-test/upload.go", "src/mock_upload.go"} {
+		ix := NewIndex(graph.NewGraph([]graph.Page{core, file(p)}, nil))
+		r := query(t, ix, "upload retry backoff", Options{Explain: true})
+		if len(r.Results) < 2 || r.Results[0].ID != core.ID || !strings.Contains(r.Results[1].Explain, "helper×") {
+			t.Errorf("%s: top is %s, want the core file above the helper\n%s", p, firstID(r), explainAll(r))
+		}
+	}
+	// A question naming the helper does not demote it.
+	ix := NewIndex(graph.NewGraph([]graph.Page{core, file("benches/upload.go")}, nil))
+	r := query(t, ix, "upload retry backoff bench", Options{Explain: true})
+	if len(r.Results) < 2 || r.Results[0].ID != graph.FileID("benches/upload.go") {
+		t.Errorf("a question naming the bench: top is %s\n%s", firstID(r), explainAll(r))
+	}
+}
+
+// TestQueryNameFactor guards nameFactor: a file whose name is made of the
+// question's words (or, for a central file such as mod.rs, whose
+// directory's name is) ranks above a file whose text matches a little
+// better; the leading component does not count (the component boosts match
+// it). Each pair's raw scores lie within the factor, so switching it to 1
+// flips the order.
+func TestQueryNameFactor(t *testing.T) {
+	page := func(p, doc string) graph.Page {
+		return graph.Page{ID: graph.FileID(p), Kind: graph.KindFile, Title: p, Name: path.Base(p), Path: p, Lang: "rust", Doc: doc}
+	}
+	for _, tc := range []struct {
+		name, q      string
+		named, other graph.Page
+	}{
+		{"stem", "how formatter turns records into lines",
+			page("src/formatter.rs", "Turns records into lines"),
+			graph.Page{ID: graph.FileID("src/writer.rs"), Kind: graph.KindFile, Title: "src/writer.rs", Name: "writer.rs", Path: "src/writer.rs", Lang: "rust",
+				Doc: "The formatter turns records into lines: records, lines", Idents: []string{"formatter", "turn", "records", "lines"}, Literals: []string{"formatter"}}},
+		{"central", "how extract parses request parts",
+			page("axum/src/extract/mod.rs", "Parses request parts"),
+			page("axum/src/extract/query.rs", "Extract parses request parts: parts of the request")},
+	} {
+		ix := NewIndex(graph.NewGraph([]graph.Page{tc.named, tc.other}, nil))
+		r := query(t, ix, tc.q, Options{Explain: true})
+		if len(r.Results) < 2 || r.Results[0].ID != tc.named.ID || !strings.Contains(r.Results[0].Explain, "name×") {
+			t.Errorf("%s: top is %s, want %s\n%s", tc.name, firstID(r), tc.named.ID, explainAll(r))
+		}
+	}
+	// The leading component is not a name the question gives its answer.
+	ix := NewIndex(graph.NewGraph([]graph.Page{page("src/formatter.rs", "Turns records into lines")}, nil))
+	r := query(t, ix, "formatter: turn records into lines", Options{Explain: true})
+	if len(r.Results) == 0 || strings.Contains(r.Results[0].Explain, "name×") {
+		t.Errorf("the component named the file\n%s", explainAll(r))
+	}
+}
+
+func explainAll(r Result) string {
+	var b strings.Builder
+	for _, res := range r.Results {
+		b.WriteString(res.ID + ": " + res.Explain + "\n")
+	}
+	return b.String()
+}

@@ -461,7 +461,7 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int) {
 	}
 	cut := best * minScoreShare
 	order = slices.DeleteFunc(order, func(i int) bool { return s.groups[i].score < cut })
-	ix.demoteHeaders(r, order)
+	ix.fileSignals(r, order)
 	s.order = order
 	sorted = len(order)
 	if len(order) > rankHead {
@@ -486,29 +486,218 @@ var (
 	implExts   = []string{".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm"}
 )
 
-// demoteHeaders is step 4a: a C or C++ header ranks below its
-// implementation (a file of the same stem with a source extension): both
-// name the same functions, the header only declares them. Only the
-// groups in order (those left after the cut) are checked, so a question
-// decodes the paths of its candidates, not of every scored file.
-func (ix *Index) demoteHeaders(r *queryRun, order []int) {
+// fileSignals is step 4a, the signals read from a candidate file's path.
+// Only the groups in order (those left after the cut) are checked, so a
+// question decodes the paths of its candidates, not of every scored file.
+//   - header: a C or C++ header ranks below its implementation (a file of
+//     the same stem with a source extension): both name the same
+//     functions, the header only declares them.
+//   - name: a file whose name is made of the question's words ("how are
+//     expressions composed" → Expression.kt; the central file of a
+//     module, mod.rs or __init__.py, is named by its directory) is the
+//     file the question is about. Inside BM25F that evidence saturates
+//     with the rest of the file's text, so it is lifted here.
+//   - helper: benches, mocks, fixtures, test utilities and helper crates
+//     rank below the core source unless the question names them.
+//
+// The name and helper signals are read only for the groups that can reach
+// as many places as the answer's budget can hold stubs (one per
+// leanStubTokens, at most rankHead): those scoring at least the score of
+// that place over nameFactor. A broad question on moby has tens of
+// thousands of candidates, and reading every name made the median
+// question twice as slow; a group below can only move among groups the
+// answer does not reach.
+func (ix *Index) fileSignals(r *queryRun, order []int) {
+	words := r.a.fileWords()
+	floor := 0.0
+	budget := r.opt.BudgetTokens
+	if budget <= 0 {
+		budget = DefaultBudgetTokens
+	}
+	if k := min(rankHead, max(64, min(budget, MaxBudgetTokens)/leanStubTokens)); len(words) > 0 && len(order) > k {
+		floor = kthLargest(r.s, order, k) / nameFactor
+	}
+	var sw, scratch []string
 	for _, gi := range order {
 		g := &r.s.groups[gi]
-		if g.extra != 0 || !ix.isHeaderFile(g.page) {
+		if g.extra != 0 || graph.Kind(ix.kind[g.page]) != graph.KindFile {
+			continue
+		}
+		// A path is decoded only for a group the name signals can move or
+		// a header (known without decoding: isHeaderFile).
+		named, header := len(words) > 0 && g.score >= floor, ix.isHeaderFile(g.page)
+		if !named && !header {
 			continue
 		}
 		p := ix.path(g.page)
-		stemName := fileStem(p)
-		for _, ie := range implExts {
-			if ref, ok := ix.lookupTerm(segTerm(stemName + ie)); ok && ix.df(ref) > 0 {
-				g.score *= headerFactor
-				if r.opt.Explain {
-					r.factors[gi] = append(r.factors[gi], fmt.Sprintf("header×%.2f", headerFactor))
-				}
-				break
+		if named {
+			sw, scratch = nameWords(sw[:0], fileStem(namePath(p)), scratch)
+			if len(sw) > 0 && allIn(sw, words) {
+				r.mulGroup(gi, "name", nameFactor)
+			}
+			if helperPath(p, words, scratch) {
+				r.mulGroup(gi, "helper", helperFactor)
 			}
 		}
+		if header && ix.isHeaderWithImpl(p) {
+			r.mulGroup(gi, "header", headerFactor)
+		}
 	}
+}
+
+// mulGroup multiplies group gi's score by f, naming the factor for --explain.
+func (r *queryRun) mulGroup(gi int, name string, f float64) {
+	if f == 1 {
+		return
+	}
+	r.s.groups[gi].score *= f
+	if r.opt.Explain {
+		r.factors[gi] = append(r.factors[gi], fmt.Sprintf("%s×%.2f", name, f))
+	}
+}
+
+// isHeaderWithImpl reports whether p is a C or C++ header whose
+// implementation (same stem, a source extension) is indexed.
+func (ix *Index) isHeaderWithImpl(p string) bool {
+	if !slices.Contains(headerExts, strings.ToLower(path.Ext(p))) {
+		return false
+	}
+	stemName := fileStem(p)
+	for _, ie := range implExts {
+		if ref, ok := ix.lookupTerm(segTerm(stemName + ie)); ok && ix.df(ref) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// centralStems are the stems of the file that stands for its directory: a
+// Rust module's mod.rs and crate's lib.rs, a Python package's __init__.py,
+// a JavaScript or TypeScript folder's index, a Lua module's init.lua.
+var centralStems = map[string]bool{"mod": true, "lib": true, "__init__": true, "index": true, "init": true}
+
+// namePath is the path whose last element names file p: p itself, or the
+// directory of a central file (axum/src/extract/mod.rs is named "extract"),
+// above a source root (axum-core/src/lib.rs is named "axum-core").
+func namePath(p string) string {
+	if centralStems[strings.ToLower(fileStem(p))] {
+		d := path.Dir(p)
+		if path.Base(d) == "src" {
+			d = path.Dir(d)
+		}
+		if d != "." && d != "/" {
+			return d
+		}
+	}
+	return p
+}
+
+// nameWords appends to dst the words of a file or directory name as
+// wordTerms makes them, without wordTerms's allocation per call (a
+// question checks the name of each of its candidates).
+func nameWords(dst []string, name string, scratch []string) ([]string, []string) {
+	scratch = splitIdent(scratch[:0], name)
+	for _, p := range scratch {
+		if !isStop(p) && !allDigits(p) {
+			dst = append(dst, clip(stem(p)))
+		}
+	}
+	return dst, scratch
+}
+
+// allIn reports whether every word of ws is in set.
+func allIn(ws, set []string) bool {
+	for _, w := range ws {
+		if !slices.Contains(set, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// helperPath reports whether p lies in a directory of helper code —
+// benches (bench*), mocks (mock*), fixtures (fixture*), test utilities
+// (testutil, test_helpers, test-utils…), helper crates and packages
+// (*-util, *-utils, *-test, *-tests, *-testing) — or is a mock file
+// (mock_x.go, x_mock.go, mocks.py), and the question does not name that
+// kind of helper ("bench", "mocks", "test utils": one of helperWords of
+// the directory or file name is among its words).
+func helperPath(p string, words, scratch []string) bool {
+	for rest := p; rest != ""; {
+		sg := rest
+		last := true
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			sg, rest, last = rest[:i], rest[i+1:], false
+		} else {
+			rest = ""
+		}
+		if hasUpperASCII(sg) {
+			sg = strings.ToLower(sg) // rare: paths are mostly lower-case
+		}
+		if last {
+			sg = fileStem(sg)
+			if !strings.HasPrefix(sg, "mock") && !strings.HasSuffix(sg, "_mock") && !strings.HasSuffix(sg, "mocks") {
+				continue
+			}
+		} else if !helperDir(sg) {
+			continue
+		}
+		var ws []string
+		ws, scratch = nameWords(nil, sg, scratch)
+		for _, w := range ws {
+			if helperWords[w] && slices.Contains(words, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// hasUpperASCII reports whether s holds an ASCII capital letter.
+func hasUpperASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// helperWords are the stemmed words that say a directory or file is helper
+// code; a question holding one of a helper's asks for it.
+var helperWords = func() map[string]bool {
+	ws, _ := wordTerms(nil, "bench benchmark mock fixture test testutil testhelpers util helper", nil)
+	m := map[string]bool{}
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}()
+
+// The prefixes and suffixes of helper directories' names (helperDir).
+var (
+	helperDirPrefixes = []string{"bench", "mock", "fixture"}
+	helperDirSuffixes = []string{"-util", "-utils", "-test", "-tests", "-testing", "_test"}
+)
+
+// helperDir reports whether a lower-case directory name holds helper code.
+func helperDir(sg string) bool {
+	switch sg {
+	case "testutil", "testutils", "test_helpers", "test-helpers", "testhelpers", "test_utils", "test-utils", "test_util":
+		return true
+	}
+	for _, pre := range helperDirPrefixes {
+		if strings.HasPrefix(sg, pre) {
+			return true
+		}
+	}
+	for _, suf := range helperDirSuffixes {
+		if strings.HasSuffix(sg, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // sortGroups sorts order by rank: score, then ID.
@@ -553,6 +742,11 @@ func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) {
 	}
 	p.finish()
 }
+
+// leanStubTokens is about the fewest tokens a stub usually takes (an ID,
+// a path and a title line; answers average about 60): fileSignals reads
+// the names of as many groups as a budget can hold stubs of that size.
+const leanStubTokens = 16
 
 // rankHead is how many groups are sorted before packing: more than a
 // 20000-token answer holds (measured: sorting all ~40k matching groups of a
@@ -701,13 +895,19 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	return st, true
 }
 
-// explain renders the score components of a group, zoekt-DebugScore style.
+// explain renders the score components of a group, zoekt-DebugScore style:
+// the two channels summed — the group page's own BM25F, named by its kind
+// ("file": its path, name, doc and its symbols' text), and "symbol", its
+// best-matching members — then each factor by name (kind and class:
+// test, doc, aux, data, module; question signals: path, component,
+// phrase, focus, neighbour; file signals: name, helper, header), then
+// each term's part.
 func (ix *Index) explain(g *groupAcc, factors []string, rep uint32, tps []termPostings) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%.3f = own %.3f", g.score, g.own)
+	fmt.Fprintf(&b, "%.3f = %s %.3f", g.score, graph.Kind(ix.kind[g.page]), g.own)
 	for k, t := range g.top {
 		if t > 0 {
-			fmt.Fprintf(&b, " + %.2f×member(%s) %.3f", [3]float64{groupTop1Share, groupTop2Share, groupTop3Share}[k], ix.id(g.topPage[k]), float64(t))
+			fmt.Fprintf(&b, " + %.2f×symbol(%s) %.3f", [3]float64{groupTop1Share, groupTop2Share, groupTop3Share}[k], ix.id(g.topPage[k]), float64(t))
 		}
 	}
 	for _, f := range factors {

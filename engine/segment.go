@@ -635,7 +635,7 @@ func (sg *segment) headerPages() []uint32 {
 
 // isHeaderFile reports whether global page p is a file page whose path
 // has a C or C++ header extension, without decoding its path: on 100k
-// files, demoteHeaders decoded the paths of every candidate (a quarter of
+// files, the header demotion decoded the paths of every candidate (a quarter of
 // a query's time) to find none.
 func (ix *Index) isHeaderFile(p uint32) bool {
 	if int(p) >= ix.n {
