@@ -9,7 +9,7 @@ import (
 	"sync"
 )
 
-//go:embed templates/*.tmpl static/style.css
+//go:embed templates/*.tmpl static/style.css static/chroma.css
 var assets embed.FS
 
 // templates are parsed once; each page kind is one named template.
@@ -32,7 +32,11 @@ var stylesheet = sync.OnceValue(func() string {
 	if err != nil {
 		panic(err) // embedded at build time
 	}
-	return string(b) + "\n/* syntax highlighting (chroma, github style) */\n" + chromaCSS()
+	hl, err := assets.ReadFile("static/chroma.css")
+	if err != nil {
+		panic(err)
+	}
+	return string(b) + "\n/* syntax highlighting (chroma, github style) */\n" + string(hl)
 })
 
 // errorView is an error page.

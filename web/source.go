@@ -13,7 +13,6 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -154,8 +153,12 @@ func lexerFor(rel, lang string) chroma.Lexer {
 	return l
 }
 
-// style is the colour scheme; its CSS is part of the one stylesheet.
-var style = styles.Get("github")
+// style is what chroma's formatter is given: with classes it writes
+// class names only and reads no colour from it, so it is empty. The
+// colours are github's, in static/chroma.css (TestChromaCSS holds it to
+// chroma's own): importing chroma's styles package would parse all its
+// styles at every start of the program, every command's (20 ms).
+var style = chroma.MustNewStyle("classes", chroma.StyleEntries{})
 
 // formatter writes classes (the stylesheet colours them), a line number
 // per line linked to its own anchor (#L12).
@@ -202,12 +205,6 @@ func highlightText(rel, lang, text string, from int) template.HTML {
 	return template.HTML(b.String()) // chroma escapes every token
 }
 
-// chromaCSS is the highlighter's stylesheet.
-var chromaCSS = sync.OnceValue(func() string {
-	var b strings.Builder
-	_ = chromahtml.New(chromahtml.WithClasses(true)).WriteCSS(&b, style)
-	return b.String()
-})
 
 // hlKey names one highlighted text.
 type hlKey struct {
