@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"html/template"
 	"io"
 	"os"
@@ -12,11 +13,11 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+	"github.com/wikitoolkit/wikitoolkit/parser"
 )
 
 // Source windows: a file page shows windowLines lines at most, from a line
@@ -127,30 +128,41 @@ func (e errString) Error() string { return string(e) }
 
 const errBinary = errString("binary file")
 
-// lexerCache holds the lexer of each file extension (lexers.Match walks
-// every registered lexer's patterns).
-var lexerCache sync.Map // string → chroma.Lexer
+// parsers lends tree-sitter parsers to the highlighter (one holds C
+// memory; making one per page would cost more than the highlighting).
+var parsers = sync.Pool{New: func() any { return parser.NewParser() }}
 
-// lexerFor returns the lexer of a file by its name, then its language.
-func lexerFor(rel, lang string) chroma.Lexer {
-	key := strings.ToLower(path.Ext(rel))
-	if key == "" {
-		key = "name:" + path.Base(rel)
+// treeTokens highlights text, the source of a file at rel, from its
+// language's tree-sitter syntax tree (parser.Highlight): the grammars the
+// index parses with, so no second set of lexers (chroma's registered
+// every lexer at each start of the program, every command's: 21 ms). A
+// language without a grammar comes back as plain text.
+func treeTokens(rel, text string) []chroma.Token {
+	p := parsers.Get().(*parser.Parser)
+	spans := p.Highlight(context.Background(), rel, []byte(text))
+	parsers.Put(p)
+	toks := make([]chroma.Token, 0, 2*len(spans)+1)
+	at := 0
+	for _, sp := range spans {
+		if sp.Start < at || sp.End > len(text) {
+			continue
+		}
+		if sp.Start > at {
+			toks = append(toks, chroma.Token{Type: chroma.Text, Value: text[at:sp.Start]})
+		}
+		toks = append(toks, chroma.Token{Type: spanTokens[sp.Class], Value: text[sp.Start:sp.End]})
+		at = sp.End
 	}
-	key += "|" + lang
-	if l, ok := lexerCache.Load(key); ok {
-		return l.(chroma.Lexer)
+	if at < len(text) {
+		toks = append(toks, chroma.Token{Type: chroma.Text, Value: text[at:]})
 	}
-	l := lexers.Match(path.Base(rel))
-	if l == nil && lang != "" {
-		l = lexers.Get(lang)
-	}
-	if l == nil {
-		l = lexers.Fallback
-	}
-	l = chroma.Coalesce(l)
-	lexerCache.Store(key, l)
-	return l
+	return toks
+}
+
+// spanTokens are the chroma token types of the highlighter's classes.
+var spanTokens = map[parser.SpanClass]chroma.TokenType{
+	parser.SpanComment: chroma.Comment, parser.SpanString: chroma.LiteralString,
+	parser.SpanNumber: chroma.LiteralNumber, parser.SpanKeyword: chroma.Keyword,
 }
 
 // style is what chroma's formatter is given: with classes it writes
@@ -191,7 +203,7 @@ func highlightText(rel, lang, text string, from int) template.HTML {
 	if strings.HasSuffix(rel, ".go") {
 		it = chroma.Literator(goTokens(text)...)
 	} else {
-		it, err = lexerFor(rel, lang).Tokenise(nil, text)
+		it = chroma.Literator(treeTokens(rel, text)...)
 	}
 	if err == nil {
 		err = formatter(from).Format(&b, style, it)
@@ -199,12 +211,10 @@ func highlightText(rel, lang, text string, from int) template.HTML {
 	if err != nil {
 		// Plain text, still numbered and anchored.
 		b.Reset()
-		it, _ := lexers.Fallback.Tokenise(nil, text)
-		_ = formatter(from).Format(&b, style, it)
+		_ = formatter(from).Format(&b, style, chroma.Literator(chroma.Token{Type: chroma.Text, Value: text}))
 	}
 	return template.HTML(b.String()) // chroma escapes every token
 }
-
 
 // hlKey names one highlighted text.
 type hlKey struct {
