@@ -521,6 +521,11 @@ func (r *resolver) importedNames(f *FileRecord, aliasDir map[string]string) (map
 	}
 	var nameDir map[string]string
 	external := map[string]bool{}
+	type resolved struct {
+		dir string
+		ok  bool
+	}
+	mods := map[string]resolved{} // `from M import a, b` resolves M once
 	for _, im := range f.Facts.Imports {
 		if im.Alias == "" || aliasDir[im.Alias] != "" {
 			continue // binds no name, or a module of the repository
@@ -533,7 +538,12 @@ func (r *resolver) importedNames(f *FileRecord, aliasDir map[string]string) (map
 			}
 		}
 		if mod != "" {
-			if _, d, ok := resolveImport(r.w, f, mod); ok {
+			m, seen := mods[mod]
+			if !seen {
+				_, m.dir, m.ok = resolveImport(r.w, f, mod)
+				mods[mod] = m
+			}
+			if d, ok := m.dir, m.ok; ok {
 				if nameDir == nil {
 					nameDir = map[string]string{}
 				}
@@ -621,7 +631,11 @@ func useOf(k parser.RefKind) EdgeAttr {
 // are none or more than maxFanOut. It reports whether the tier decided the
 // reference (some matched), so lower tiers are not tried.
 func (r *resolver) link(pc *Piece, from uint32, cs *candSet, kept []int32, use EdgeAttr, conf Confidence) bool {
-	kept = r.admit(cs, kept)
+	return r.linkAdmitted(pc, from, cs, r.admit(cs, kept), use, conf)
+}
+
+// linkAdmitted is link for candidates admit has already filtered.
+func (r *resolver) linkAdmitted(pc *Piece, from uint32, cs *candSet, kept []int32, use EdgeAttr, conf Confidence) bool {
 	if len(kept) == 0 {
 		return false
 	}
@@ -713,7 +727,7 @@ func (r *resolver) linkScope(pc *Piece, from uint32, cs *candSet, kept []int32, 
 	if kept = r.admit(cs, kept); len(kept) > 1 && !oneDefinition(cs, kept) {
 		conf = ConfLoose
 	}
-	return r.link(pc, from, cs, kept, use, conf)
+	return r.linkAdmitted(pc, from, cs, kept, use, conf)
 }
 
 // emitLocal adds an edge between pages of pc (from may be FromModule).
