@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"path"
 	"slices"
 	"strconv"
@@ -86,6 +87,7 @@ type scratch struct {
 	members []uint32  // reused by stub
 	order   []int     // groups in rank order, reused by Query
 	kth     []float64 // reused by kthLargest
+	bits    []uint64  // foldDense's bitmap of touched pages, all clear between uses
 }
 
 // groupAcc accumulates one answer group: a file with its matching members,
@@ -269,35 +271,78 @@ func (ix *Index) scoreTerms(r *queryRun) {
 // foldGroups is step 2: fold the scored pages into groups (a file with its
 // matching members, or a standalone page), keeping each group's best three
 // members.
+//
+// A broad question touches a large share of the pages (180k of 1.4M at
+// 100k files) in the order its terms' postings came: folding them in that
+// order is a random walk over score, slot and groups. Past one page in
+// denseFold, the pages are folded in page order by scanning score instead
+// (a file's members follow it, so the walk is sequential). The groups come
+// out in another order, which no later step reads: ranking breaks ties by
+// ID, a group's best members by page.
 func (ix *Index) foldGroups(s *scratch) {
-	groups, slot, score, next, group := s.groups, s.slot, s.score, s.next, ix.group
+	if len(s.touched) > len(s.score)/denseFold {
+		ix.foldDense(s)
+		return
+	}
 	for _, p := range s.touched {
-		gp := group[p]
-		gi := slot[gp]
-		if gi == 0 {
-			groups = append(groups, groupAcc{page: gp})
-			gi = int32(len(groups))
-			slot[gp] = gi
-		}
-		g := &groups[gi-1]
-		sc32 := score[p]
-		if p == gp {
-			g.own = float64(sc32)
+		ix.foldPage(s, p)
+	}
+}
+
+// denseFold: foldGroups scans the score array when a query touched more
+// than one page in denseFold.
+const denseFold = 32
+
+// foldDense is foldGroups over the touched pages in page order: a bitmap
+// of them (a bit a page, 170 KB at 1.4M pages, left clear) is set, then
+// read word by word.
+func (ix *Index) foldDense(s *scratch) {
+	words := (len(s.score) + 63) / 64
+	if cap(s.bits) < words {
+		s.bits = make([]uint64, words)
+	}
+	bm := s.bits[:words]
+	for _, p := range s.touched {
+		bm[p>>6] |= 1 << (p & 63)
+	}
+	for w, b := range bm {
+		if b == 0 {
 			continue
 		}
-		g.nMember++
-		next[p] = g.head
-		g.head = p + 1
-		for k := range g.top {
-			if sc32 > g.top[k] || sc32 == g.top[k] && g.top[k] > 0 && p < g.topPage[k] {
-				copy(g.top[k+1:], g.top[k:len(g.top)-1])
-				copy(g.topPage[k+1:], g.topPage[k:len(g.topPage)-1])
-				g.top[k], g.topPage[k] = sc32, p
-				break
-			}
+		bm[w] = 0
+		for b != 0 {
+			ix.foldPage(s, uint32(w<<6+bits.TrailingZeros64(b)))
+			b &= b - 1
 		}
 	}
-	s.groups = groups
+}
+
+// foldPage folds one scored page into its group.
+func (ix *Index) foldPage(s *scratch, p uint32) {
+	gp := ix.group[p]
+	gi := s.slot[gp]
+	if gi == 0 {
+		s.groups = append(s.groups, groupAcc{page: gp})
+		gi = int32(len(s.groups))
+		s.slot[gp] = gi
+	}
+	g := &s.groups[gi-1]
+	sc32 := s.score[p]
+	if p == gp {
+		g.own = float64(sc32)
+		return
+	}
+	g.nMember++
+	s.next[p] = g.head
+	g.head = p + 1
+	for k := range g.top {
+		if sc32 > g.top[k] || sc32 == g.top[k] && g.top[k] > 0 && p < g.topPage[k] {
+			copy(g.top[k+1:], g.top[k:len(g.top)-1])
+			copy(g.topPage[k+1:], g.topPage[k:len(g.topPage)-1])
+			g.top[k], g.topPage[k] = sc32, p
+			break
+		}
+	}
 }
 
 // addMemories adds the memory pages given at query time as groups of their own.
