@@ -45,8 +45,9 @@ type Index struct {
 	adjOnce     sync.Once
 	adjOff, adj []uint32
 
-	recs recCache                // decoded chunks of segments' member records
-	idle atomic.Pointer[scratch] // a query's working memory, kept for the next (getScratch)
+	recs  recCache                // decoded chunks of segments' member records
+	idle  atomic.Pointer[scratch] // a query's working memory, kept for the next (getScratch)
+	stats queryStats              // what queries did (prune.go)
 
 	hdrOnce    sync.Once // sets hasHeaders
 	hasHeaders bool      // some file page has a header extension (isHeaderFile)

@@ -72,7 +72,7 @@ func (r Result) Render() string {
 		return b.String()
 	}
 	if r.Truncated {
-		if t := moreLine(r.More); used+CountTokens(t) <= r.BudgetTokens {
+		if t := moreLine(r.More, r.MoreAtLeast); used+CountTokens(t) <= r.BudgetTokens {
 			b.WriteString(t)
 		}
 	}
@@ -133,8 +133,15 @@ func emptyLine(q string) string {
 	return "no results for " + strconv.Quote(oneLine(q)) + "\n"
 }
 
-func moreLine(more int) string {
-	return "… " + strconv.Itoa(more) + " more matched; raise the budget or narrow the question\n"
+// moreLine is the line that ends a truncated answer, counting the matches
+// left out. With atLeast, more is a lower bound (Result.MoreAtLeast) and is written
+// "N+": as many tokens as the reserve's seven digits up to 99999.
+func moreLine(more int, atLeast bool) string {
+	n := strconv.Itoa(more)
+	if atLeast {
+		n += "+"
+	}
+	return "… " + n + " more matched; raise the budget or narrow the question\n"
 }
 
 // oneLine folds newlines and tabs so a field cannot break the layout.
@@ -159,7 +166,7 @@ type packer struct {
 }
 
 func newPacker(r *Result) *packer {
-	p := &packer{r: r, reserve: CountTokens(moreLine(1 << 20))}
+	p := &packer{r: r, reserve: CountTokens(moreLine(1<<20, false))}
 	if r.Note != "" {
 		p.used = CountTokens(noteLine(r.Note))
 	}

@@ -39,7 +39,11 @@ type Result struct {
 	UsedTokens   int    `json:"used_tokens"`
 	Results      []Stub `json:"results"`
 	Truncated    bool   `json:"truncated"`
-	More         int    `json:"more,omitempty"` // how many more matched but did not fit
+	More         int    `json:"more,omitempty"` // how many more matched but did not fit (at least as many, with MoreAtLeast)
+	// MoreAtLeast is set when More is a lower bound: the question's
+	// weakest terms scored only the files its stronger terms found
+	// (prune.go), so further weak matches were not counted.
+	MoreAtLeast bool `json:"more_at_least,omitempty"`
 	// ExactMatch is set when the question names identifiers (snake_case,
 	// camelCase, dotted, backticked…): false when one of them, Unmatched,
 	// is defined or used nowhere in the index, and then Note says so and
@@ -88,6 +92,7 @@ type scratch struct {
 	order   []int     // groups in rank order, reused by Query
 	kth     []float64 // reused by kthLargest
 	bits    []uint64  // foldDense's bitmap of touched pages, all clear between uses
+	marks   []uint64  // prunePlan.marks: a bit per group page, all clear between uses
 }
 
 // groupAcc accumulates one answer group: a file with its matching members,
@@ -177,25 +182,54 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 		res.UsedTokens = CountTokens(res.Render())
 		return res, nil
 	}
-	r := queryRun{q: q, opt: opt, a: analyze(q)}
-	ix.exactSignal(&res, r.a.idents, opt.Extra)
+	a := analyze(q)
+	ix.exactSignal(&res, a.idents, opt.Extra)
+	out, ok, err := ix.query(ctx, q, opt, a, res, true)
+	if !ok && err == nil {
+		ix.stats.rerun.Add(1)
+		out, _, err = ix.query(ctx, q, opt, a, res, false)
+	}
+	return out, err
+}
+
+// query is Query's steps after the question's analysis, pruning the
+// question's weakest terms when prune is set (prune.go); false when the
+// pruned answer might not be the exact one (then it is to run again
+// without pruning).
+func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, res Result, prune bool) (Result, bool, error) {
+	r := queryRun{q: q, opt: opt, a: a}
 	r.s = ix.getScratch()
 	defer ix.putScratch(r.s)
 
-	ix.scoreTerms(&r)
-	if err := ctx.Err(); err != nil {
-		return res, err
+	r.sig = groupSignals{
+		phrase: ix.phraseFiles(r.a.phrase),
+		path:   ix.resolvePaths(r.a, r.s),
+		comp:   ix.componentHits(newComponentMatch(r.a.component), r.s),
+		focus:  ix.focusBoosts(r.opt.Focus),
 	}
+	ix.scoreTerms(&r, prune)
+	defer r.prune.clearMarks()
+	if err := ctx.Err(); err != nil {
+		return res, true, err
+	}
+	ix.stats.pages.Add(int64(len(r.s.touched)))
 	ix.foldGroups(r.s)
 	ix.addMemories(&r)
 	ix.scoreGroups(&r)
 	ix.boostNeighbours(&r)
-	order, sorted := ix.rankGroups(&r)
+	order, sorted, cut := ix.rankGroups(&r)
 	if err := ctx.Err(); err != nil {
-		return res, err
+		return res, true, err
 	}
-	ix.packStubs(&r, &res, order, sorted)
-	return res, nil
+	reached := ix.packStubs(&r, &res, order, sorted)
+	if r.prune != nil {
+		if !r.pruneHolds(order, reached, cut) {
+			return res, false, nil
+		}
+		ix.stats.pruned.Add(1)
+		res.MoreAtLeast = res.More > 0
+	}
+	return res, true, nil
 }
 
 // queryRun is the state one Query passes between its steps.
@@ -206,6 +240,8 @@ type queryRun struct {
 	s       *scratch
 	tps     []termPostings // the question's terms with their idf (and postings for --explain)
 	factors [][]string     // --explain: multiplicative factors applied, per group
+	sig     groupSignals   // the question's signals, found before its terms are scored
+	prune   *prunePlan     // the question's tail terms (prune.go); nil: every term scores every page
 }
 
 // scoreTerms is step 1: accumulate text scores per page. At monorepo scale
@@ -214,25 +250,38 @@ type queryRun struct {
 // Lucene's CommonTermsQuery does: it still orders those, but no longer
 // makes a quarter of a 700k-page index into candidates. Smaller indexes,
 // and questions made only of common words, score every posting.
-func (ix *Index) scoreTerms(r *queryRun) {
+//
+// With prune, the question's weakest terms may be left to score only the
+// groups its stronger terms reach (planPrune, prune.go): r.prune is set.
+func (ix *Index) scoreTerms(r *queryRun, prune bool) {
 	s, opt := r.s, &r.opt
 	N := float64(ix.live + len(opt.Extra))
 	commonDF := max(commonTermFloor, int(commonTermShare*N))
 	// Each term is looked up once, in every segment, for both passes.
-	type found struct {
-		ref termRef
-		df  int
-	}
-	terms := make([]found, len(r.a.terms))
+	refs := make([]termRef, len(r.a.terms))
+	dfs := make([]int, len(r.a.terms))
 	for i, qt := range r.a.terms {
 		if ref, ok := ix.lookupTerm(qt.term); ok {
-			terms[i] = found{ref, ix.df(ref)}
+			refs[i], dfs[i] = ref, ix.df(ref)
+		}
+	}
+	if prune {
+		ceil, common := make([]float64, len(dfs)), make([]bool, len(dfs))
+		for i, df := range dfs {
+			ceil[i], common[i] = idf(N, df)*r.a.terms[i].weight, df > commonDF
+		}
+		if pl := ix.planPrune(r, dfs, ceil, common); pl != nil {
+			if ix.markGroups(r, pl, refs, dfs, common) {
+				r.prune = pl
+			} else {
+				pl.clearMarks()
+			}
 		}
 	}
 	for pass := range 2 {
 		restrict := pass == 1 && len(s.touched) > 0
 		for i, qt := range r.a.terms {
-			id, df := terms[i].ref, terms[i].df
+			id, df := refs[i], dfs[i]
 			if df == 0 { // absent, or only on dead pages
 				if pass == 0 && len(opt.Extra) > 0 {
 					r.tps = append(r.tps, termPostings{qt: qt, idf: idf(N, 0)})
@@ -247,7 +296,11 @@ func (ix *Index) scoreTerms(r *queryRun) {
 				// Only --explain reads the decoded postings again: add them
 				// up while decoding instead.
 				r.tps = append(r.tps, termPostings{qt: qt, idf: w})
-				ix.accumulate(id, w*(qt.weight/impactQuantMax), restrict, s)
+				var only *prunePlan // score only marked groups' pages
+				if r.prune != nil && (pass == 1 || r.prune.tail[i]) {
+					only = r.prune
+				}
+				ix.stats.postings.Add(int64(ix.accumulate(id, w*(qt.weight/impactQuantMax), restrict, only, s)))
 				continue
 			}
 			start := len(s.pages)
@@ -368,12 +421,7 @@ type groupSignals struct {
 // members' text scores, times the factors of its kind, flags and the
 // question's signals.
 func (ix *Index) scoreGroups(r *queryRun) {
-	sig := groupSignals{
-		phrase: ix.phraseFiles(r.a.phrase),
-		path:   ix.resolvePaths(r.a, r.s),
-		comp:   ix.componentHits(newComponentMatch(r.a.component), r.s),
-		focus:  ix.focusBoosts(r.opt.Focus),
-	}
+	sig := r.sig
 	if r.opt.Explain {
 		r.factors = make([][]string, len(r.s.groups))
 	}
@@ -494,7 +542,7 @@ func (ix *Index) boostNeighbours(r *queryRun) {
 // best, in rank order (score, then ID). Only the head that can fit in an
 // answer, order[:sorted], is sorted; the tail (all scoring below the head)
 // is left for packStubs to sort if it reaches it. order is scratch memory.
-func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int) {
+func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int, cut float64) {
 	s := r.s
 	order = s.order[:0]
 	best := 0.0
@@ -504,7 +552,7 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int) {
 			best = max(best, s.groups[i].score)
 		}
 	}
-	cut := best * minScoreShare
+	cut = best * minScoreShare
 	order = slices.DeleteFunc(order, func(i int) bool { return s.groups[i].score < cut })
 	ix.fileSignals(r, order)
 	s.order = order
@@ -521,7 +569,7 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int) {
 		sorted = k
 	}
 	ix.sortGroups(r, order[:sorted])
-	return order, sorted
+	return order, sorted, cut
 }
 
 // headerExts are C and C++ header extensions; implExts the extensions of
@@ -761,8 +809,10 @@ func (ix *Index) sortGroups(r *queryRun, order []int) {
 }
 
 // packStubs is step 5: stubs, packed in rank order until the budget is
-// spent; order[sorted:] is sorted when packing reaches it.
-func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) {
+// spent; order[sorted:] is sorted when packing reaches it. It returns how
+// many groups of order it reached (the rest only count in More).
+func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) (reached int) {
+	reached = len(order)
 	allowed := kindMask(r.opt.Kinds)
 	p := newPacker(res)
 	for rank := range order {
@@ -773,6 +823,7 @@ func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) {
 		if p.full() || p.skipped >= maxSkippedStubs {
 			res.More += len(order) - rank
 			res.Truncated = true
+			reached = rank
 			break
 		}
 		var fs []string
@@ -786,6 +837,7 @@ func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) {
 		p.add(st)
 	}
 	p.finish()
+	return reached
 }
 
 // leanStubTokens is about the fewest tokens a stub usually takes (an ID,

@@ -961,8 +961,10 @@ func (ix *Index) postings(ref termRef, pages []uint32, imps []uint8) ([]uint32, 
 // materialising the postings.
 //
 // With restrict, a page no earlier term scored is skipped unless its group
-// page (its file) was scored: see the common-term rule in Query.
-func (ix *Index) accumulate(ref termRef, w float64, restrict bool, s *scratch) {
+// page (its file) was scored: see the common-term rule in Query. With only
+// set, a page whose group it does not mark is skipped (prune.go). It
+// returns the number of postings decoded.
+func (ix *Index) accumulate(ref termRef, w float64, restrict bool, only *prunePlan, s *scratch) (decoded int) {
 	score, group := s.score, ix.group
 	for _, l := range ref.locs {
 		sg := ix.segs[l.seg]
@@ -982,8 +984,9 @@ func (ix *Index) accumulate(ref termRef, w float64, restrict bool, s *scratch) {
 				break
 			}
 			p := base + uint32(last)
+			decoded++
 			if score[p] == 0 {
-				if restrict && score[group[p]] == 0 {
+				if restrict && score[group[p]] == 0 || only != nil && !only.marked(group[p]) {
 					b = b[k+1:]
 					continue
 				}
@@ -993,6 +996,7 @@ func (ix *Index) accumulate(ref termRef, w float64, restrict bool, s *scratch) {
 			b = b[k+1:]
 		}
 	}
+	return decoded
 }
 
 // --- neighbours ---

@@ -1,0 +1,207 @@
+package engine
+
+import (
+	"math/bits"
+	"slices"
+	"sync/atomic"
+)
+
+// Rank-safe pruning of a question's weakest terms (MaxScore over answer
+// groups).
+//
+// A page's text score is a sum over the question's terms of
+// idf × weight × impact/impactQuantMax, so a term adds at most its
+// idf × weight (its ceiling) to any page. A group's score is its own
+// page's and its best three members' scores, weighted (groupShareBound),
+// times the factors applied after accumulation, which for a group no
+// question signal names (path, component, phrase, focus) are at most
+// groupFactorBound. So a group that none of the question's stronger
+// terms (the essential ones) reached scores at most
+// groupShareBound × groupFactorBound × (the sum of the other terms'
+// ceilings): the tail bound.
+//
+// Query picks the weakest terms whose tail bound is well below the best
+// term's ceiling, marks the groups the essential terms reach (and those a
+// question signal names), and lets the tail terms and the common terms
+// score only pages of marked groups: the pages of other groups are
+// neither touched nor folded. Marked groups are scored exactly (every
+// term, in the same order, so float sums are bit-identical). Once the
+// answer is packed, it is kept only if every group the packer reached
+// scored above the tail bound, and, when the packer reached every group,
+// the bound is also below the cut (minScoreShare of the best): then no
+// unmarked group could have taken a place or changed a decision, and the
+// answer is the exact one except for More, which no longer counts the
+// unmarked groups above the cut (Result.MoreAtLeast). Otherwise the
+// question runs again without pruning.
+
+// groupFactorBound is the largest product of the factors applied to a
+// group's score after accumulation (scoreGroups, fileSignals,
+// boostNeighbours) for a group that no question signal names: every
+// kind, file-class and file-signal factor that can exceed 1, and the
+// neighbour boost. The path, component, phrase and focus factors are
+// not in it: the groups they name are always scored exactly (marked).
+// It must be updated with any factor added to those steps;
+// TestGroupFactorBound fails when a factor exceeds it.
+func groupFactorBound() float64 {
+	kind := max(1, moduleFactor, docFactor, memoryFactor) // one kind factor per group
+	class := max(1, auxFactor) * max(1, dataFactor) * max(1, testFactor) * max(1, docFactor)
+	file := max(1, nameFactor) * max(1, helperFactor) * max(1, headerFactor)
+	return kind * class * file * (1 + max(0, neighbourBoost))
+}
+
+// groupShareBound is the largest sum of the shares a group takes of its
+// pages' text scores: its own page's and its best three members'.
+const groupShareBound = groupFileShare + groupTop1Share + groupTop2Share + groupTop3Share
+
+// pruneShare: terms are left out of the essential set while their tail
+// bound stays below this share of the best term's ceiling (a group the
+// best term reaches on its name usually scores well above it).
+const pruneShare = 1.5
+
+// pruneMinGroups: a question whose essential terms reach fewer groups
+// than an answer usually holds (about 30 at the default budget) needs
+// groups only its tail terms reach, and pruning it would only fail the
+// check and run it again.
+const pruneMinGroups = 24
+
+// queryStats counts what queries did, for tests asserting complexity
+// (never time): postings decoded and pages scored (touched), questions
+// pruned and those run again exactly.
+type queryStats struct {
+	postings, pages, pruned, rerun atomic.Int64
+}
+
+// prunePlan is one question's pruning: which terms are tail terms, the
+// tail bound, and the marked groups (a bit per group page).
+type prunePlan struct {
+	tail  []bool // per analysis term
+	bound float64
+	marks []uint64
+}
+
+// marked reports whether page p's group is marked.
+func (pl *prunePlan) marked(gp uint32) bool { return pl.marks[gp>>6]&(1<<(gp&63)) != 0 }
+
+func (pl *prunePlan) mark(gp uint32) { pl.marks[gp>>6] |= 1 << (gp & 63) }
+
+// planPrune decides a question's tail terms (nil: no pruning). terms are
+// the question's terms as scoreTerms found them (df 0 when absent),
+// ceil each one's ceiling (idf × weight), common whether it is a common
+// term (restricted, pass 2).
+func (ix *Index) planPrune(r *queryRun, dfs []int, ceil []float64, common []bool) *prunePlan {
+	if r.opt.Explain || len(r.opt.Extra) > 0 {
+		return nil
+	}
+	best, commonSum := 0.0, 0.0
+	var cands []int // pass-1 terms that match
+	for i, df := range dfs {
+		if df == 0 {
+			continue
+		}
+		best = max(best, ceil[i])
+		if common[i] {
+			commonSum += ceil[i]
+		} else {
+			cands = append(cands, i)
+		}
+	}
+	if len(cands) < 2 {
+		return nil
+	}
+	slices.SortStableFunc(cands, func(a, b int) int {
+		switch {
+		case ceil[a] < ceil[b]:
+			return -1
+		case ceil[a] > ceil[b]:
+			return 1
+		}
+		return 0
+	})
+	k := groupShareBound * groupFactorBound()
+	sum := commonSum
+	tail := make([]bool, len(dfs))
+	n := 0
+	for _, i := range cands[:len(cands)-1] { // the strongest term stays essential
+		if k*(sum+ceil[i]) >= pruneShare*best {
+			break
+		}
+		sum += ceil[i]
+		tail[i] = true
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return &prunePlan{tail: tail, bound: k * sum}
+}
+
+// markGroups marks the groups the essential terms reach and those the
+// question's signals name; false when the essential terms reach no page
+// (then the common-term rule would differ) or too few groups
+// (pruneMinGroups): the question runs exactly.
+func (ix *Index) markGroups(r *queryRun, pl *prunePlan, refs []termRef, dfs []int, common []bool) bool {
+	s := r.s
+	words := (ix.n + 63) / 64
+	if cap(s.marks) < words {
+		s.marks = make([]uint64, words)
+	}
+	pl.marks = s.marks[:words]
+	reached := false
+	var pages []uint32
+	var imps []uint8
+	for i, df := range dfs {
+		if df == 0 || common[i] || pl.tail[i] {
+			continue
+		}
+		pages, imps = ix.postings(refs[i], pages[:0], imps[:0])
+		ix.stats.postings.Add(int64(len(pages)))
+		for _, p := range pages {
+			pl.mark(ix.group[p])
+		}
+		reached = reached || len(pages) > 0
+	}
+	if pl.popcount() < pruneMinGroups {
+		return false // the answer would need the groups only tail terms reach
+	}
+	for _, m := range []map[uint32]float64{r.sig.path, r.sig.focus} {
+		for p := range m {
+			pl.mark(ix.group[p])
+		}
+	}
+	for p := range r.sig.comp {
+		pl.mark(ix.group[p])
+	}
+	for p := range r.sig.phrase {
+		pl.mark(ix.group[p])
+	}
+	return reached
+}
+
+// clearMarks clears the plan's bitmap (scratch memory, kept clear).
+func (pl *prunePlan) clearMarks() {
+	if pl != nil {
+		clear(pl.marks)
+	}
+}
+
+// pruneHolds reports whether a pruned answer is the exact one: every
+// group the packer reached (order[:reached]) scored above the tail
+// bound, and when it reached them all, the bound is below the cut.
+func (r *queryRun) pruneHolds(order []int, reached int, cut float64) bool {
+	pl := r.prune
+	for _, gi := range order[:reached] {
+		if r.s.groups[gi].score <= pl.bound {
+			return false
+		}
+	}
+	return reached < len(order) || pl.bound < cut
+}
+
+// popcount is the number of marked groups.
+func (pl *prunePlan) popcount() int {
+	n := 0
+	for _, w := range pl.marks {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}

@@ -1,0 +1,244 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"path"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// TestGroupFactorBound: no combination of the factors applied to a group
+// after accumulation (kind and file class, file signals, the neighbour
+// boost) for a group no question signal names exceeds groupFactorBound,
+// the bound pruning relies on (prune.go).
+func TestGroupFactorBound(t *testing.T) {
+	bound := groupFactorBound()
+	worst := 0.0
+	for k := range uint8(numKinds) {
+		for fl := range uint8(1 << 4) {
+			var flags uint8
+			for i, f := range []uint8{flagDoc, flagAux, flagData, flagTest} {
+				if fl&(1<<i) != 0 {
+					flags |= f
+				}
+			}
+			ix := &Index{kind: []uint8{k}, flags: []uint8{flags}}
+			// fileSignals: each file signal applies or not.
+			for fs := range 1 << 3 {
+				g := groupAcc{score: 1}
+				ix.applyFactors(&g, &groupSignals{}, nil)
+				for i, f := range []float64{nameFactor, helperFactor, headerFactor} {
+					if fs&(1<<i) != 0 {
+						g.score *= f
+					}
+				}
+				g.score *= 1 + neighbourBoost/1 // the best-boosted neighbour (boostNeighbours, k = 0)
+				worst = max(worst, g.score)
+				if g.score > bound*(1+1e-12) {
+					t.Errorf("kind %d flags %#x file signals %03b: factors %.4f exceed groupFactorBound %.4f", k, flags, fs, g.score, bound)
+				}
+			}
+		}
+	}
+	// An added query-time group page (a memory) is never pruned; the
+	// bound still covers memoryFactor.
+	if memoryFactor > bound {
+		t.Errorf("memoryFactor %.2f exceeds groupFactorBound %.4f", memoryFactor, bound)
+	}
+	t.Logf("worst factor product %.4f, bound %.4f", worst, bound)
+}
+
+var pruneCorpus struct {
+	once sync.Once
+	ix   *Index
+	qs   []string
+	err  error
+}
+
+// pruneGraph is a repository of 600 files of 6 functions each, named
+// verb+Noun+digit from a small vocabulary: each whole name is defined in
+// about 60 files and each of its words in hundreds, as a name with digits
+// is against its words in the 100k-file benchmark (82 pages against 67k).
+func pruneGraph() *graph.Graph {
+	r := rand.New(rand.NewPCG(7, 8))
+	verbs := []string{"load", "save", "parse", "render", "merge"}
+	nouns := []string{"user", "order", "invoice", "session", "queue", "report"}
+	words := []string{"retry", "cache", "flush", "token", "metric", "worker", "record", "template", "policy", "ledger"}
+	var pages []graph.Page
+	var edges []graph.Edge
+	for f := range 600 {
+		dir := fmt.Sprintf("svc%d/%s", f/40, nouns[f%len(nouns)])
+		p := fmt.Sprintf("%s/%s_%d.go", dir, words[r.IntN(len(words))], f)
+		if f%10 == 0 {
+			p = fmt.Sprintf("%s/%s_%d_test.go", dir, words[r.IntN(len(words))], f)
+		}
+		fi := uint32(len(pages))
+		pages = append(pages, graph.Page{ID: graph.FileID(p), Kind: graph.KindFile, Title: p, Name: path.Base(p), Path: p, Lang: "go",
+			Doc: "Package " + words[r.IntN(len(words))] + " " + words[r.IntN(len(words))], Test: f%10 == 0})
+		for s := range 6 {
+			v, n := verbs[r.IntN(len(verbs))], nouns[r.IntN(len(nouns))]
+			name := fmt.Sprintf("%s%s%d", v, strings.ToUpper(n[:1])+n[1:], r.IntN(2))
+			doc := name + " " + words[r.IntN(len(words))] + " the " + n + " " + words[r.IntN(len(words))]
+			si := uint32(len(pages))
+			pages = append(pages, graph.Page{ID: graph.SymbolID(p, name), Kind: graph.KindSymbol, Title: "func " + name + "(ctx context.Context) error",
+				Name: name, Qualified: name, SymKind: "func", Path: p, Line: 10 + 20*s, EndLine: 25 + 20*s, Lang: "go", Doc: doc,
+				Idents: []string{verbs[r.IntN(len(verbs))] + strings.ToUpper(n[:1]) + n[1:]}, Test: f%10 == 0})
+			edges = append(edges, graph.Edge{From: fi, To: si, Type: graph.Contains})
+			if f > 0 {
+				edges = append(edges, graph.Edge{From: si, To: uint32(r.IntN(int(fi))), Type: graph.References})
+			}
+		}
+	}
+	return graph.NewGraph(pages, edges)
+}
+
+// prunedIndex is pruneGraph's index with questions of the kinds mcpbench
+// asks: names, pairs of names, prose, paths, file names.
+func prunedIndex(t *testing.T) (*Index, []string) {
+	pruneCorpus.once.Do(func() {
+		g := pruneGraph()
+		ix := NewIndex(g)
+		r := rand.New(rand.NewPCG(9, 10))
+		var names, paths []string
+		for i := range g.Pages {
+			p := &g.Pages[i]
+			switch p.Kind {
+			case graph.KindSymbol:
+				names = append(names, p.Name)
+			case graph.KindFile:
+				paths = append(paths, p.Path)
+			}
+		}
+		prose := []string{"how are records validated", "where are retries configured", "how is a session token refreshed",
+			"what happens when the queue is full", "how does the cache get flushed", "which policy schedules the worker",
+			"how are metrics reported", "template rendering of reports", "ledger of the invoice"}
+		var qs []string
+		for len(qs) < 240 {
+			switch len(qs) % 6 {
+			case 0, 1:
+				qs = append(qs, names[r.IntN(len(names))])
+			case 2:
+				qs = append(qs, names[r.IntN(len(names))]+" "+names[r.IntN(len(names))])
+			case 3:
+				qs = append(qs, prose[r.IntN(len(prose))])
+			case 4:
+				qs = append(qs, paths[r.IntN(len(paths))])
+			case 5:
+				qs = append(qs, path.Base(paths[r.IntN(len(paths))]))
+			}
+		}
+		pruneCorpus.ix, pruneCorpus.qs = ix, qs
+	})
+	if pruneCorpus.err != nil {
+		t.Fatal(pruneCorpus.err)
+	}
+	return pruneCorpus.ix, pruneCorpus.qs
+}
+
+// answerJSON is an answer as the MCP tool sends it, without the fields
+// pruning may change: More (a lower bound once pruned), MoreAtLeast and
+// UsedTokens (the "more" line's length).
+func answerJSON(t *testing.T, r Result) string {
+	r.More, r.MoreAtLeast, r.UsedTokens = 0, false, 0
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// runQuery answers q with pruning on or off, and says whether the pruned
+// answer held (ok false: Query would run it again without pruning).
+func runQuery(ix *Index, q string, opt Options, prune bool) (Result, bool) {
+	budget := opt.BudgetTokens
+	if budget <= 0 {
+		budget = DefaultBudgetTokens
+	}
+	res := Result{Query: q, BudgetTokens: budget, Results: []Stub{}}
+	a := analyze(q)
+	ix.exactSignal(&res, a.idents, opt.Extra)
+	out, ok, _ := ix.query(context.Background(), q, opt, a, res, prune)
+	return out, ok
+}
+
+// TestPrunedEqualsExact: for every question (several budgets), the answer
+// with the weakest terms pruned is the exact one — every result, its
+// score, symbols and snippet — with More at most the exact count, and
+// Query's answer (pruned, or run again) is the same; pruning applies to a
+// good share of the questions, so the test exercises it. A third of the
+// questions have a focus file (a signal no term carries).
+func TestPrunedEqualsExact(t *testing.T) {
+	ix, qs := prunedIndex(t)
+	var focus []string
+	for _, q := range qs {
+		if strings.HasSuffix(q, ".go") && strings.Contains(q, "/") {
+			focus = append(focus, q)
+		}
+	}
+	pruned, failed := 0, 0
+	for i, q := range qs {
+		opt := Options{BudgetTokens: []int{2000, 2000, 600, 8000}[i%4]}
+		if i%3 == 1 { // a focus file, boosted whatever its terms
+			opt.Focus = []string{focus[i%len(focus)]}
+		}
+		exact, _ := runQuery(ix, q, opt, false)
+		pr, ok := runQuery(ix, q, opt, true)
+		if !ok {
+			failed++
+		} else {
+			if got, want := answerJSON(t, pr), answerJSON(t, exact); got != want {
+				t.Errorf("%q (budget %d): pruned answer\n%s\nwant\n%s", q, opt.BudgetTokens, got, want)
+				continue
+			}
+			if pr.More > exact.More || pr.MoreAtLeast && pr.More == 0 {
+				t.Errorf("%q: pruned More %d (at least: %v), exact %d", q, pr.More, pr.MoreAtLeast, exact.More)
+			}
+			if pr.MoreAtLeast {
+				pruned++
+			}
+		}
+		got, err := ix.Query(context.Background(), q, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if answerJSON(t, got) != answerJSON(t, exact) {
+			t.Errorf("%q: Query's answer differs from the exact one", q)
+		}
+	}
+	t.Logf("%d questions: %d pruned (More a lower bound), %d failed the check", len(qs), pruned, failed)
+	if pruned < len(qs)/5 {
+		t.Errorf("only %d of %d questions pruned: the test no longer exercises pruning", pruned, len(qs))
+	}
+}
+
+// TestPruneScoresFewerPages: on a corpus whose identifier questions hold a
+// rare whole identifier and two common words, pruning scores (touches and
+// folds) far fewer pages than exact evaluation, counted, not timed.
+func TestPruneScoresFewerPages(t *testing.T) {
+	ix, qs := prunedIndex(t)
+	count := func(prune bool) int64 {
+		before := ix.stats.pages.Load()
+		for _, q := range qs {
+			if _, ok := runQuery(ix, q, Options{}, prune); !ok {
+				runQuery(ix, q, Options{}, false)
+			}
+		}
+		return ix.stats.pages.Load() - before
+	}
+	exact, pruned := count(false), count(true)
+	t.Logf("pages scored over %d questions: exact %d, pruned %d (%.0f%%)", len(qs), exact, pruned, 100*float64(pruned)/float64(exact))
+	if pruned*10 > exact*7 {
+		t.Errorf("pruning scored %d pages, exact %d: want at most 70%%", pruned, exact)
+	}
+}
+
+func ExampleResult_moreAtLeast() {
+	fmt.Print(moreLine(48527, true))
+	// Output: … 48527+ more matched; raise the budget or narrow the question
+}
