@@ -64,6 +64,13 @@ const pruneShare = 1.5
 // check and run it again.
 const pruneMinGroups = 24
 
+// pruneMinPostings is the fewest postings the tail and common terms must
+// hold for a question to be pruned, a variable so that tests can prune a
+// small index. Below it (every question on moby, 35k pages) they cost
+// less than running again the questions that fail the check (there, the
+// answer's last places are mostly tail matches: 156 of 400 questions).
+var pruneMinPostings = 50000
+
 // queryStats counts what queries did, for tests asserting complexity
 // (never time): postings decoded and pages scored (touched), questions
 // pruned and those run again exactly.
@@ -92,7 +99,7 @@ func (ix *Index) planPrune(r *queryRun, dfs []int, ceil []float64, common []bool
 	if r.opt.Explain || len(r.opt.Extra) > 0 {
 		return nil
 	}
-	best, commonSum := 0.0, 0.0
+	best, commonSum, commonDF := 0.0, 0.0, 0
 	var cands []int // pass-1 terms that match
 	for i, df := range dfs {
 		if df == 0 {
@@ -101,6 +108,7 @@ func (ix *Index) planPrune(r *queryRun, dfs []int, ceil []float64, common []bool
 		best = max(best, ceil[i])
 		if common[i] {
 			commonSum += ceil[i]
+			commonDF += df
 		} else {
 			cands = append(cands, i)
 		}
@@ -118,7 +126,7 @@ func (ix *Index) planPrune(r *queryRun, dfs []int, ceil []float64, common []bool
 		return 0
 	})
 	k := groupShareBound * groupFactorBound()
-	sum := commonSum
+	sum, vol := commonSum, commonDF
 	tail := make([]bool, len(dfs))
 	n := 0
 	for _, i := range cands[:len(cands)-1] { // the strongest term stays essential
@@ -126,10 +134,11 @@ func (ix *Index) planPrune(r *queryRun, dfs []int, ceil []float64, common []bool
 			break
 		}
 		sum += ceil[i]
+		vol += dfs[i]
 		tail[i] = true
 		n++
 	}
-	if n == 0 {
+	if n == 0 || vol < pruneMinPostings {
 		return nil
 	}
 	return &prunePlan{tail: tail, bound: k * sum}
