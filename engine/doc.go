@@ -29,6 +29,12 @@
 //  4. groups in score order (ties by ID) become stubs, packed until the
 //     budget.
 //
+// On a large index a question's weakest terms score only the groups its
+// stronger terms reach, a pruning that keeps the answer exact: a bound on
+// what the other groups could score is checked against the answer, which
+// is otherwise computed again without pruning (prune.go); More is then a
+// lower bound (Result.MoreAtLeast).
+//
 // What was measured, kept and dropped, with the numbers, is in TUNING.md
 // beside this file.
 //
