@@ -136,6 +136,24 @@ func (a *analysis) fileWords() []string {
 			out = append(out, w)
 		}
 	}
+	// Two adjacent words also name a file whose stem writes them as one
+	// ("health checks" → healthchecks.go, "static files" → staticfiles.go).
+	prev := ""
+	for _, tok := range identTokens(a.phrase) {
+		scratch = splitIdent(scratch[:0], tok)
+		for _, p := range scratch {
+			if isStop(p) || allDigits(p) || slices.Contains(cw, stem(p)) {
+				prev = ""
+				continue
+			}
+			if prev != "" {
+				if c := clip(stem(prev + p)); !slices.Contains(out, c) {
+					out = append(out, c)
+				}
+			}
+			prev = p
+		}
+	}
 	return out
 }
 
