@@ -62,7 +62,8 @@ var signalCases = []struct {
 	{"how payments pay for the order by charging", []string{"shop/payments/__init__.py"}}, // nameFactor (a central file, by its directory)
 	{"upload retry with exponential backoff", []string{"shop/upload.py"}},                 // helperFactor (benches/ holds the same code)
 	{"shop printing each line then the total", []string{"shop/receipts.py"}},              // projectWords ("shop" names the project, not shop/shop.py)
-	{"active health checks of a payment backend", []string{"shop/healthchecks.py"}},       // nameFactor on two adjacent words written as one stem
+	{"active health checks of a payment backend", []string{"shop/healthchecks.py"}},
+	{"the browser lists a page of items", []string{"shop/browse.py"}}, // nameFactor on an agent noun's verb (browser → browse.py)       // nameFactor on two adjacent words written as one stem
 }
 
 // TestGoldenRanking builds the polyglot fixture, asks every question and

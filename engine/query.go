@@ -136,6 +136,15 @@ func (a *analysis) fileWords() []string {
 			out = append(out, w)
 		}
 	}
+	// An agent noun also names the file of its verb ("file browser" →
+	// browse.go, "formatter" → format.go, "handler" → handle.go).
+	for _, w := range out {
+		if n := len(w); n > 5 && strings.HasSuffix(w, "er") {
+			if v := stem(undouble(w[:n-2]) + "e"); !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
 	// Two adjacent words also name a file whose stem writes them as one
 	// ("health checks" → healthchecks.go, "static files" → staticfiles.go).
 	prev := ""
@@ -152,6 +161,29 @@ func (a *analysis) fileWords() []string {
 				}
 			}
 			prev = p
+		}
+	}
+	return out
+}
+
+// unnamed returns the project words (sorted) the question does not write
+// as code: "pytest.Instance" names the module pytest, "a pytest bug" does
+// not name src/pytest.py. proj is not modified.
+func (a *analysis) unnamed(proj []string) []string {
+	if len(proj) == 0 || len(a.idents) == 0 {
+		return proj
+	}
+	var ws, scratch []string
+	for _, id := range a.idents {
+		ws, scratch = wordTerms(ws, id, scratch)
+	}
+	if !slices.ContainsFunc(proj, func(w string) bool { return slices.Contains(ws, w) }) {
+		return proj
+	}
+	var out []string
+	for _, w := range proj {
+		if !slices.Contains(ws, w) {
+			out = append(out, w)
 		}
 	}
 	return out

@@ -519,7 +519,7 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 	}
 	var sw, scratch, proj []string
 	if len(words) > 0 {
-		proj = ix.projectWords()
+		proj = r.a.unnamed(ix.projectWords())
 	}
 	for _, gi := range order {
 		g := &r.s.groups[gi]
