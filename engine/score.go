@@ -114,7 +114,7 @@ const (
 	// of the core code's pages names the project, not a file, and does not
 	// count towards nameFactor (search.go, projectWords); an index of fewer
 	// than projectWordMinPages such pages has none.
-	projectWordShare    = 0.25
+	projectWordShare    = 0.5
 	projectWordMinPages = 20
 	// dataFactor: configuration, build and CI files and plain text (YAML,
 	// JSON, TOML, Makefiles, Dockerfiles, .txt): once indexed they crowded

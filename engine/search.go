@@ -569,94 +569,100 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 // core" names axum-core by "core". Computed once per index from the
 // postings of the path-segment terms.
 func (ix *Index) projectWords() []string {
-	ix.projOnce.Do(func() {
-		const skip = flagTest | flagDoc | flagAux | flagData
-		// weight: per core file page, its pages (itself and its members).
-		weight := make([]int32, ix.n)
-		total := 0
-		for p := 0; p < ix.n; p++ {
-			if ix.dead != nil && ix.dead[p] {
-				continue
+	ix.projOnce.Do(func() { ix.projWords = ix.wordsNaming(projectWordShare) })
+	return ix.projWords
+}
+
+// wordsNaming returns the directory words on the paths of at least share
+// of the core code's pages (projectWords), sorted.
+func (ix *Index) wordsNaming(share float64) []string {
+	var out []string
+	const skip = flagTest | flagDoc | flagAux | flagData
+	// weight: per core file page, its pages (itself and its members).
+	weight := make([]int32, ix.n)
+	total := 0
+	for p := 0; p < ix.n; p++ {
+		if ix.dead != nil && ix.dead[p] {
+			continue
+		}
+		if g := ix.group[p]; int(g) < ix.n && ix.flags[g]&skip == 0 && graph.Kind(ix.kind[g]) == graph.KindFile {
+			weight[g]++
+			total++
+		}
+	}
+	if total < projectWordMinPages {
+		return nil
+	}
+	// idx: word → its place in counts. A map assignment to an existing
+	// string key stores the key again, and the words alias the term,
+	// which the walk rewrites: the map is only assigned new, cloned keys.
+	idx := map[string]int{}
+	var words []string
+	var counts []int
+	var ws, scratch []string
+	var pages []uint32
+	var imps []uint8
+	segTerms := func(fn func(ref termRef, t string)) {
+		ix.eachTermFrom(string(segPrefix), func(ref termRef, t string) bool {
+			if len(t) == 0 || t[0] != segPrefix {
+				return false
 			}
-			if g := ix.group[p]; int(g) < ix.n && ix.flags[g]&skip == 0 && graph.Kind(ix.kind[g]) == graph.KindFile {
-				weight[g]++
-				total++
+			if strings.IndexByte(t, '.') < 0 { // a base name with its extension: its stem is a term too
+				fn(ref, t)
+			}
+			return true
+		})
+	}
+	// The names of directories: terms a module page holds (a file's
+	// stem, "/part1" of part1.py, is not one). Segments hold different
+	// pages, so this is a pass of its own.
+	dirs := map[string]bool{}
+	segTerms(func(ref termRef, t string) {
+		pages, imps = ix.postings(ref, pages[:0], imps[:0])
+		for _, p := range pages {
+			if graph.Kind(ix.kind[p]) == graph.KindModule && (ix.dead == nil || !ix.dead[p]) {
+				dirs[strings.Clone(t)] = true
+				return
 			}
 		}
-		if total < projectWordMinPages {
+	})
+	segTerms(func(ref termRef, t string) {
+		if !dirs[t] {
 			return
 		}
-		// idx: word → its place in counts. A map assignment to an existing
-		// string key stores the key again, and the words alias the term,
-		// which the walk rewrites: the map is only assigned new, cloned keys.
-		idx := map[string]int{}
-		var words []string
-		var counts []int
-		var ws, scratch []string
-		var pages []uint32
-		var imps []uint8
-		segTerms := func(fn func(ref termRef, t string)) {
-			ix.eachTermFrom(string(segPrefix), func(ref termRef, t string) bool {
-				if len(t) == 0 || t[0] != segPrefix {
-					return false
-				}
-				if strings.IndexByte(t, '.') < 0 { // a base name with its extension: its stem is a term too
-					fn(ref, t)
-				}
-				return true
-			})
-		}
-		// The names of directories: terms a module page holds (a file's
-		// stem, "/part1" of part1.py, is not one). Segments hold different
-		// pages, so this is a pass of its own.
-		dirs := map[string]bool{}
-		segTerms(func(ref termRef, t string) {
-			pages, imps = ix.postings(ref, pages[:0], imps[:0])
-			for _, p := range pages {
-				if graph.Kind(ix.kind[p]) == graph.KindModule && (ix.dead == nil || !ix.dead[p]) {
-					dirs[strings.Clone(t)] = true
-					return
-				}
-			}
-		})
-		segTerms(func(ref termRef, t string) {
-			if !dirs[t] {
-				return
-			}
-			pages, imps = ix.postings(ref, pages[:0], imps[:0])
-			c := 0
-			for _, p := range pages {
-				if ix.dead == nil || !ix.dead[p] {
-					c += int(weight[p])
-				}
-			}
-			if c == 0 {
-				return
-			}
-			ws, scratch = nameWords(ws[:0], t[1:], scratch)
-			for i, w := range ws {
-				if slices.Contains(ws[:i], w) {
-					continue
-				}
-				j, ok := idx[w]
-				if !ok {
-					j = len(counts)
-					w = strings.Clone(w)
-					idx[w] = j
-					words = append(words, w)
-					counts = append(counts, 0)
-				}
-				counts[j] += c
-			}
-		})
-		for j, c := range counts {
-			if float64(c) >= projectWordShare*float64(total) {
-				ix.projWords = append(ix.projWords, words[j])
+		pages, imps = ix.postings(ref, pages[:0], imps[:0])
+		c := 0
+		for _, p := range pages {
+			if ix.dead == nil || !ix.dead[p] {
+				c += int(weight[p])
 			}
 		}
-		slices.Sort(ix.projWords)
+		if c == 0 {
+			return
+		}
+		ws, scratch = nameWords(ws[:0], t[1:], scratch)
+		for i, w := range ws {
+			if slices.Contains(ws[:i], w) {
+				continue
+			}
+			j, ok := idx[w]
+			if !ok {
+				j = len(counts)
+				w = strings.Clone(w)
+				idx[w] = j
+				words = append(words, w)
+				counts = append(counts, 0)
+			}
+			counts[j] += c
+		}
 	})
-	return ix.projWords
+	for j, c := range counts {
+		if float64(c) >= share*float64(total) {
+			out = append(out, words[j])
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // dropWords removes from ws the words in drop, in place.
