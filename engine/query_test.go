@@ -407,6 +407,17 @@ func TestProjectWords(t *testing.T) {
 	if !slices.Equal(got, []string{"shop"}) {
 		t.Errorf("project words %q, want shop alone (not the stems part and tool, nor test and cart of the tests)", got)
 	}
+	// The name signal: a file named by the project word alone is not named
+	// by the question; one named by it and other words is named by those.
+	named := append(slices.Clone(pages), graph.Page{ID: graph.FileID("shop/shop.py"), Kind: graph.KindFile, Title: "shop/shop.py", Name: "shop.py", Path: "shop/shop.py", Lang: "python", Doc: "the shop's main"},
+		graph.Page{ID: graph.FileID("shop/shop_cart.py"), Kind: graph.KindFile, Title: "shop/shop_cart.py", Name: "shop_cart.py", Path: "shop/shop_cart.py", Lang: "python", Doc: "the cart's main"})
+	nix := NewIndex(graph.NewGraph(named, nil))
+	for q, want := range map[string]string{"the shop main": "name×1 (project words)", "the cart main": "name×1.20"} {
+		r := query(t, nix, q, Options{Explain: true})
+		if len(r.Results) == 0 || !strings.Contains(r.Results[0].Explain, want) {
+			t.Errorf("%q: want %q in the top result's explain\n%s", q, want, explainAll(r))
+		}
+	}
 	// A small index has none.
 	small := NewIndex(graph.NewGraph(pages[:8], nil))
 	if got := small.projectWords(); len(got) != 0 {
