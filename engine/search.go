@@ -560,7 +560,7 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 }
 
 // projectWords are the words that name a large share of the repository's
-// code: a word of the directory names on the paths of at
+// code: a word of the directory names (without a dot) on the paths of at
 // least projectWordShare of its core code, counted in pages (a file and
 // its definitions; test, doc, example and data files left out) — "pytest"
 // of src/_pytest/ and src/pytest/ in pytest, "xarray" in xarray, "axum"
