@@ -167,15 +167,18 @@ func (a *analysis) fileWords() []string {
 }
 
 // unnamed returns the project words (sorted) the question does not write
-// as code: "pytest.Instance" names the module pytest, "a pytest bug" does
-// not name src/pytest.py. proj is not modified.
+// as the qualifier of a qualified name: "pytest.Instance" names the module
+// pytest, while "a pytest bug" or `pytest --fixtures` does not name
+// src/pytest.py. proj is not modified.
 func (a *analysis) unnamed(proj []string) []string {
 	if len(proj) == 0 || len(a.idents) == 0 {
 		return proj
 	}
 	var ws, scratch []string
 	for _, id := range a.idents {
-		ws, scratch = wordTerms(ws, id, scratch)
+		if i := strings.LastIndexAny(id, ".:#"); i > 0 {
+			ws, scratch = wordTerms(ws, id[:i], scratch)
+		}
 	}
 	if !slices.ContainsFunc(proj, func(w string) bool { return slices.Contains(ws, w) }) {
 		return proj

@@ -418,6 +418,14 @@ func TestProjectWords(t *testing.T) {
 			t.Errorf("%q: want %q in the top result's explain\n%s", q, want, explainAll(r))
 		}
 	}
+	// A project word written as a qualifier names its module; as a bare
+	// word or command it does not.
+	for q, want := range map[string]int{"Remove `pytest.Instance`": 0, "run `pytest --fixtures`": 1, "a pytest bug": 1} {
+		a := analyze(q)
+		if got := a.unnamed([]string{"pytest"}); len(got) != want {
+			t.Errorf("%q: unnamed project words %q, want %d", q, got, want)
+		}
+	}
 	// A small index has none.
 	small := NewIndex(graph.NewGraph(pages[:8], nil))
 	if got := small.projectWords(); len(got) != 0 {
