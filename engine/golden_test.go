@@ -51,6 +51,21 @@ var rankingCases = []struct {
 	{"Restock fails for an unknown isbn in rust\nIt happens after `ShelfProps` and `Warehouse` were used", []string{"rust/src/stock.rs"}},                                              // bodyNamedShare
 }
 
+// signalCases are fixed questions about fixtures/ranking, a small Python
+// project under one package (shop/), each built so that it fails when the
+// signal in its comment is switched off (set to 1).
+var signalCases = []struct {
+	q    string
+	gold []string
+}{
+	{"how the formatter turns records into lines", []string{"shop/formatter.py"}},         // nameFactor (a file named by the question's words)
+	{"how payments pay for the order by charging", []string{"shop/payments/__init__.py"}}, // nameFactor (a central file, by its directory)
+	{"upload retry with exponential backoff", []string{"shop/upload.py"}},                 // helperFactor (benches/ holds the same code)
+	{"shop printing each line then the total", []string{"shop/receipts.py"}},              // projectWords ("shop" names the project, not shop/shop.py)
+	{"active health checks of a payment backend", []string{"shop/healthchecks.py"}},
+	{"the browser lists a page of items", []string{"shop/browse.py"}}, // nameFactor on an agent noun's verb (browser → browse.py)       // nameFactor on two adjacent words written as one stem
+}
+
 // TestGoldenRanking builds the polyglot fixture, asks every question and
 // compares recall@1, recall@5 and reciprocal rank with testdata/ranking.golden.
 // polyglotSnapshot indexes a copy of fixtures/polyglot (12 languages and
@@ -65,10 +80,25 @@ func TestGoldenRanking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sig, err := Load(fixtureSnapshot(t, "ranking"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rankingTable(t, ix, rankingCases) + "\nfixtures/ranking\n" + rankingTable(t, sig, signalCases)
+	walktest.Golden(t, "ranking.golden", got)
+}
+
+// rankingTable asks ix every question of cases and tabulates recall@1,
+// recall@5 and reciprocal rank of their gold files, with their means.
+func rankingTable(t *testing.T, ix *Index, cases []struct {
+	q    string
+	gold []string
+}) string {
+	t.Helper()
 	var b strings.Builder
 	var sumR1, sumR5, sumRR float64
 	fmt.Fprintf(&b, "%-52s %5s %5s %5s  top files\n", "question", "R@1", "R@5", "RR")
-	for _, c := range rankingCases {
+	for _, c := range cases {
 		res, err := ix.Query(context.Background(), c.q, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -102,8 +132,7 @@ func TestGoldenRanking(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%-52s %5.2f %5.2f %5.2f  %s\n", q, hit(1), hit(5), rr, strings.Join(files[:min(3, len(files))], " "))
 	}
-	n := float64(len(rankingCases))
+	n := float64(len(cases))
 	fmt.Fprintf(&b, "%-52s %5.2f %5.2f %5.2f\n", "MEAN", sumR1/n, sumR5/n, sumRR/n)
-	got := b.String()
-	walktest.Golden(t, "ranking.golden", got)
+	return b.String()
 }

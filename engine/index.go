@@ -52,6 +52,9 @@ type Index struct {
 	hdrOnce    sync.Once // sets hasHeaders
 	hasHeaders bool      // some file page has a header extension (isHeaderFile)
 
+	projOnce  sync.Once // sets projWords
+	projWords []string  // words that name a large share of the paths (projectWords)
+
 	// fromSegments: made by OpenSegments, whose segments keep only what
 	// queries read (detach, chunkRecords), so it does not encode.
 	fromSegments bool

@@ -136,6 +136,59 @@ func (a *analysis) fileWords() []string {
 			out = append(out, w)
 		}
 	}
+	// An agent noun also names the file of its verb ("file browser" →
+	// browse.go, "formatter" → format.go, "handler" → handle.go).
+	for _, w := range out {
+		if n := len(w); n > 5 && strings.HasSuffix(w, "er") {
+			if v := stem(undouble(w[:n-2]) + "e"); !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	// Two adjacent words also name a file whose stem writes them as one
+	// ("health checks" → healthchecks.go, "static files" → staticfiles.go).
+	prev := ""
+	for _, tok := range identTokens(a.phrase) {
+		scratch = splitIdent(scratch[:0], tok)
+		for _, p := range scratch {
+			if isStop(p) || allDigits(p) || slices.Contains(cw, stem(p)) {
+				prev = ""
+				continue
+			}
+			if prev != "" {
+				if c := clip(stem(prev + p)); !slices.Contains(out, c) {
+					out = append(out, c)
+				}
+			}
+			prev = p
+		}
+	}
+	return out
+}
+
+// unnamed returns the project words (sorted) the question does not write
+// as the qualifier of a qualified name: "pytest.Instance" names the module
+// pytest, while "a pytest bug" or `pytest --fixtures` does not name
+// src/pytest.py. proj is not modified.
+func (a *analysis) unnamed(proj []string) []string {
+	if len(proj) == 0 || len(a.idents) == 0 {
+		return proj
+	}
+	var ws, scratch []string
+	for _, id := range a.idents {
+		if i := strings.LastIndexAny(id, ".:#"); i > 0 {
+			ws, scratch = wordTerms(ws, id[:i], scratch)
+		}
+	}
+	if !slices.ContainsFunc(proj, func(w string) bool { return slices.Contains(ws, w) }) {
+		return proj
+	}
+	var out []string
+	for _, w := range proj {
+		if !slices.Contains(ws, w) {
+			out = append(out, w)
+		}
+	}
 	return out
 }
 

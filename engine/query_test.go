@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -378,4 +379,56 @@ func explainAll(r Result) string {
 		b.WriteString(res.ID + ": " + res.Explain + "\n")
 	}
 	return b.String()
+}
+
+// TestProjectWords guards projectWords: a directory word on the paths of a
+// large share of the core code names the project (so "shop" does not name
+// shop/shop.py), a word of a few files does not, and test files do not
+// count towards the share.
+func TestProjectWords(t *testing.T) {
+	var pages []graph.Page
+	file := func(p string) {
+		pages = append(pages, graph.Page{ID: graph.FileID(p), Kind: graph.KindFile, Title: p, Name: path.Base(p), Path: p, Lang: "python", Doc: "some text"})
+	}
+	for _, d := range []string{"shop", "tools", "tests"} {
+		pages = append(pages, graph.Page{ID: graph.ModuleID(d), Kind: graph.KindModule, Title: d, Name: d, Path: d})
+	}
+	for i := range 30 {
+		file(fmt.Sprintf("shop/part%d.py", i))
+	}
+	for i := range 5 {
+		file(fmt.Sprintf("tools/tool%d.py", i))
+	}
+	for i := range 60 {
+		file(fmt.Sprintf("tests/test_cart%d.py", i)) // test files: not core code
+	}
+	ix := NewIndex(graph.NewGraph(pages, nil))
+	got := ix.projectWords()
+	if !slices.Equal(got, []string{"shop"}) {
+		t.Errorf("project words %q, want shop alone (not the stems part and tool, nor test and cart of the tests)", got)
+	}
+	// The name signal: a file named by the project word alone is not named
+	// by the question; one named by it and other words is named by those.
+	named := append(slices.Clone(pages), graph.Page{ID: graph.FileID("shop/shop.py"), Kind: graph.KindFile, Title: "shop/shop.py", Name: "shop.py", Path: "shop/shop.py", Lang: "python", Doc: "the shop's main"},
+		graph.Page{ID: graph.FileID("shop/shop_cart.py"), Kind: graph.KindFile, Title: "shop/shop_cart.py", Name: "shop_cart.py", Path: "shop/shop_cart.py", Lang: "python", Doc: "the cart's main"})
+	nix := NewIndex(graph.NewGraph(named, nil))
+	for q, want := range map[string]string{"the shop main": "name×1 (project words)", "the cart main": "name×1.20"} {
+		r := query(t, nix, q, Options{Explain: true})
+		if len(r.Results) == 0 || !strings.Contains(r.Results[0].Explain, want) {
+			t.Errorf("%q: want %q in the top result's explain\n%s", q, want, explainAll(r))
+		}
+	}
+	// A project word written as a qualifier names its module; as a bare
+	// word or command it does not.
+	for q, want := range map[string]int{"Remove `pytest.Instance`": 0, "run `pytest --fixtures`": 1, "a pytest bug": 1} {
+		a := analyze(q)
+		if got := a.unnamed([]string{"pytest"}); len(got) != want {
+			t.Errorf("%q: unnamed project words %q, want %d", q, got, want)
+		}
+	}
+	// A small index has none.
+	small := NewIndex(graph.NewGraph(pages[:8], nil))
+	if got := small.projectWords(); len(got) != 0 {
+		t.Errorf("a five-file index has project words %q", got)
+	}
 }

@@ -110,6 +110,12 @@ const (
 	// component boosts already match it). The central-file rule added
 	// semble .876 → .878 and lost nothing.
 	nameFactor = 1.2
+	// projectWordShare: a word of the path segments of at least this share
+	// of the core code's pages names the project, not a file, and does not
+	// count towards nameFactor (search.go, projectWords); an index of fewer
+	// than projectWordMinPages such pages has none.
+	projectWordShare    = 0.5
+	projectWordMinPages = 20
 	// dataFactor: configuration, build and CI files and plain text (YAML,
 	// JSON, TOML, Makefiles, Dockerfiles, .txt): once indexed they crowded
 	// code out of code questions (public eval: a workflow and .golangci.yml

@@ -610,7 +610,10 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 	if k := min(rankHead, max(64, min(budget, MaxBudgetTokens)/leanStubTokens)); len(words) > 0 && len(order) > k {
 		floor = kthLargest(r.s, order, k) / nameFactor
 	}
-	var sw, scratch []string
+	var sw, scratch, proj []string
+	if len(words) > 0 {
+		proj = r.a.unnamed(ix.projectWords())
+	}
 	for _, gi := range order {
 		g := &r.s.groups[gi]
 		if g.extra != 0 || graph.Kind(ix.kind[g.page]) != graph.KindFile {
@@ -625,8 +628,19 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 		p := ix.path(g.page)
 		if named {
 			sw, scratch = nameWords(sw[:0], fileStem(namePath(p)), scratch)
-			if len(sw) > 0 && allIn(sw, words) {
-				r.mulGroup(gi, "name", nameFactor)
+			if n := len(sw); n > 0 && allIn(sw, words) {
+				if sw = dropWords(sw, proj); len(sw) > 0 {
+					r.mulGroup(gi, "name", nameFactor)
+				} else if r.opt.Explain {
+					// Named only by words that name the project: say so.
+					r.factors[gi] = append(r.factors[gi], "name×1 (project words)")
+				}
+			} else if n > 0 {
+				// Some name word is missing from the question, unless
+				// it is a project word ("axum" of axum-core).
+				if sw = dropWords(sw, proj); len(sw) > 0 && len(sw) < n && allIn(sw, words) {
+					r.mulGroup(gi, "name", nameFactor)
+				}
 			}
 			if helperPath(p, words, scratch) {
 				r.mulGroup(gi, "helper", helperFactor)
@@ -636,6 +650,123 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 			r.mulGroup(gi, "header", headerFactor)
 		}
 	}
+}
+
+// projectWords are the words that name a large share of the repository's
+// code: a word of the directory names (without a dot) on the paths of at
+// least projectWordShare of its core code, counted in pages (a file and
+// its definitions; test, doc, example and data files left out) — "pytest"
+// of src/_pytest/ and src/pytest/ in pytest, "xarray" in xarray, "axum"
+// of a workspace's axum-* crates. Such a word names the project, not a
+// file: a question saying "pytest" does not name src/pytest.py, and "axum
+// core" names axum-core by "core". Computed once per index from the
+// postings of the path-segment terms.
+func (ix *Index) projectWords() []string {
+	ix.projOnce.Do(func() { ix.projWords = ix.wordsNaming(projectWordShare) })
+	return ix.projWords
+}
+
+// wordsNaming returns the directory words on the paths of at least share
+// of the core code's pages (projectWords), sorted.
+func (ix *Index) wordsNaming(share float64) []string {
+	var out []string
+	const skip = flagTest | flagDoc | flagAux | flagData
+	// weight: per core file page, its pages (itself and its members).
+	weight := make([]int32, ix.n)
+	total := 0
+	for p := 0; p < ix.n; p++ {
+		if ix.dead != nil && ix.dead[p] {
+			continue
+		}
+		if g := ix.group[p]; int(g) < ix.n && ix.flags[g]&skip == 0 && graph.Kind(ix.kind[g]) == graph.KindFile {
+			weight[g]++
+			total++
+		}
+	}
+	if total < projectWordMinPages {
+		return nil
+	}
+	// idx: word → its place in counts. A map assignment to an existing
+	// string key stores the key again, and the words alias the term,
+	// which the walk rewrites: the map is only assigned new, cloned keys.
+	idx := map[string]int{}
+	var words []string
+	var counts []int
+	var ws, scratch []string
+	var pages []uint32
+	var imps []uint8
+	segTerms := func(fn func(ref termRef, t string)) {
+		ix.eachTermFrom(string(segPrefix), func(ref termRef, t string) bool {
+			if len(t) == 0 || t[0] != segPrefix {
+				return false
+			}
+			if strings.IndexByte(t, '.') < 0 { // a base name with its extension: its stem is a term too
+				fn(ref, t)
+			}
+			return true
+		})
+	}
+	// The names of directories: terms a module page holds (a file's
+	// stem, "/part1" of part1.py, is not one). Segments hold different
+	// pages, so this is a pass of its own.
+	dirs := map[string]bool{}
+	segTerms(func(ref termRef, t string) {
+		pages, imps = ix.postings(ref, pages[:0], imps[:0])
+		for _, p := range pages {
+			if graph.Kind(ix.kind[p]) == graph.KindModule && (ix.dead == nil || !ix.dead[p]) {
+				dirs[strings.Clone(t)] = true
+				return
+			}
+		}
+	})
+	segTerms(func(ref termRef, t string) {
+		if !dirs[t] {
+			return
+		}
+		pages, imps = ix.postings(ref, pages[:0], imps[:0])
+		c := 0
+		for _, p := range pages {
+			if ix.dead == nil || !ix.dead[p] {
+				c += int(weight[p])
+			}
+		}
+		if c == 0 {
+			return
+		}
+		ws, scratch = nameWords(ws[:0], t[1:], scratch)
+		for i, w := range ws {
+			if slices.Contains(ws[:i], w) {
+				continue
+			}
+			j, ok := idx[w]
+			if !ok {
+				j = len(counts)
+				w = strings.Clone(w)
+				idx[w] = j
+				words = append(words, w)
+				counts = append(counts, 0)
+			}
+			counts[j] += c
+		}
+	})
+	for j, c := range counts {
+		if float64(c) >= share*float64(total) {
+			out = append(out, words[j])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// dropWords removes from ws the words in drop, in place.
+func dropWords(ws, drop []string) []string {
+	if len(drop) == 0 {
+		return ws
+	}
+	return slices.DeleteFunc(ws, func(w string) bool {
+		_, ok := slices.BinarySearch(drop, w)
+		return ok
+	})
 }
 
 // mulGroup multiplies group gi's score by f, naming the factor for --explain.
