@@ -347,6 +347,9 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		// What this build saw (skipped files, not indexed) must outlive it
 		// although it wrote no generation: status reads it from here.
 		saveLastBuild(dir, info)
+		if !prev.fromTable {
+			saveStatTable(dir, prev.Generation, prev.statTableKey(), prevSorted)
+		}
 		if len(opt.Changed) > 0 || scope == nil {
 			saveSketch(dir, info.Generation, nextSketch())
 		}

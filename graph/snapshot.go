@@ -61,6 +61,7 @@ type Snapshot struct {
 	statOnce  sync.Once
 	stats     []FileStat
 	statErr   error
+	fromTable bool // stats came from the stat table (stattable.go)
 }
 
 // OpenSnapshot opens the live generation of the index directory dir
@@ -242,26 +243,35 @@ func (s *Snapshot) modulesSeg() *segment {
 // Stats returns the stat of every indexed file, sorted by path.
 func (s *Snapshot) Stats() ([]FileStat, error) {
 	s.statOnce.Do(func() {
-		var all []FileStat
-		for _, sg := range s.fileSegs() {
-			st, err := sg.cachedStats() // shared with the incremental build's lookups
-			if err != nil {
-				s.statErr = err
-				return
-			}
-			for _, f := range st {
-				if !sg.dead[f.Path] {
-					if t, ok := s.man.Touched[f.Path]; ok {
-						f.ModTime = t
-					}
-					all = append(all, f)
-				}
-			}
+		if st, ok := loadStatTable(s.Dir, s.Generation, s.statTableKey()); ok {
+			s.stats, s.fromTable = st, true
+			return
 		}
-		slices.SortFunc(all, func(a, b FileStat) int { return strings.Compare(a.Path, b.Path) })
-		s.stats = all
+		s.stats, s.statErr = s.segmentStats()
 	})
 	return s.stats, s.statErr
+}
+
+// segmentStats is Stats decoded from the segments (m/stats), what the
+// stat table caches.
+func (s *Snapshot) segmentStats() ([]FileStat, error) {
+	var all []FileStat
+	for _, sg := range s.fileSegs() {
+		st, err := sg.cachedStats() // shared with the incremental build's lookups
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range st {
+			if !sg.dead[f.Path] {
+				if t, ok := s.man.Touched[f.Path]; ok {
+					f.ModTime = t
+				}
+				all = append(all, f)
+			}
+		}
+	}
+	slices.SortFunc(all, func(a, b FileStat) int { return strings.Compare(a.Path, b.Path) })
+	return all, nil
 }
 
 // FileStat returns the stat recorded for path at build time.
