@@ -59,6 +59,9 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	lap func(string), closePrev func()) (*BuildInfo, error) {
 	slices.SortFunc(parsed, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
 	goMod := goModulePath(root)
+	if err := prev.openSegments(); err != nil {
+		return nil, prevError{err}
+	}
 	segs := prev.fileSegs()
 	// The files of the old and the new tree.
 	gone := map[string]bool{} // stored copies that no longer count

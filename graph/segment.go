@@ -272,11 +272,16 @@ func (sg *segment) readPiecesOf(paths []string) ([]*segPiece, error) {
 // openSegment checks the seal of segment id and opens it read-only, or
 // shares the database another generation of the process opened.
 func openSegment(dir string, id int, dead []string) (*segment, error) {
-	sd := segDir(dir, id)
-	seal, seen, err := verifySeal(dir, sd)
+	seal, seen, err := verifySeal(dir, segDir(dir, id))
 	if err != nil {
 		return nil, err
 	}
+	return openSegmentSealed(dir, id, dead, seal, seen)
+}
+
+// openSegmentSealed is openSegment with the seal checked already.
+func openSegmentSealed(dir string, id int, dead []string, seal []sealFile, seen []fileID) (*segment, error) {
+	sd := segDir(dir, id)
 	key := sealKey(sd, seal)
 	sg := &segment{seen: seen}
 	if len(dead) > 0 {

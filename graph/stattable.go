@@ -171,3 +171,20 @@ func nextStats(old []FileStat, gone map[string]bool, written []FileStat, touched
 	}
 	return out
 }
+
+// saveStatTableOf writes the stat table of generation gen from its
+// segments: what a full build leaves, so that the first build after it
+// reads one table.
+func saveStatTableOf(dir string, gen int) {
+	s, err := openGenerationLazy(dir, gen)
+	if err != nil {
+		return
+	}
+	defer s.Close()
+	if err := s.openSegments(); err != nil {
+		return
+	}
+	if stats, err := s.segmentStats(); err == nil {
+		saveStatTable(dir, gen, s.statTableKey(), stats)
+	}
+}

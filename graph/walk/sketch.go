@@ -217,9 +217,9 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	if err := ctx.Err(); err != nil {
 		return nil, nil, false
 	}
-	isDir := make(map[string]bool, len(sk.Dirs))
-	for _, d := range sk.Dirs {
-		isDir[d.Rel] = true
+	isDir := func(rel string) bool { // sk.Dirs is sorted: no set of every directory
+		_, ok := slices.BinarySearchFunc(sk.Dirs, rel, func(d DirStamp, rel string) int { return strings.Compare(d.Rel, rel) })
+		return ok
 	}
 	dirs = map[string]DirStamp{}
 	set := map[string]bool{}
@@ -251,7 +251,7 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 				rel = d.Rel + "/" + rel
 			}
 			present[rel] = true
-			if e.IsDir() && isDir[rel] {
+			if e.IsDir() && isDir(rel) {
 				continue // its own times decide
 			}
 			set[rel] = true
