@@ -111,6 +111,7 @@ func (w *segWorld) HasFile(p string) bool {
 	_, ok := slices.BinarySearch(w.paths, p)
 	return ok
 }
+
 // HasDir reports whether a file of the tree lies below d: a search of
 // the sorted paths, not a set of every directory (60 ms at 100k files, on
 // every edit that resolves an import).
@@ -121,7 +122,7 @@ func (w *segWorld) HasDir(d string) bool {
 	i, _ := slices.BinarySearch(w.paths, d+"/")
 	return i < len(w.paths) && strings.HasPrefix(w.paths[i], d+"/")
 }
-func (w *segWorld) GoModule() string     { return w.goMod }
+func (w *segWorld) GoModule() string { return w.goMod }
 
 func reverse(s string) string {
 	b := []byte(s)
