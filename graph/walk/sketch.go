@@ -194,10 +194,11 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	var wg sync.WaitGroup
 	for w := range n {
 		wg.Go(func() {
+			stt := newStatter(root)
 			for i := w; i < len(sk.Dirs); i += n {
 				d := sk.Dirs[i]
 				ds := DirStamp{Rel: d.Rel, Mtime: -1, Ctime: -1}
-				if st, ok := lstatTimes(joinAbs(root, d.Rel)); ok && st.typ == fs.ModeDir {
+				if st, ok := stt.lstat(d.Rel); ok && st.typ == fs.ModeDir {
 					ds.Mtime, ds.Ctime = st.mtime, st.ctime
 					if max(ds.Mtime, ds.Ctime) >= start-int64(RacyMargin) {
 						ds.Mtime, ds.Ctime = -1, -1
@@ -207,7 +208,7 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 			}
 			for i := w; i < len(known); i += n {
 				f := known[i]
-				if st, ok := lstatTimes(joinAbs(root, f.Path)); !ok || st.typ != 0 || st.size != f.Size || st.mtime != f.ModTime {
+				if st, ok := stt.lstat(f.Path); !ok || st.typ != 0 || st.size != f.Size || st.mtime != f.ModTime {
 					fileMoved[i] = true
 				}
 			}
