@@ -174,16 +174,40 @@ func (s *Snapshot) openSegments() error {
 	if s.pending == nil {
 		return nil
 	}
-	for _, ps := range s.pending {
-		sg, err := openSegmentSealed(s.Dir, ps.ms.ID, ps.ms.Dead, ps.seal, ps.seen)
-		if err != nil {
-			s.closeSegs()
-			if errors.Is(err, os.ErrNotExist) {
-				return damaged(s.Dir, "segment %d of generation %d is missing", ps.ms.ID, s.Generation)
+	// A few at a time: an open mostly waits (Badger reads its manifest
+	// and syncs the folder), 3 ms each for the 71 segments of 100k files.
+	segs := make([]*segment, len(s.pending))
+	errs := make([]error, len(s.pending))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(4, len(s.pending)) {
+		wg.Go(func() {
+			for i := range next {
+				ps := s.pending[i]
+				segs[i], errs[i] = openSegmentSealed(s.Dir, ps.ms.ID, ps.ms.Dead, ps.seal, ps.seen)
 			}
-			return err
+		})
+	}
+	for i := range s.pending {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	s.segs = segs
+	for i, err := range errs {
+		if err == nil {
+			continue
 		}
-		s.segs = append(s.segs, sg)
+		s.segs = nil
+		for _, sg := range segs {
+			if sg != nil {
+				sg.close()
+			}
+		}
+		if errors.Is(err, os.ErrNotExist) {
+			return damaged(s.Dir, "segment %d of generation %d is missing", s.pending[i].ms.ID, s.Generation)
+		}
+		return err
 	}
 	s.pending = nil
 	return nil
