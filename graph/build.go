@@ -113,7 +113,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 
 	var repaired string
 	if !opt.Full {
-		prev, err := OpenSnapshot(dir)
+		prev, err := openForBuild(dir)
 		switch {
 		case errors.Is(err, ErrNoIndex):
 		case err != nil:
@@ -136,6 +136,21 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 		info.Repaired = repaired
 	}
 	return info, err
+}
+
+// openForBuild opens the live generation for a build holding the build
+// lock (so CURRENT stands still): its seals checked, its segments opened
+// when first needed (openGenerationLazy).
+func openForBuild(dir string) (*Snapshot, error) {
+	n, err := CurrentGeneration(dir)
+	if err != nil {
+		return nil, err
+	}
+	s, err := openGenerationLazy(dir, n)
+	if err != nil && !errors.Is(err, ErrDamaged) {
+		return nil, fmt.Errorf("open index %s: %w (run `wikitoolkit build --full` to rebuild it)", dir, err)
+	}
+	return s, err
 }
 
 // prevError is a failure to read the previous generation during an
@@ -290,7 +305,11 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	info.FilesRemoved += len(changes.Removed)
 
 	if prev == nil {
-		return saveNext(fullBuild(ctx, opt, root, dir, start, info, todo, listed.NotIndexed, lap))
+		info, err := saveNext(fullBuild(ctx, opt, root, dir, start, info, todo, listed.NotIndexed, lap))
+		if err == nil {
+			saveStatTableOf(dir, info.Generation)
+		}
+		return info, err
 	}
 	results, err := parseFiles(ctx, todo, prevStats, opt)
 	if err != nil {
@@ -347,6 +366,9 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		// What this build saw (skipped files, not indexed) must outlive it
 		// although it wrote no generation: status reads it from here.
 		saveLastBuild(dir, info)
+		if !prev.fromTable {
+			saveStatTable(dir, prev.Generation, prev.statTableKey(), prevSorted)
+		}
 		if len(opt.Changed) > 0 || scope == nil {
 			saveSketch(dir, info.Generation, nextSketch())
 		}

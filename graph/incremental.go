@@ -59,6 +59,9 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	lap func(string), closePrev func()) (*BuildInfo, error) {
 	slices.SortFunc(parsed, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
 	goMod := goModulePath(root)
+	if err := prev.openSegments(); err != nil {
+		return nil, prevError{err}
+	}
 	segs := prev.fileSegs()
 	// The files of the old and the new tree.
 	gone := map[string]bool{} // stored copies that no longer count
@@ -201,6 +204,14 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 			}
 			for _, pc := range pcs {
 				if change.Affects(pc.rec, now) {
+					// Its stored record has the time it was parsed at; a
+					// touch since lives in the manifest's Touched, which
+					// the new copy replaces.
+					if st, ok := reused[pc.Path]; ok {
+						pc.rec.ModTime = st.ModTime
+					} else if t, ok := prev.man.Touched[pc.Path]; ok {
+						pc.rec.ModTime = t
+					}
 					affected = append(affected, pc)
 				}
 			}
@@ -359,7 +370,30 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	m.GoModule = &goMod
 	lap("write")
 	closePrev() // so that removeStale can delete what the new generation dropped
-	return publish(dir, next, m, info, start)
+	info, err = publish(dir, next, m, info, start)
+	if err == nil {
+		written := make([]FileStat, len(delta))
+		for i, pc := range delta {
+			r := pc.rec
+			written[i] = FileStat{Path: r.Path, Size: r.Size, ModTime: r.ModTime, Hash: r.Hash}
+		}
+		saveNextStatTable(dir, next, nextStats(sorted, gone, written, m.Touched))
+	}
+	return info, err
+}
+
+// saveNextStatTable writes stats as the stat table of generation gen, just
+// published (its manifest's hash is read back from its seal).
+func saveNextStatTable(dir string, gen int, stats []FileStat) {
+	seal, err := readSeal(dir, genDir(dir, gen))
+	if err != nil {
+		return
+	}
+	for _, sf := range seal {
+		if sf.name == manifestName {
+			saveStatTable(dir, gen, sf.hash, stats)
+		}
+	}
 }
 
 // prevGoModule is the Go module path the live generation resolved with.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
@@ -272,11 +273,16 @@ func (sg *segment) readPiecesOf(paths []string) ([]*segPiece, error) {
 // openSegment checks the seal of segment id and opens it read-only, or
 // shares the database another generation of the process opened.
 func openSegment(dir string, id int, dead []string) (*segment, error) {
-	sd := segDir(dir, id)
-	seal, seen, err := verifySeal(dir, sd)
+	seal, seen, err := verifySeal(dir, segDir(dir, id))
 	if err != nil {
 		return nil, err
 	}
+	return openSegmentSealed(dir, id, dead, seal, seen)
+}
+
+// openSegmentSealed is openSegment with the seal checked already.
+func openSegmentSealed(dir string, id int, dead []string, seal []sealFile, seen []fileID) (*segment, error) {
+	sd := segDir(dir, id)
 	key := sealKey(sd, seal)
 	sg := &segment{seen: seen}
 	if len(dead) > 0 {
@@ -566,14 +572,30 @@ func decodeStats(b []byte) ([]FileStat, error) {
 	d := dec{b: b}
 	n := d.count()
 	out := make([]FileStat, n)
+	// The paths are laid out in chunks of one arena, not a string each:
+	// an edit at 100k files decodes the stats of every segment its names
+	// hit, 100k paths (a chunk is never grown, so the strings stay valid).
+	var arena []byte
 	prev := ""
 	for i := range out {
 		common := int(d.uint())
-		if common > len(prev) {
+		n := d.uint()
+		if common > len(prev) || n > uint64(len(d.b)) {
 			d.fail()
 			break
 		}
-		p := prev[:common] + d.str()
+		size := common + int(n)
+		if cap(arena)-len(arena) < size {
+			arena = make([]byte, 0, max(32<<10, size))
+		}
+		start := len(arena)
+		arena = append(arena, prev[:common]...)
+		arena = append(arena, d.b[:n]...)
+		d.b = d.b[n:]
+		p := ""
+		if size > 0 {
+			p = unsafe.String(&arena[start], size)
+		}
 		out[i] = FileStat{Path: p, Size: int64(d.int()), ModTime: int64(d.int()), Hash: d.uint()}
 		prev = p
 	}

@@ -111,8 +111,18 @@ func (w *segWorld) HasFile(p string) bool {
 	_, ok := slices.BinarySearch(w.paths, p)
 	return ok
 }
-func (w *segWorld) HasDir(d string) bool { return w.dirSet()[d] }
-func (w *segWorld) GoModule() string     { return w.goMod }
+
+// HasDir reports whether a file of the tree lies below d: a search of
+// the sorted paths, not a set of every directory (60 ms at 100k files, on
+// every edit that resolves an import).
+func (w *segWorld) HasDir(d string) bool {
+	if d == "." {
+		return true
+	}
+	i, _ := slices.BinarySearch(w.paths, d+"/")
+	return i < len(w.paths) && strings.HasPrefix(w.paths[i], d+"/")
+}
+func (w *segWorld) GoModule() string { return w.goMod }
 
 func reverse(s string) string {
 	b := []byte(s)

@@ -13,6 +13,8 @@ package graph
 //	                  modules), immutable once written, with its own SEAL (segment.go lists its keys)
 //	authored/         notes and memories: a build only adds to it (package graph/annotate)
 //	shared.stamp      the listing of <root>/.wiki/ at its last import
+//	walk-sketch       the directories of the tree with their times (walksketch.go), a cache
+//	stat-table        the stats of the live generation's files (stattable.go), a cache
 //
 // Why segments (issue #13). Derived data is owned by the file it comes
 // from — a file's piece: its pages, the edges leaving them (targets by page
@@ -35,6 +37,16 @@ package graph
 // new segment by the build that crosses the limit. On moby an edit reads a
 // few hundred keys and writes one segment of tens of KB, where it read and
 // rewrote the whole 4 MB index before.
+//
+// What a build without a watcher pays before it knows what changed (the
+// fixed cost of an edit): the seals of the live generation (a stat and a
+// hash of each segment file), the stat table (one read, no segment
+// opened), the walk's sketch, and a stat of every directory and indexed
+// file on two goroutines — at 100k files 182k lstat calls, about 2 µs of
+// kernel time each on the machine measured, which is the floor without a
+// watcher. A build that finds nothing changed opens no segment database;
+// one that does opens them all (the reverse and name keys of every
+// segment may name the change).
 //
 // Readers never see a segment's numbering: Snapshot.Graph assembles the
 // live pieces in a full build's order (modules, then files by path), and

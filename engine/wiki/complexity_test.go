@@ -72,6 +72,8 @@ type complexityStep struct {
 	newSegs     []string
 	alloc, size int64 // bytes held (diskFile.alloc) and apparent of the files the build created under seg/ and gen/
 	mods        int64 // of alloc, the bytes of a new modules segment
+	opens       int64 // segment databases the build opened (graph.SegmentOpens)
+	tableBytes  int64 // bytes of stat table it read (graph.StatTableBytes)
 }
 
 // complexitySteps are the changes, the same on every tree: synth.Write
@@ -92,6 +94,7 @@ func complexitySteps() []*complexityStep {
 		}
 	}
 	return []*complexityStep{
+		{name: "nothing changed", change: func(*testing.T, string) {}, wantDeltas: 0},
 		{name: "edit a body", change: edit("services/svc000/user/user_0.go", "return a - b", "return a - b + 1"), wantDeltas: 1},
 		{name: "add a function", change: edit("services/svc000/user/user_0.go", "func helper0(",
 			"// Extra0 is a function the test adds.\nfunc Extra0() int { return helper0(1, 2) }\n\nfunc helper0("), wantDeltas: 1},
@@ -156,7 +159,9 @@ func costOnTree(t *testing.T, files int, steps []*complexityStep) (base int64) {
 	for _, st := range steps {
 		before := indexFiles(t, index)
 		st.change(t, root)
+		opens, table := graph.SegmentOpens(), graph.StatTableBytes()
 		res, err := Build(ctx, BuildOptions{Root: root})
+		st.opens, st.tableBytes = graph.SegmentOpens()-opens, graph.StatTableBytes()-table
 		if err != nil {
 			t.Fatalf("%d files, %s: %v", files, st.name, err)
 		}
@@ -202,7 +207,20 @@ func costOnTree(t *testing.T, files int, steps []*complexityStep) (base int64) {
 		if st.wantDeltas >= 0 && deltas != st.wantDeltas || st.wantDeltas < 0 && deltas > 1 {
 			t.Errorf("%d files, %s: %d new file segments %v, want %d (-1: at most 1)", files, st.name, deltas, st.newSegs, st.wantDeltas)
 		}
-		t.Logf("%d files, %s: %d parsed, new %v, %d bytes written (%d apparent; %d of a modules segment)", files, st.name, res.FilesParsed, st.newSegs, st.alloc, st.size, st.mods)
+		// What the build read: the stats of the tree from the stat table
+		// (one read; the build before wrote it), and no segment database
+		// at all when nothing changed.
+		if st.tableBytes == 0 {
+			t.Errorf("%d files, %s: the build read no stat table (the stats came from the segments)", files, st.name)
+		}
+		if st.name == "nothing changed" && st.opens != 0 {
+			t.Errorf("%d files, %s: the build opened %d segment databases, want none", files, st.name, st.opens)
+		}
+		if live := int64(len(m.Segments)); st.opens > live {
+			t.Errorf("%d files, %s: the build opened %d segment databases, more than the %d live", files, st.name, st.opens, live)
+		}
+		t.Logf("%d files, %s: %d parsed, new %v, %d bytes written (%d apparent; %d of a modules segment); %d segment databases opened, %d bytes of stat table read",
+			files, st.name, res.FilesParsed, st.newSegs, st.alloc, st.size, st.mods, st.opens, st.tableBytes)
 	}
 	return base
 }

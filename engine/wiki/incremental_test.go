@@ -156,6 +156,56 @@ func TestIncrementalEqualsFullSegments(t *testing.T) {
 	}
 }
 
+// compareStats compares the stats of the files of an incremental index
+// (from its stat table, graph/stattable.go, when it has one) with a full
+// build's (from its segments). times false leaves out the modification
+// times: a build that found only files touched, their bytes the same,
+// writes no generation and keeps their old times (the next build that
+// writes one records them).
+func compareStats(t *testing.T, incDir string, full *graph.Snapshot, times bool) string {
+	inc := graphtest.Open(t, incDir) // its own: Stats is read once per snapshot
+	defer inc.Close()
+	read := graph.StatTableBytes()
+	si, err := inc.Stats()
+	if err != nil {
+		return "incremental stats: " + err.Error()
+	}
+	if graph.StatTableBytes() > read {
+		statTablesRead++
+	}
+	sf, err := full.Stats()
+	if err != nil {
+		return "full stats: " + err.Error()
+	}
+	byPath := map[string]graph.FileStat{}
+	for _, st := range sf {
+		byPath[st.Path] = st
+	}
+	for _, st := range si {
+		if f, ok := byPath[st.Path]; ok && (f.Size != st.Size || f.Hash != st.Hash || times && f.ModTime != st.ModTime) {
+			return fmt.Sprintf("file stat of %s: incremental %v, full %v", st.Path, st, f)
+		}
+	}
+	line := func(st graph.FileStat) string {
+		if !times {
+			st.ModTime = 0
+		}
+		return fmt.Sprint(st)
+	}
+	var a, b []string
+	for _, st := range si {
+		a = append(a, line(st))
+	}
+	for _, st := range sf {
+		b = append(b, line(st))
+	}
+	return firstDiff("file stat", a, b)
+}
+
+// statTablesRead counts the comparisons (compareIndexes) whose incremental
+// stats came from a stat table.
+var statTablesRead int
+
 // incrementalEqualsFull runs the random steps of TestIncrementalEqualsFull
 // (steps of them, from seed unless the environment sets them); after the
 // first build (i -1) and each incremental one, check, if not nil, is
@@ -190,9 +240,22 @@ func incrementalEqualsFull(t *testing.T, steps int, seed uint64, changed bool, c
 		check(-1, index)
 	}
 	walkedDirs := 0
+	statTablesRead = 0
+	snap := graphtest.Open(t, index)
+	gen := snap.Generation
+	snap.Close()
+	stale := false
 	for i := 0; i < steps; i++ {
 		before := r.listing()
 		r.step()
+		if i%4 == 3 {
+			// Also a file given a new time, its bytes the same: the
+			// manifest's Touched and the stat table's times.
+			files := r.files()
+			rel := files[(i*7)%len(files)]
+			r.touch(rel)
+			r.steps = append(r.steps, "touch "+rel)
+		}
 		var paths []string
 		newDirs := 0
 		if changed {
@@ -228,8 +291,18 @@ func incrementalEqualsFull(t *testing.T, steps int, seed uint64, changed bool, c
 		if diff := compareIndexes(ctx, inc, full); diff != "" {
 			t.Fatalf("seed %d: incremental and full builds differ after %s:\n%s", seed, r.trace(), diff)
 		}
+		// A watcher's paths name a touched file once: when the build
+		// they went to wrote nothing, its old time stays (graph.Build).
+		stale = stale || changed && res.Generation == gen
+		if diff := compareStats(t, index, full, res.Generation != gen && !stale); diff != "" {
+			t.Fatalf("seed %d: incremental and full builds differ after %s:\n%s", seed, r.trace(), diff)
+		}
+		gen = res.Generation
 		inc.Close()
 		full.Close()
+	}
+	if statTablesRead < steps/2 {
+		t.Errorf("the stats of %d of %d incremental generations came from a stat table, want most", statTablesRead, steps)
 	}
 	if changed && walkedDirs == 0 {
 		t.Errorf("no build given paths walked a new directory: the steps did not test it")

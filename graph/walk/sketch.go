@@ -194,10 +194,11 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	var wg sync.WaitGroup
 	for w := range n {
 		wg.Go(func() {
+			stt := newStatter(root)
 			for i := w; i < len(sk.Dirs); i += n {
 				d := sk.Dirs[i]
 				ds := DirStamp{Rel: d.Rel, Mtime: -1, Ctime: -1}
-				if st, ok := lstatTimes(joinAbs(root, d.Rel)); ok && st.typ == fs.ModeDir {
+				if st, ok := stt.lstat(d.Rel); ok && st.typ == fs.ModeDir {
 					ds.Mtime, ds.Ctime = st.mtime, st.ctime
 					if max(ds.Mtime, ds.Ctime) >= start-int64(RacyMargin) {
 						ds.Mtime, ds.Ctime = -1, -1
@@ -207,7 +208,7 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 			}
 			for i := w; i < len(known); i += n {
 				f := known[i]
-				if st, ok := lstatTimes(joinAbs(root, f.Path)); !ok || st.typ != 0 || st.size != f.Size || st.mtime != f.ModTime {
+				if st, ok := stt.lstat(f.Path); !ok || st.typ != 0 || st.size != f.Size || st.mtime != f.ModTime {
 					fileMoved[i] = true
 				}
 			}
@@ -217,9 +218,9 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	if err := ctx.Err(); err != nil {
 		return nil, nil, false
 	}
-	isDir := make(map[string]bool, len(sk.Dirs))
-	for _, d := range sk.Dirs {
-		isDir[d.Rel] = true
+	isDir := func(rel string) bool { // sk.Dirs is sorted: no set of every directory
+		_, ok := slices.BinarySearchFunc(sk.Dirs, rel, func(d DirStamp, rel string) int { return strings.Compare(d.Rel, rel) })
+		return ok
 	}
 	dirs = map[string]DirStamp{}
 	set := map[string]bool{}
@@ -251,7 +252,7 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 				rel = d.Rel + "/" + rel
 			}
 			present[rel] = true
-			if e.IsDir() && isDir[rel] {
+			if e.IsDir() && isDir(rel) {
 				continue // its own times decide
 			}
 			set[rel] = true

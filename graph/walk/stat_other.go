@@ -75,3 +75,11 @@ func lstatTimes(path string) (timedStat, bool) {
 	}
 	return timedStat{typ: fi.Mode().Type(), size: fi.Size(), mtime: fi.ModTime().UnixNano(), ctime: fi.ModTime().UnixNano()}, true
 }
+
+// statter lstats paths below a root for a Sketch.
+type statter struct{ root string }
+
+func newStatter(root string) *statter { return &statter{root: root} }
+
+// lstat is lstatTimes(joinAbs(root, rel)).
+func (s *statter) lstat(rel string) (timedStat, bool) { return lstatTimes(joinAbs(s.root, rel)) }

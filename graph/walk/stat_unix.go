@@ -5,6 +5,7 @@ package walk
 import (
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -175,6 +176,35 @@ type timedStat struct {
 func lstatTimes(path string) (timedStat, bool) {
 	var st unix.Stat_t
 	if unix.Lstat(path, &st) != nil {
+		return timedStat{}, false
+	}
+	fst := toFileStat(&st)
+	return timedStat{typ: fst.typ, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
+}
+
+// statter lstats paths below a root for a Sketch, reusing one buffer for
+// the NUL-terminated path: at 100k files a sketch's check makes 182k
+// lstat calls, and building each path as a string and again as a C string
+// was two allocations per call (22 MB of garbage for the collector).
+// One per goroutine.
+type statter struct {
+	root string
+	buf  []byte
+}
+
+func newStatter(root string) *statter { return &statter{root: root} }
+
+// lstat is lstatTimes(joinAbs(root, rel)).
+func (s *statter) lstat(rel string) (timedStat, bool) {
+	b := append(s.buf[:0], s.root...)
+	if !strings.HasSuffix(s.root, "/") {
+		b = append(b, '/')
+	}
+	b = append(b, rel...)
+	b = append(b, 0)
+	s.buf = b
+	var st unix.Stat_t
+	if lstatz(b, &st) != nil {
 		return timedStat{}, false
 	}
 	fst := toFileStat(&st)
