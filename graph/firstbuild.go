@@ -251,17 +251,18 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		for i := range runIDs {
 			runIDs[i] = id + i
 		}
-		// The last batch's pieces are final: with the blobs of its runs
-		// and the stored ones of the segments before, it is weighed
-		// before it is written, and pass 2 leaves it alone. Its runs are
-		// resolved, laid out and encoded two at a time (encodeLast), each
-		// dropping its records and pieces once encoded.
-		weighLast := last && opt.Weigh != nil && len(segs)+len(recRuns) > 1 && len(recRuns) > 0
+		// The last batch's pieces are final: its runs are resolved, laid
+		// out and encoded one by one (encodeLast), each dropping its
+		// records and pieces once encoded; with the blobs of its runs and
+		// the stored ones of the segments before, it is weighed before it
+		// is committed, and pass 2 leaves it alone.
+		encLast := last && len(recRuns) > 0
+		weighLast := encLast && opt.Weigh != nil && len(segs)+len(recRuns) > 1
 		var runs [][]*segPiece
 		var encoded []*lastSeg
 		var sums []fileSummary
 		nrec := len(recs)
-		if weighLast {
+		if encLast {
 			// The last batch's tail (encoding, weighing, committing) allocates
 			// several times what it keeps: collected at half the default
 			// growth, moby's peak RSS is 40 MB lower for a few GC cycles more.
@@ -667,6 +668,11 @@ func encodeLast(dir string, runs [][]*FileRecord, ids []int, w World, extra Segm
 	out := make([]*lastSeg, len(runs))
 	var sums []fileSummary
 	for i := range runs {
+		if runHook != nil {
+			liveRecords.Lock()
+			runHook(liveRecords.now)
+			liveRecords.Unlock()
+		}
 		ls, err := encodeRun(dir, runs[i], ids[i], w, extra, goMod)
 		holdRecords(-len(runs[i]))
 		runs[i] = nil
@@ -683,6 +689,10 @@ func encodeLast(dir string, runs [][]*FileRecord, ids []int, w World, extra Segm
 	}
 	return out, sums, nil
 }
+
+// runHook, when set (tests), is called by encodeLast before each run with
+// the number of file records the build holds (holdRecords).
+var runHook func(held int)
 
 // encodeRun is encodeLast's work for one run.
 func encodeRun(dir string, recs []*FileRecord, id int, w World, extra SegmentFunc, goMod string) (*lastSeg, error) {
