@@ -66,7 +66,8 @@ import (
 // keys are encoded (TestLastBatchReleasesRecordsByRun); with no pass 2 the
 // world goes too. The encoded runs (compressed keys and blobs, a few MB)
 // are weighed, then committed one at a time, and this tail is collected
-// at GOGC 50 (tailGCPercent): it allocates several times what it keeps.
+// at GOGC 50 (tailGCPercent; pass 2 at the default): it allocates several
+// times what it keeps.
 // Moby (3,165 files, one batch, three segments): peak RSS 297–311 MB
 // before, 209–214 MB (session 8). A segment writer holds its
 // keys and opens Badger at commit with a memtable of their size
@@ -223,6 +224,10 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		return err
 	}
 	defer wait() // never leave a writer running past the build lock
+	// The GC percentage of the last batch's tail (lowerGC), restored
+	// before pass 2, whose world a lower one would mark more often.
+	restoreGC := func() {}
+	defer func() { restoreGC() }()
 	for bi, batch := range batches {
 		results, err := parseFiles(ctx, batch, nil, popt)
 		if err != nil {
@@ -275,7 +280,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			// The last batch's tail (encoding, weighing, committing) allocates
 			// several times what it keeps: collected at half the default
 			// growth, moby's peak RSS is 40 MB lower for a few GC cycles more.
-			defer lowerGC(tailGCPercent)()
+			restoreGC = lowerGC(tailGCPercent)
 			var err error
 			encoded, sums, err = encodeLast(dir, recRuns, runIDs, world, opt.Segment, goMod)
 			if err != nil {
@@ -387,6 +392,8 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	if err := wait(); err != nil {
 		return nil, err
 	}
+	restoreGC()
+	restoreGC = func() {}
 	lap("write")
 
 	// Pass 2: the segments before the last, re-resolved against the whole
