@@ -216,3 +216,26 @@ func TestFullRebuildKeepsCompleteIndex(t *testing.T) {
 		t.Fatalf("Fn0036 callers = %v", got)
 	}
 }
+
+// TestLastBatchReleasesRecordsByRun asserts that the last batch of a full
+// build lets each segment's records go once it is encoded: before its k-th
+// segment the build holds only the records of that one and the ones after,
+// and none once all are encoded.
+func TestLastBatchReleasesRecordsByRun(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "8")
+	root := writeChainTree(t, 20) // 21 files with go.mod: segments of 8, 8 and 5, one batch (smallTree)
+	var held []int
+	runHook = func(n int) { held = append(held, n) }
+	defer func() { runHook = nil }()
+	liveRecords.now, liveRecords.peak = 0, 0
+	info := build(t, root, true)
+	if info.Files != 21 {
+		t.Fatalf("built %d files, want 21", info.Files)
+	}
+	if want := []int{21, 13, 5}; !slices.Equal(held, want) {
+		t.Fatalf("records held before each segment of the last batch: %v, want %v", held, want)
+	}
+	if liveRecords.now != 0 {
+		t.Fatalf("%d records held after the build", liveRecords.now)
+	}
+}

@@ -38,25 +38,53 @@ func segMaxFiles() int {
 // cutSegments groups pieces (in path order) into runs for full segments.
 func cutSegments(pieces []*segPiece) [][]*segPiece {
 	var out [][]*segPiece
+	for _, r := range cutRuns(len(pieces), func(i int) (int64, string) {
+		var size int64
+		if pieces[i].rec != nil {
+			size = pieces[i].rec.Size
+		}
+		return size, pieces[i].Pages[0].Path
+	}) {
+		out = append(out, pieces[r[0]:r[1]])
+	}
+	return out
+}
+
+// cutRecords groups records (in path order) as cutSegments groups their
+// pieces.
+func cutRecords(recs []*FileRecord) [][]*FileRecord {
+	var out [][]*FileRecord
+	for _, r := range cutRuns(len(recs), func(i int) (int64, string) { return recs[i].Size, recs[i].Path }) {
+		out = append(out, recs[r[0]:r[1]])
+	}
+	return out
+}
+
+// cutRuns cuts n files (in path order; file i's size and path) into the
+// runs of full segments: [lo, hi) index ranges.
+func cutRuns(n int, file func(i int) (int64, string)) [][2]int {
+	var out [][2]int
 	lo := 0
 	var bytes int64
 	segMaxFiles := segMaxFiles()
-	for i, pc := range pieces {
-		if pc.rec != nil {
-			bytes += pc.rec.Size
-		}
-		n := i + 1 - lo
-		full := n >= segMaxFiles || bytes >= segMaxBytes
+	for i := range n {
+		size, path := file(i)
+		bytes += size
+		k := i + 1 - lo
+		full := k >= segMaxFiles || bytes >= segMaxBytes
 		// Past three quarters of a segment, cut where the directory changes.
-		soft := (n >= segMaxFiles*3/4 || bytes >= segMaxBytes*3/4) && i+1 < len(pieces) &&
-			dirOf(pieces[i+1].Pages[0].Path) != dirOf(pc.Pages[0].Path)
+		soft := false
+		if (k >= segMaxFiles*3/4 || bytes >= segMaxBytes*3/4) && i+1 < n {
+			_, nextPath := file(i + 1)
+			soft = dirOf(nextPath) != dirOf(path)
+		}
 		if full || soft {
-			out = append(out, pieces[lo:i+1])
+			out = append(out, [2]int{lo, i + 1})
 			lo, bytes = i+1, 0
 		}
 	}
-	if lo < len(pieces) {
-		out = append(out, pieces[lo:])
+	if lo < n {
+		out = append(out, [2]int{lo, n})
 	}
 	return out
 }
@@ -118,7 +146,7 @@ func prepareFileSegment(id int, pieces []*segPiece) (*fileSeg, error) {
 		}
 	}
 	slices.SortStableFunc(ext, func(a, b extEdge) int { return int(a.Local) - int(b.Local) })
-	fs.g, fs.ext = NewGraph(pages, edges), ext
+	fs.g, fs.ext = newGraphIndexed(pages, edges, byID), ext
 	fs.info.Pages = len(fs.g.Pages)
 	fs.recs = make([]*FileRecord, len(pieces))
 	fs.stats = make([]FileStat, len(pieces))
@@ -147,18 +175,33 @@ func (fs *fileSeg) links() []ExtLink {
 
 // write writes the segment with blobs (a SegmentFunc's).
 func (fs *fileSeg) write(dir string, small bool, blobs map[string][]byte, goMod string) (segInfo, error) {
+	w, info, err := fs.encode(dir, small, goMod)
+	if err != nil {
+		return info, err
+	}
+	return info, w.finish(nil, blobs)
+}
+
+// encode lays out every key of the segment but the blobs of a SegmentFunc
+// in a writer (nothing is committed): the segment's pages, records and
+// pieces are not needed by the writer's finish.
+func (fs *fileSeg) encode(dir string, small bool, goMod string) (*segWriter, segInfo, error) {
 	info := fs.info
 	group := Groups(fs.g)
 	facts, _ := encodeFactsBlob(fs.recs)
 	w, err := newSegWriter(dir, info.ID, small)
 	if err != nil {
-		return info, NotWritable(dir, err)
+		return nil, info, NotWritable(dir, err)
 	}
 	err = w.setNames(&info, fs.g, fs.recs, fs.pieces, goMod)
 	if err == nil {
 		err = writeSegmentData(w, &info, fs.g, group, compress(facts), fs.stats, fs.ext)
 	}
-	return info, w.finish(err, blobs)
+	if err != nil {
+		w.abort()
+		return nil, info, NotWritable(dir, err)
+	}
+	return w, info, nil
 }
 
 // writeModulesSegment writes the module piece as segment id, with the
