@@ -49,6 +49,9 @@ type Index struct {
 	idle  atomic.Pointer[scratch] // a query's working memory, kept for the next (getScratch)
 	stats queryStats              // what queries did (prune.go)
 
+	contigOnce sync.Once // sets contig
+	contig     bool      // every group's members follow its page (groupsContiguous, skip.go)
+
 	hdrOnce    sync.Once // sets hasHeaders
 	hasHeaders bool      // some file page has a header extension (isHeaderFile)
 

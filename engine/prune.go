@@ -76,6 +76,7 @@ var pruneMinPostings = 50000
 // pruned and those run again exactly.
 type queryStats struct {
 	postings, pages, pruned, rerun atomic.Int64
+	skipped                        atomic.Int64 // postings blocks a common term skipped (skip.go)
 }
 
 // prunePlan is one question's pruning: which terms are tail terms, the

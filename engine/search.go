@@ -278,6 +278,8 @@ func (ix *Index) scoreTerms(r *queryRun, prune bool) {
 			}
 		}
 	}
+	var cand [][2]uint32 // pass 1's candidate intervals (skip.go), built when first needed
+	candOK := true
 	for pass := range 2 {
 		restrict := pass == 1 && len(s.touched) > 0
 		for i, qt := range r.a.terms {
@@ -299,6 +301,17 @@ func (ix *Index) scoreTerms(r *queryRun, prune bool) {
 				var only *prunePlan // score only marked groups' pages
 				if r.prune != nil && (pass == 1 || r.prune.tail[i]) {
 					only = r.prune
+				}
+				if restrict && candOK && skipWorth(df, len(s.touched)) {
+					if cand == nil {
+						cand, candOK = ix.candidates(s)
+					}
+					if candOK {
+						dec, sk := ix.accumulateSkip(id, w*(qt.weight/impactQuantMax), only, cand, s)
+						ix.stats.postings.Add(int64(dec))
+						ix.stats.skipped.Add(int64(sk))
+						continue
+					}
 				}
 				ix.stats.postings.Add(int64(ix.accumulate(id, w*(qt.weight/impactQuantMax), restrict, only, s)))
 				continue

@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// TestSkipEqualsFull: with common terms (a low common-term floor) after
+// rare ones, every answer with postings blocks skipped is the one decoding
+// every posting gives (results, scores, snippets, More), and skipping
+// decodes fewer postings: a counter, not a time.
+func TestSkipEqualsFull(t *testing.T) {
+	ix, qs := prunedIndex(t)
+	oldFloor := commonTermFloor
+	commonTermFloor = 100
+	t.Cleanup(func() { commonTermFloor, skipOff = oldFloor, false })
+	var names []string
+	g := pruneGraph()
+	for _, p := range g.Pages {
+		if p.Kind == graph.KindSymbol {
+			names = append(names, p.Name)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	common := []string{"retry", "cache", "token", "record", "user", "session", "the"}
+	for range 80 {
+		qs = append(qs, names[r.IntN(len(names))]+" "+common[r.IntN(len(common))]+" "+common[r.IntN(len(common))])
+	}
+	var decFull, decSkip, skipped int64
+	for i, q := range qs {
+		opt := Options{BudgetTokens: []int{2000, 600, 8000}[i%3]}
+		skipOff = true
+		d0 := ix.stats.postings.Load()
+		want, err := ix.Query(context.Background(), q, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d1 := ix.stats.postings.Load()
+		skipOff = false
+		s0 := ix.stats.skipped.Load()
+		got, err := ix.Query(context.Background(), q, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decFull += d1 - d0
+		decSkip += ix.stats.postings.Load() - d1
+		skipped += ix.stats.skipped.Load() - s0
+		if g, w := answerJSON(t, got), answerJSON(t, want); g != w || got.More != want.More {
+			t.Errorf("%q (budget %d): answer with blocks skipped\n%s\nwant\n%s", q, opt.BudgetTokens, g, w)
+		}
+	}
+	t.Logf("%d questions: %d postings decoded in full, %d with skipping, %d blocks skipped", len(qs), decFull, decSkip, skipped)
+	if skipped < 100 || decFull-decSkip < skipped*skipBlock/2 {
+		t.Errorf("skipping decoded %d of %d postings (%d blocks skipped): common terms' blocks are not skipped", decSkip, decFull, skipped)
+	}
+}
