@@ -278,8 +278,8 @@ func (ix *Index) scoreTerms(r *queryRun, prune bool) {
 			}
 		}
 	}
-	var cand [][2]uint32 // pass 1's candidate intervals (skip.go), built when first needed
-	candOK := true
+	var cand, marked [][2]uint32 // pass 1's and the marked groups' candidate intervals (skip.go), built when first needed
+	candOK, markedOK := true, true
 	for pass := range 2 {
 		restrict := pass == 1 && len(s.touched) > 0
 		for i, qt := range r.a.terms {
@@ -307,7 +307,18 @@ func (ix *Index) scoreTerms(r *queryRun, prune bool) {
 						cand, candOK = ix.candidates(s)
 					}
 					if candOK {
-						dec, sk := ix.accumulateSkip(id, w*(qt.weight/impactQuantMax), only, cand, s)
+						dec, sk := ix.accumulateSkip(id, w*(qt.weight/impactQuantMax), true, only, cand, s)
+						ix.stats.postings.Add(int64(dec))
+						ix.stats.skipped.Add(int64(sk))
+						continue
+					}
+				}
+				if !restrict && only != nil && markedOK && skipWorth(df, -1) {
+					if marked == nil {
+						marked, markedOK = ix.markedCandidates(only)
+					}
+					if markedOK {
+						dec, sk := ix.accumulateSkip(id, w*(qt.weight/impactQuantMax), false, only, marked, s)
 						ix.stats.postings.Add(int64(dec))
 						ix.stats.skipped.Add(int64(sk))
 						continue

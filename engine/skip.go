@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -112,6 +113,35 @@ func (ix *Index) candidates(s *scratch) (iv [][2]uint32, ok bool) {
 	return out, true
 }
 
+// markedCandidates returns the global page intervals [start, end) of the
+// groups pl marks: all the pages a tail term may score (prune.go). ok is
+// false when groups are not contiguous.
+func (ix *Index) markedCandidates(pl *prunePlan) (iv [][2]uint32, ok bool) {
+	if !ix.groupsContiguous() {
+		return nil, false
+	}
+	n := uint32(len(ix.group))
+	for wi, word := range pl.marks {
+		for word != 0 {
+			g := uint32(wi<<6 + bits.TrailingZeros64(word))
+			word &= word - 1
+			if g >= n {
+				break
+			}
+			end := g + 1
+			for end < n && ix.group[end] == g {
+				end++
+			}
+			if k := len(iv); k > 0 && g <= iv[k-1][1] {
+				iv[k-1][1] = max(iv[k-1][1], end)
+				continue
+			}
+			iv = append(iv, [2]uint32{g, end})
+		}
+	}
+	return iv, true
+}
+
 // groupsContiguous reports whether every group's members follow its
 // group page without a gap (the order segments store pages in), which
 // candidates relies on; computed once.
@@ -132,11 +162,11 @@ func (ix *Index) groupsContiguous() bool {
 	return ix.contig
 }
 
-// accumulateSkip is accumulate under the restrict rule with the candidate
-// intervals cand (candidates): blocks of a long postings list whose pages
-// meet no interval are not decoded. It returns the postings decoded and
+// accumulateSkip is accumulate with the candidate intervals cand
+// (candidates under restrict, markedCandidates under only): blocks of a
+// long postings list whose pages meet no interval are not decoded. It returns the postings decoded and
 // the blocks skipped.
-func (ix *Index) accumulateSkip(ref termRef, w float64, only *prunePlan, cand [][2]uint32, s *scratch) (decoded, skipped int) {
+func (ix *Index) accumulateSkip(ref termRef, w float64, restrict bool, only *prunePlan, cand [][2]uint32, s *scratch) (decoded, skipped int) {
 	score, group := s.score, ix.group
 	for _, l := range ref.locs {
 		sg := ix.segs[l.seg]
@@ -182,7 +212,7 @@ func (ix *Index) accumulateSkip(ref termRef, w float64, only *prunePlan, cand []
 			p := base + uint32(last)
 			decoded++
 			if score[p] == 0 {
-				if score[group[p]] == 0 || only != nil && !only.marked(group[p]) {
+				if restrict && score[group[p]] == 0 || only != nil && !only.marked(group[p]) {
 					b = b[k+1:]
 					continue
 				}
@@ -206,6 +236,9 @@ func meets(iv [][2]uint32, lo, hi uint32) bool {
 // candidate intervals over touched pages: sorting them costs about what
 // decoding as many postings does.
 func skipWorth(df, touched int) bool {
+	if touched < 0 { // a tail term: the marked groups bound what it scores
+		return !skipOff && df >= skipMinPostings
+	}
 	return !skipOff && df >= skipMinPostings && df > 4*touched
 }
 
