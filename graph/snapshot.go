@@ -142,11 +142,12 @@ func openGenerationLazy(dir string, n int) (*Snapshot, error) {
 		return nil, err
 	}
 	s := &Snapshot{Dir: dir, Generation: n, man: m, info: m.Info, genSeal: seal, genSeen: seen}
+	cache := loadSealCache(dir)
 	for _, ms := range m.Segments {
 		// Badger panics on a truncated or scribbled table, on goroutines
 		// of its own where no recover reaches: the seal is checked before
 		// Badger reads.
-		sseal, sseen, err := verifySeal(dir, segDir(dir, ms.ID))
+		sseal, sseen, err := cache.verify(segDir(dir, ms.ID))
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return nil, damaged(dir, "segment %d of generation %d is missing", ms.ID, n)
@@ -155,6 +156,7 @@ func openGenerationLazy(dir string, n int) (*Snapshot, error) {
 		}
 		s.pending = append(s.pending, pendingSeg{ms: ms, seal: sseal, seen: sseen})
 	}
+	cache.save()
 	s.info = overlayLastBuild(dir, n, s.info)
 	return s, nil
 }

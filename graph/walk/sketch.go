@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -190,26 +191,72 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	}
 	dirRes := make([]statted, len(sk.Dirs))
 	fileMoved := make([]bool, len(known))
+	statDir := func(i int, st timedStat, ok bool) {
+		d := sk.Dirs[i]
+		ds := DirStamp{Rel: d.Rel, Mtime: -1, Ctime: -1}
+		if ok && st.typ == fs.ModeDir {
+			ds.Mtime, ds.Ctime = st.mtime, st.ctime
+			if max(ds.Mtime, ds.Ctime) >= start-int64(RacyMargin) {
+				ds.Mtime, ds.Ctime = -1, -1
+			}
+		}
+		dirRes[i] = statted{moved: d.Mtime < 0 || ds.Mtime != d.Mtime || ds.Ctime != d.Ctime, ds: ds}
+	}
+	statFile := func(j int, st timedStat, ok bool) {
+		f := known[j]
+		fileMoved[j] = !ok || st.typ != 0 || st.size != f.Size || st.mtime != f.ModTime
+	}
+	plan := planAnchors(sk.Dirs, known)
 	n := walkWorkers()
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := range n {
+	for range n {
 		wg.Go(func() {
 			stt := newStatter(root)
-			for i := w; i < len(sk.Dirs); i += n {
-				d := sk.Dirs[i]
-				ds := DirStamp{Rel: d.Rel, Mtime: -1, Ctime: -1}
-				if st, ok := stt.lstat(d.Rel); ok && st.typ == fs.ModeDir {
-					ds.Mtime, ds.Ctime = st.mtime, st.ctime
-					if max(ds.Mtime, ds.Ctime) >= start-int64(RacyMargin) {
-						ds.Mtime, ds.Ctime = -1, -1
+			defer stt.closeAnchor()
+			for {
+				u := int(next.Add(1)) - 1
+				if u >= len(plan.units) {
+					return
+				}
+				items := plan.items[plan.start[u]:plan.start[u+1]]
+				h := plan.units[u]
+				anchored := false
+				base := ""
+				if h >= 0 {
+					base = sk.Dirs[h].Rel
+					st, ok := stt.openAnchor(base)
+					if ok {
+						anchored = true
+						statDir(int(h), st, true)
+					} else {
+						st, ok = stt.lstat(base)
+						statDir(int(h), st, ok)
 					}
 				}
-				dirRes[i] = statted{moved: d.Mtime < 0 || ds.Mtime != d.Mtime || ds.Ctime != d.Ctime, ds: ds}
-			}
-			for i := w; i < len(known); i += n {
-				f := known[i]
-				if st, ok := stt.lstat(f.Path); !ok || st.typ != 0 || st.size != f.Size || st.mtime != f.ModTime {
-					fileMoved[i] = true
+				for _, it := range items {
+					rel := ""
+					if it >= 0 {
+						rel = sk.Dirs[it].Rel
+					} else {
+						rel = known[^it].Path
+					}
+					var st timedStat
+					var ok bool
+					if anchored {
+						sub := rel
+						if base != "" {
+							sub = rel[len(base)+1:]
+						}
+						st, ok = stt.lstatAt(sub)
+					} else {
+						st, ok = stt.lstat(rel)
+					}
+					if it >= 0 {
+						statDir(int(it), st, ok)
+					} else {
+						statFile(int(^it), st, ok)
+					}
 				}
 			}
 		})
@@ -300,6 +347,107 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	}
 	slices.Sort(paths)
 	return paths, dirs, true
+}
+
+// anchorMin is how many entries (known files and directories) a directory
+// must have for Since to open it and stat them relative to it: the open,
+// fstat and close cost three system calls where an lstat by path costs one,
+// and each entry's stat saves the resolution of the path down to it.
+const anchorMin = 4
+
+// anchorPlan is how Since stats a sketch's directories and known files:
+// in units, each a directory opened once (an anchor: the root, or a
+// directory with at least anchorMin entries) and the directories and files
+// below it down to the next anchors, stat'ed relative to it, so that most
+// stats resolve one or two path components instead of the whole path.
+// Entries whose parent the sketch does not hold are stat'ed by path (the
+// unit -1).
+type anchorPlan struct {
+	units []int32 // index in Dirs of each unit's anchor; -1: by path
+	start []int32 // items[start[u]:start[u+1]] are unit u's entries
+	items []int32 // an index in Dirs, or ^index in known
+}
+
+func planAnchors(dirs []DirStamp, known []FileStamp) anchorPlan {
+	idx := make(map[string]int32, len(dirs))
+	for i, d := range dirs {
+		idx[d.Rel] = int32(i)
+	}
+	parent := func(rel string) int32 {
+		if p, ok := idx[parentRel(rel)]; ok {
+			return p
+		}
+		return -1
+	}
+	dpar := make([]int32, len(dirs))
+	fpar := make([]int32, len(known))
+	count := make([]int32, len(dirs))
+	for i, d := range dirs {
+		dpar[i] = -1
+		if d.Rel != "" {
+			if dpar[i] = parent(d.Rel); dpar[i] >= 0 {
+				count[dpar[i]]++
+			}
+		}
+	}
+	for j, f := range known {
+		if fpar[j] = parent(f.Path); fpar[j] >= 0 {
+			count[fpar[j]]++
+		}
+	}
+	// unit[i] is the unit of directory i's entries: i's own when it is an
+	// anchor, else its parent's (dirs is sorted: a parent comes first).
+	unit := make([]int32, len(dirs))
+	anchor := make([]bool, len(dirs))
+	var p anchorPlan
+	p.units = []int32{-1}
+	for i, d := range dirs {
+		switch {
+		case d.Rel == "" || count[i] >= anchorMin:
+			anchor[i] = true
+			unit[i] = int32(len(p.units))
+			p.units = append(p.units, int32(i))
+		case dpar[i] < 0:
+			unit[i] = 0
+		default:
+			unit[i] = unit[dpar[i]]
+		}
+	}
+	// An entry is stat'ed in its parent's unit; an anchor by its own (the
+	// fstat of its descriptor).
+	of := func(par int32) int32 {
+		if par < 0 {
+			return 0
+		}
+		return unit[par]
+	}
+	p.start = make([]int32, len(p.units)+1)
+	for i := range dirs {
+		if !anchor[i] {
+			p.start[of(dpar[i])+1]++
+		}
+	}
+	for j := range known {
+		p.start[of(fpar[j])+1]++
+	}
+	for u := range p.units {
+		p.start[u+1] += p.start[u]
+	}
+	fill := slices.Clone(p.start[:len(p.units)])
+	p.items = make([]int32, p.start[len(p.units)])
+	for i := range dirs {
+		if !anchor[i] {
+			u := of(dpar[i])
+			p.items[fill[u]] = int32(i)
+			fill[u]++
+		}
+	}
+	for j := range known {
+		u := of(fpar[j])
+		p.items[fill[u]] = ^int32(j)
+		fill[u]++
+	}
+	return p
 }
 
 // maxSincePaths is the most paths Since returns; past it a walk of the

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,5 +185,107 @@ func TestSketchGivesUp(t *testing.T) {
 	os.Symlink(filepath.Join(root, "b"), filepath.Join(root, "a", "link"))
 	if res := mustWalk(t, root, opt); res.Sketch != nil {
 		t.Error("a sketch of a tree with a directory symlink")
+	}
+}
+
+// TestPlanAnchors: every directory and known file of a sketch is stat'ed
+// exactly once, an anchor by its own unit and any other entry in a unit
+// whose anchor holds it (or by path when no known directory holds it), and
+// the directories with anchorMin entries are anchors.
+func TestPlanAnchors(t *testing.T) {
+	dirs := []DirStamp{{Rel: ""}, {Rel: "a"}, {Rel: "a-b"}, {Rel: "a/b"}, {Rel: "a/b/c"}, {Rel: "a/d"}, {Rel: "lone/x"}}
+	var known []FileStamp
+	for _, f := range []string{"r.go", "a/1.go", "a/2.go", "a/b/c/1.go", "a/b/c/2.go", "a/b/c/3.go", "a/b/c/4.go", "a/d/1.go", "lone/x/1.go", "gone/1.go"} {
+		known = append(known, FileStamp{Path: f})
+	}
+	p := planAnchors(dirs, known)
+	seenDir := make([]int, len(dirs))
+	seenFile := make([]int, len(known))
+	var anchors []string
+	for u, h := range p.units {
+		base := ""
+		if h >= 0 {
+			seenDir[h]++
+			base = dirs[h].Rel
+			anchors = append(anchors, base)
+		}
+		for _, it := range p.items[p.start[u]:p.start[u+1]] {
+			rel := ""
+			if it >= 0 {
+				seenDir[it]++
+				rel = dirs[it].Rel
+			} else {
+				seenFile[^it]++
+				rel = known[^it].Path
+			}
+			if h >= 0 && base != "" && !strings.HasPrefix(rel, base+"/") {
+				t.Errorf("%s is stat'ed relative to %s", rel, base)
+			}
+		}
+	}
+	for i, n := range seenDir {
+		if n != 1 {
+			t.Errorf("directory %q stat'ed %d times", dirs[i].Rel, n)
+		}
+	}
+	for j, n := range seenFile {
+		if n != 1 {
+			t.Errorf("file %q stat'ed %d times", known[j].Path, n)
+		}
+	}
+	if want := []string{"", "a", "a/b/c"}; !slices.Equal(anchors, want) {
+		t.Errorf("anchors %q, want %q", anchors, want)
+	}
+}
+
+// TestSketchSinceAnchors: a file edited below an anchor (a directory of
+// many entries) through a directory that is not one, and an anchor
+// replaced by a symbolic link or removed, are named by Since.
+func TestSketchSinceAnchors(t *testing.T) {
+	old := RacyMargin
+	RacyMargin = 20 * time.Millisecond
+	t.Cleanup(func() { RacyMargin = old })
+	for _, change := range []string{"edit", "symlink", "remove"} {
+		t.Run(change, func(t *testing.T) {
+			root := t.TempDir()
+			files := map[string]string{}
+			for i := range 6 {
+				files[fmt.Sprintf("hub/f%d.go", i)] = "package h\n"
+				files[fmt.Sprintf("other/f%d.go", i)] = "package o\n"
+			}
+			files["hub/thin/deep/x.go"] = "package x\n"
+			walktest.WriteTree(t, root, files)
+			opt := Options{Detect: testDetect, Sketch: true}
+			time.Sleep(60 * time.Millisecond)
+			res := mustWalk(t, root, opt)
+			if res.Sketch == nil {
+				t.Fatal("no sketch")
+			}
+			var want string
+			switch change {
+			case "edit":
+				abs := filepath.Join(root, "hub/thin/deep/x.go")
+				os.WriteFile(abs, []byte("package x // edited\n"), 0o644)
+				later := time.Now().Add(-time.Hour)
+				os.Chtimes(abs, later, later)
+				want = "hub/thin/deep/x.go"
+			case "symlink":
+				os.Rename(filepath.Join(root, "hub"), filepath.Join(root, "moved"))
+				if err := os.Symlink(filepath.Join(root, "other"), filepath.Join(root, "hub")); err != nil {
+					t.Skip(err)
+				}
+				want = "hub"
+			case "remove":
+				os.RemoveAll(filepath.Join(root, "other"))
+				want = "other"
+			}
+			paths, _, ok := res.Sketch.Since(context.Background(), root, opt, known(res))
+			if !ok {
+				t.Fatal("Since gave up")
+			}
+			if !slices.Contains(paths, want) {
+				t.Errorf("Since named %q, not %q", paths, want)
+			}
+		})
 	}
 }

@@ -83,3 +83,10 @@ func newStatter(root string) *statter { return &statter{root: root} }
 
 // lstat is lstatTimes(joinAbs(root, rel)).
 func (s *statter) lstat(rel string) (timedStat, bool) { return lstatTimes(joinAbs(s.root, rel)) }
+
+// openAnchor is never able to anchor here: the caller stats by path.
+func (s *statter) openAnchor(rel string) (timedStat, bool) { return timedStat{}, false }
+
+func (s *statter) closeAnchor() {}
+
+func (s *statter) lstatAt(sub string) (timedStat, bool) { return timedStat{}, false }

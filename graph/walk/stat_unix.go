@@ -190,9 +190,60 @@ func lstatTimes(path string) (timedStat, bool) {
 type statter struct {
 	root string
 	buf  []byte
+	fd   int // the open anchor directory (openAnchor), -1 when none
 }
 
-func newStatter(root string) *statter { return &statter{root: root} }
+func newStatter(root string) *statter { return &statter{root: root, fd: -1} }
+
+// openAnchor opens the directory rel (below the root; "" the root) for
+// lstatAt and returns its times, without following a symlink at rel.
+// Statting a directory's entries relative to it resolves one component
+// instead of the whole path from "/": at 100k files (82k directories) that
+// is a fifth of a Sketch's check, even with the open and close it costs.
+// ok is false when rel cannot be opened as a directory; the caller then
+// stats by path.
+func (s *statter) openAnchor(rel string) (ts timedStat, ok bool) {
+	s.closeAnchor()
+	b := append(s.buf[:0], s.root...)
+	if rel != "" {
+		if !strings.HasSuffix(s.root, "/") {
+			b = append(b, '/')
+		}
+		b = append(b, rel...)
+	}
+	s.buf = append(b, 0)
+	fd, err := openz(s.buf, anchorFlags)
+	if err != nil {
+		return timedStat{}, false
+	}
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		unix.Close(fd)
+		return timedStat{}, false
+	}
+	s.fd = fd
+	fst := toFileStat(&st)
+	return timedStat{typ: fst.typ, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
+}
+
+// closeAnchor closes the directory openAnchor opened, if any.
+func (s *statter) closeAnchor() {
+	if s.fd >= 0 {
+		unix.Close(s.fd)
+		s.fd = -1
+	}
+}
+
+// lstatAt lstats sub, a path relative to the open anchor directory.
+func (s *statter) lstatAt(sub string) (timedStat, bool) {
+	s.buf = append(append(s.buf[:0], sub...), 0)
+	var st unix.Stat_t
+	if lstatzAt(s.fd, s.buf, &st) != nil {
+		return timedStat{}, false
+	}
+	fst := toFileStat(&st)
+	return timedStat{typ: fst.typ, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
+}
 
 // lstat is lstatTimes(joinAbs(root, rel)).
 func (s *statter) lstat(rel string) (timedStat, bool) {
