@@ -28,7 +28,7 @@ func FuzzRecordRoundTrip(f *testing.F) {
 		r := &FileRecord{Path: path, Lang: "go", Size: 10, ModTime: 5, Hash: 99, Facts: &parser.Facts{
 			Language: "go", Doc: sig,
 			Defs:    []parser.Def{{Kind: parser.KindFunc, Name: name, Qualified: name, Parent: -1, StartLine: line, EndLine: line + 2, Signature: sig}},
-			Refs:    []parser.Ref{{Name: name, Line: line, Enclosing: 0}, {Name: sig, Qualifier: name, Kind: 7, Enclosing: -1}},
+			Refs:    []parser.Ref{{Name: name, Line: int32(line), Enclosing: 0}, {Name: sig, Qualifier: name, Kind: 7, Enclosing: -1}},
 			Imports: []parser.Import{{Path: path, Line: 1}},
 		}}
 		stats := []FileStat{{Path: path}}

@@ -238,7 +238,7 @@ func (m *mutator) change() (string, []string) {
 			c.Facts.Defs[i].Parent = shift(c.Facts.Defs[i].Parent)
 		}
 		for i := range c.Facts.Refs {
-			c.Facts.Refs[i].Enclosing = shift(c.Facts.Refs[i].Enclosing)
+			c.Facts.Refs[i].Enclosing = int32(shift(int(c.Facts.Refs[i].Enclosing)))
 		}
 		for i := range c.Facts.Literals {
 			c.Facts.Literals[i].Enclosing = shift(c.Facts.Literals[i].Enclosing)

@@ -217,7 +217,7 @@ func encodeFactsBlob(all []*FileRecord) ([]byte, []int) {
 			if typed&4 != 0 {
 				sec[fRefType].uint(local[ids[rf.Type]])
 			}
-			sec[fRefEnc].int(rf.Enclosing)
+			sec[fRefEnc].int(int(rf.Enclosing))
 		}
 		sec[fLits].uint(uint64(len(f.Literals)))
 		for _, l := range f.Literals {
@@ -389,7 +389,7 @@ func decodeFactsBlob(b []byte, stats []FileStat, g *Graph, fn func(*FileRecord) 
 				if nk&4 != 0 {
 					rf.Type = at(sec[fRefType].uint())
 				}
-				rf.Enclosing = sec[fRefEnc].int()
+				rf.Enclosing = int32(sec[fRefEnc].int())
 			}
 		}
 		if k := count(&sec[fLits], &sec[fLitEnc]); k > 0 {
@@ -469,7 +469,7 @@ func dedupeRefs(f *parser.Facts) {
 	seen := make(map[key]bool, len(f.Refs))
 	out := f.Refs[:0]
 	for _, r := range f.Refs {
-		k := key{r.Name, r.Qualifier, r.Type, r.Kind, r.Selected, r.Enclosing}
+		k := key{r.Name, r.Qualifier, r.Type, r.Kind, r.Selected, int(r.Enclosing)}
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, r)

@@ -435,7 +435,7 @@ func (r *resolver) resolve(f *FileRecord, pc *Piece) {
 			continue
 		}
 		from := uint32(0)
-		if rf.Enclosing >= 0 && rf.Enclosing < len(f.Facts.Defs) {
+		if rf.Enclosing >= 0 && int(rf.Enclosing) < len(f.Facts.Defs) {
 			from = uint32(1 + rf.Enclosing)
 		}
 		use := useOf(rf.Kind)
@@ -776,7 +776,7 @@ func identsByDef(refs []parser.Ref, defs, limit int) [][]string {
 	out := make([][]string, defs+1)
 	seen := make(map[identKey]struct{}, len(refs))
 	for _, rf := range refs {
-		e := rf.Enclosing
+		e := int(rf.Enclosing)
 		if e < -1 || e >= defs || len(out[e+1]) >= limit {
 			continue
 		}

@@ -23,7 +23,10 @@
 // walker in matches.c, which finds the same matches (TestProgramAgrees) in
 // about a third of the time, reading the tree's own data (the public
 // cursor is the fallback); a pattern outside that subset is left to
-// tree-sitter.
+// tree-sitter. Tree-sitter never compiles the whole query (~9 ms for Go,
+// paid by a process's first parse): the capture names come from the
+// source in tree-sitter's order (TestCaptureNames), and the tests compile
+// the whole query to compare against.
 //
 // Principal types: Parser (one per goroutine; not safe for concurrent use),
 // Facts, Def, Ref, Import, Literal. Detect maps a path to a language name

@@ -1002,7 +1002,7 @@ func (p *Parser) buildRefs(src []byte, f *Facts) {
 			continue
 		}
 		enc := outer.at(r.start)
-		ref := Ref{Name: p.intern.get(src[r.start:r.end]), Kind: r.kind, Line: p.lines.line(r.start) + 1, Enclosing: enc}
+		ref := Ref{Name: p.intern.get(src[r.start:r.end]), Kind: r.kind, Line: int32(p.lines.line(r.start) + 1), Enclosing: int32(enc)}
 		if r.qEnd > r.qStart {
 			ref.Selected = true
 			q := src[r.qStart:r.qEnd]

@@ -104,10 +104,10 @@ type Ref struct {
 	// qualifier plain or not: a member, or a module's name.
 	Selected bool
 	Kind     RefKind
-	Line     int
+	Line     int32
 	// Enclosing is the index in Facts.Defs of the innermost definition
 	// containing the use, or -1 at file level.
-	Enclosing int
+	Enclosing int32
 }
 
 // Literal is one distinct string literal of a definition (or of the file

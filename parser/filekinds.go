@@ -31,7 +31,7 @@ func capDefs(f *Facts, n int) {
 		return i
 	}
 	for i := range f.Refs {
-		f.Refs[i].Enclosing = up(f.Refs[i].Enclosing)
+		f.Refs[i].Enclosing = int32(up(int(f.Refs[i].Enclosing)))
 	}
 	w := 0
 	seen := map[Literal]bool{}

@@ -30,7 +30,7 @@ func finishDockerfile(path string, src []byte, f *Facts) {
 		if d.Kind == KindStage {
 			// FROM an earlier stage refers to it.
 			if img := fromImage(d.Signature); named[img] {
-				f.Refs = append(f.Refs, Ref{Name: img, Kind: RefType, Line: d.StartLine, Enclosing: i})
+				f.Refs = append(f.Refs, Ref{Name: img, Kind: RefType, Line: int32(d.StartLine), Enclosing: int32(i)})
 			}
 			named[d.Name] = true
 		}

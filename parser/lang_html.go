@@ -40,7 +40,7 @@ func extractHTML(p *Parser, _ string, tree *sitter.Tree, src []byte, f *Facts) {
 	}
 	nestMarkup(defs, f)
 	for _, r := range refs {
-		f.Refs = append(f.Refs, Ref{Name: r.name, Kind: RefCall, Line: p.lines.line(r.at) + 1, Enclosing: enclosingMarkup(defs, r.at)})
+		f.Refs = append(f.Refs, Ref{Name: r.name, Kind: RefCall, Line: int32(p.lines.line(r.at) + 1), Enclosing: int32(enclosingMarkup(defs, r.at))})
 	}
 	for _, im := range imps {
 		f.Imports = append(f.Imports, Import{Path: im.name, Line: p.lines.line(im.at) + 1})

@@ -90,7 +90,7 @@ func extractSvelte(p *Parser, file string, tree *sitter.Tree, src []byte, f *Fac
 	}
 	nestMarkupUnder(markup, f)
 	for _, u := range uses {
-		f.Refs = append(f.Refs, Ref{Name: u.name, Kind: RefType, Line: p.lines.line(u.at) + 1, Enclosing: 0})
+		f.Refs = append(f.Refs, Ref{Name: u.name, Kind: RefType, Line: int32(p.lines.line(u.at) + 1), Enclosing: 0})
 	}
 	f.Doc = comp.Doc
 }

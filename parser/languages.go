@@ -232,9 +232,8 @@ type langSpec struct {
 
 	once  sync.Once
 	lang  *sitter.Language
-	query *sitter.Query // the whole query, as tree-sitter runs it
-	prog  *program      // the same query for the tree walker
-	roles []role        // capture index -> role
+	prog  *program // the language's query for the tree walker
+	roles []role   // capture index -> role
 	// nodeRoles maps a grammar symbol to 1 + the role of its nodes, or 0;
 	// it is built from nodes.
 	nodeRoles []uint8
@@ -283,30 +282,26 @@ func (s *langSpec) load() error {
 			s.err = s.loadNodes()
 			return
 		}
-		var src []byte
-		for _, f := range s.queries {
-			b, err := queryFS.ReadFile("queries/" + f)
-			if err != nil {
-				s.err = fmt.Errorf("read query %s: %w", f, err)
-				return
-			}
-			src = append(src, b...)
-			src = append(src, '\n')
+		src, err := s.querySource()
+		if err != nil {
+			s.err = err
+			return
 		}
-		q, err := sitter.NewQuery(src, s.lang)
+		// Tree-sitter's own compile of the whole query (~9 ms for Go) is
+		// not needed: the walker runs the patterns, tree-sitter compiles
+		// only the residual ones, and the capture names come from the
+		// source in tree-sitter's order (TestCaptureNames).
+		names, err := captureNames(src)
 		if err != nil {
 			s.err = fmt.Errorf("compile %s query: %w", s.name, err)
 			return
 		}
-		s.query = q
-		if s.prog, err = compileProgram(string(src), s.lang, q); err != nil {
+		if s.prog, err = compileProgram(src, s.lang, names); err != nil {
 			s.err = fmt.Errorf("compile %s query: %w", s.name, err)
 			return
 		}
-		n := q.CaptureCount()
-		s.roles = make([]role, n)
-		for i := uint32(0); i < n; i++ {
-			name := q.CaptureNameForId(i)
+		s.roles = make([]role, len(names))
+		for i, name := range names {
 			r, ok := roleByName[name]
 			if !ok {
 				s.err = fmt.Errorf("%s query: unknown capture @%s", s.name, name)
@@ -316,6 +311,20 @@ func (s *langSpec) load() error {
 		}
 	})
 	return s.err
+}
+
+// querySource returns the language's query files, concatenated.
+func (s *langSpec) querySource() (string, error) {
+	var src []byte
+	for _, f := range s.queries {
+		b, err := queryFS.ReadFile("queries/" + f)
+		if err != nil {
+			return "", fmt.Errorf("read query %s: %w", f, err)
+		}
+		src = append(src, b...)
+		src = append(src, '\n')
+	}
+	return string(src), nil
 }
 
 // loadNodes builds nodeRoles from nodes. Like a query's (type) pattern, a

@@ -663,9 +663,9 @@ func (p *Parser) lexRefs(h *heurLang, code []byte, defs []lexDef, encl []int32, 
 		case tok[0] >= 'A' && tok[0] <= 'Z':
 			kind = RefType
 		}
-		ref := Ref{Name: p.intern.get(tok), Kind: kind, Line: line + 1, Enclosing: -1}
+		ref := Ref{Name: p.intern.get(tok), Kind: kind, Line: int32(line + 1), Enclosing: -1}
 		if line < len(encl) {
-			ref.Enclosing = int(encl[line])
+			ref.Enclosing = int32(encl[line])
 		}
 		if start >= 2 && (code[start-1] == '.' || code[start-1] == ':') {
 			q := start - 1

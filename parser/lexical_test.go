@@ -201,7 +201,7 @@ func TestLexicalFacts(t *testing.T) {
 	enc := -1
 	for _, r := range f.Refs {
 		if r.Name == "xs" {
-			enc = r.Enclosing
+			enc = int(r.Enclosing)
 		}
 		if r.Name == "append" || r.Name == "pushed" || r.Name == "where" {
 			t.Errorf("ref %q from a comment, string or keyword", r.Name)

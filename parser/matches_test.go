@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -46,7 +47,7 @@ func TestMatcherAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := s.query
+		q := fullQuery(t, s)
 		if s.nodes != nil {
 			var b strings.Builder
 			for typ, capt := range s.nodes {
@@ -175,7 +176,7 @@ func TestProgramAgrees(t *testing.T) {
 			if i == 0 && !walksInternal(root) {
 				t.Errorf("%s: the walker falls back to the public cursor (unknown language ABI?)", lang)
 			}
-			want := normalMatches(matchesViaCursor(s.query, root), nil)
+			want := normalMatches(matchesViaCursor(fullQuery(t, s), root), nil)
 			// Both walks: over the tree's own data, and with the cursor.
 			for _, cw := range []bool{false, true} {
 				cursorWalk = cw
@@ -212,7 +213,14 @@ func TestProgramResidual(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer q.Close()
-	prog, err := compileProgram(src, s.lang, q)
+	names, err := captureNames(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := queryCaptureNames(q); !slices.Equal(names, want) {
+		t.Fatalf("capture names %v, tree-sitter's %v", names, want)
+	}
+	prog, err := compileProgram(src, s.lang, names)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +274,7 @@ func TestProgramAgreesOnTree(t *testing.T) {
 		}
 		defer tree.Close()
 		files++
-		want := normalMatches(matchesViaCursor(s.query, tree.RootNode()), nil)
+		want := normalMatches(matchesViaCursor(fullQuery(t, s), tree.RootNode()), nil)
 		got := normalMatches(p.mt.exec(s.prog, tree.RootNode()), nil)
 		if msg := agree(got, want); msg != "" {
 			bad++
@@ -344,4 +352,73 @@ func agree(walker, cursor []string) string {
 		}
 	}
 	return ""
+}
+
+// fullQueries caches fullQuery's compiles, by language name.
+var fullQueries sync.Map
+
+// fullQuery compiles the language's whole query with tree-sitter, which
+// load no longer does: the tests compare the walker against it.
+func fullQuery(t testing.TB, s *langSpec) *sitter.Query {
+	t.Helper()
+	if q, ok := fullQueries.Load(s.name); ok {
+		return q.(*sitter.Query)
+	}
+	src, err := s.querySource()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := sitter.NewQuery([]byte(src), s.lang)
+	if err != nil {
+		t.Fatalf("compile %s query: %v", s.name, err)
+	}
+	q2, _ := fullQueries.LoadOrStore(s.name, q)
+	return q2.(*sitter.Query)
+}
+
+// queryCaptureNames lists q's capture names by index.
+func queryCaptureNames(q *sitter.Query) []string {
+	var names []string
+	for i := uint32(0); i < q.CaptureCount(); i++ {
+		names = append(names, q.CaptureNameForId(i))
+	}
+	return names
+}
+
+// TestCaptureNames checks that captureNames numbers every language's
+// captures as tree-sitter does, and that the whole query still compiles
+// with tree-sitter (load no longer compiles it).
+func TestCaptureNames(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	for _, lang := range Languages() {
+		s, err := p.spec("x" + extByLang[lang][0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.nodes != nil {
+			continue // Markdown: node types, not a query
+		}
+		src, err := s.querySource()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := captureNames(src)
+		if err != nil {
+			t.Fatalf("%s: %v", lang, err)
+		}
+		if want := queryCaptureNames(fullQuery(t, s)); !slices.Equal(got, want) {
+			t.Errorf("%s: capture names\n%v\ntree-sitter's\n%v", lang, got, want)
+		}
+	}
+	// Strings and comments hold no captures; names take tree-sitter's
+	// characters.
+	src := "; @no\n(a \"@no\\\" @no\") @x.y? (#eq? @x.y? \"@no\") @z-1! @x.y?"
+	got, err := captureNames(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"x.y?", "z-1!"}; !slices.Equal(got, want) {
+		t.Errorf("captureNames(%q) = %q, want %q", src, got, want)
+	}
 }

@@ -838,7 +838,7 @@ func checkValid(t testing.TB, f *Facts) {
 		if bad(r.Name) || bad(r.Qualifier) {
 			t.Errorf("invalid UTF-8 in ref %+v", r)
 		}
-		if r.Enclosing < -1 || r.Enclosing >= len(f.Defs) || r.Line < 1 {
+		if r.Enclosing < -1 || int(r.Enclosing) >= len(f.Defs) || r.Line < 1 {
 			t.Errorf("bad ref %+v", r)
 		}
 	}

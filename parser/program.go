@@ -351,14 +351,14 @@ func (lx *scmLexer) children(n *patNode) error {
 }
 
 // compileProgram compiles the query source for lang into a program whose
-// capture indexes are those of q, the whole source compiled by
-// tree-sitter.
-func compileProgram(src string, lang *sitter.Language, q *sitter.Query) (*program, error) {
+// capture indexes are those of names, the source's capture names in
+// tree-sitter's order (captureNames).
+func compileProgram(src string, lang *sitter.Language, names []string) (*program, error) {
 	pats, err := splitPatterns(src)
 	if err != nil {
 		return nil, err
 	}
-	c := newProgCompiler(lang, q)
+	c := newProgCompiler(lang, names)
 	var residual strings.Builder
 	for _, pt := range pats {
 		if pt.err != nil {
@@ -383,6 +383,50 @@ func compileProgram(src string, lang *sitter.Language, q *sitter.Query) (*progra
 	return prog, nil
 }
 
+// captureNames lists the capture names of query source in the order
+// tree-sitter numbers them: by first appearance outside strings and
+// comments. It saves compiling the whole query with tree-sitter only to
+// learn them.
+func captureNames(src string) ([]string, error) {
+	lx := scmLexer{src: src}
+	var names []string
+	seen := map[string]bool{}
+	for {
+		lx.skip()
+		if lx.pos >= len(lx.src) {
+			return names, nil
+		}
+		switch lx.src[lx.pos] {
+		case '"':
+			if _, err := lx.str(); err != nil {
+				return nil, err
+			}
+		case '@':
+			lx.pos++
+			st := lx.pos
+			// Tree-sitter's identifier characters, which differ from
+			// isIdentChar.
+			for lx.pos < len(lx.src) {
+				c := lx.src[lx.pos]
+				if c != '_' && c != '-' && c != '.' && c != '?' && c != '!' &&
+					(c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+					break
+				}
+				lx.pos++
+			}
+			if lx.pos == st {
+				return nil, fmt.Errorf("query: @ without a capture name at byte %d", st)
+			}
+			if name := lx.src[st:lx.pos]; !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		default:
+			lx.pos++
+		}
+	}
+}
+
 // progCompiler holds the tables compileProgram looks names up in and the
 // program it lays out.
 type progCompiler struct {
@@ -397,11 +441,11 @@ type progCompiler struct {
 	roots [][]uint16 // per symbol: the root steps of the patterns it can start
 }
 
-func newProgCompiler(lang *sitter.Language, q *sitter.Query) *progCompiler {
+func newProgCompiler(lang *sitter.Language, names []string) *progCompiler {
 	c := &progCompiler{lang: lang, nsym: lang.SymbolCount(), captureIdx: map[string]uint32{},
 		symbols: map[[2]string][]uint16{}, fields: map[string]uint16{}}
-	for i := uint32(0); i < q.CaptureCount(); i++ {
-		c.captureIdx[q.CaptureNameForId(i)] = i
+	for i, name := range names {
+		c.captureIdx[name] = uint32(i)
 	}
 	for i := uint32(0); i < c.nsym; i++ {
 		s := sitter.Symbol(i)
@@ -518,7 +562,11 @@ func (c *progCompiler) residualQuery(src string) (*sitter.Query, []uint32, error
 	}
 	remap := make([]uint32, rq.CaptureCount())
 	for i := range remap {
-		remap[i] = c.captureIdx[rq.CaptureNameForId(uint32(i))]
+		idx, ok := c.captureIdx[rq.CaptureNameForId(uint32(i))]
+		if !ok {
+			return nil, nil, fmt.Errorf("query: capture @%s not found in the source", rq.CaptureNameForId(uint32(i)))
+		}
+		remap[i] = idx
 	}
 	return rq, remap, nil
 }
