@@ -66,6 +66,17 @@ var signalCases = []struct {
 	{"the browser lists a page of items", []string{"shop/browse.py"}}, // nameFactor on an agent noun's verb (browser → browse.py)       // nameFactor on two adjacent words written as one stem
 }
 
+// symbolCases are questions about fixtures/symbols asked with the kind
+// filter symbol: each is the doc sentence of a function in a small file
+// beside a long file of near-identical definitions, which won as a file
+// group before members were ranked on their own (memberOnly).
+var symbolCases = []struct {
+	q    string
+	gold []string
+}{
+	{"Round a price to the nearest cent.", []string{"shop/money.py"}}, // packMembers (shop/currency.py holds ten similar conversions)
+}
+
 // TestGoldenRanking builds the polyglot fixture, asks every question and
 // compares recall@1, recall@5 and reciprocal rank with testdata/ranking.golden.
 // polyglotSnapshot indexes a copy of fixtures/polyglot (12 languages and
@@ -84,7 +95,12 @@ func TestGoldenRanking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := rankingTable(t, ix, rankingCases) + "\nfixtures/ranking\n" + rankingTable(t, sig, signalCases)
+	syms, err := Load(fixtureSnapshot(t, "symbols"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rankingTable(t, ix, rankingCases, Options{}) + "\nfixtures/ranking\n" + rankingTable(t, sig, signalCases, Options{}) +
+		"\nfixtures/symbols, kind symbol\n" + rankingTable(t, syms, symbolCases, Options{Kinds: []graph.Kind{graph.KindSymbol}})
 	walktest.Golden(t, "ranking.golden", got)
 }
 
@@ -93,13 +109,13 @@ func TestGoldenRanking(t *testing.T) {
 func rankingTable(t *testing.T, ix *Index, cases []struct {
 	q    string
 	gold []string
-}) string {
+}, opt Options) string {
 	t.Helper()
 	var b strings.Builder
 	var sumR1, sumR5, sumRR float64
 	fmt.Fprintf(&b, "%-52s %5s %5s %5s  top files\n", "question", "R@1", "R@5", "RR")
 	for _, c := range cases {
-		res, err := ix.Query(context.Background(), c.q, Options{})
+		res, err := ix.Query(context.Background(), c.q, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
