@@ -152,3 +152,31 @@ func rankingTable(t *testing.T, ix *Index, cases []struct {
 	fmt.Fprintf(&b, "%-52s %5.2f %5.2f %5.2f\n", "MEAN", sumR1/n, sumR5/n, sumRR/n)
 	return b.String()
 }
+
+// TestMemberOnlyRanksMembers checks a symbol-kind question over
+// fixtures/symbols: one stub per symbol, the described function first
+// though its file is the smaller, and --explain naming the symbol's own
+// score and its file.
+func TestMemberOnlyRanksMembers(t *testing.T) {
+	ix, err := Load(fixtureSnapshot(t, "symbols"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Query(context.Background(), "Round a price to the nearest cent.", Options{Kinds: []graph.Kind{graph.KindSymbol}, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) < 2 || res.Results[0].ID != "symbol:shop/money.py#round_price" {
+		t.Fatalf("results %+v, want symbol:shop/money.py#round_price first", res.Results)
+	}
+	seen := map[string]bool{}
+	for _, s := range res.Results {
+		if s.Kind != "symbol" || len(s.Symbols) > 0 || seen[s.ID] {
+			t.Errorf("stub %s (kind %s, symbols %v): want one symbol stub per symbol", s.ID, s.Kind, s.Symbols)
+		}
+		seen[s.ID] = true
+	}
+	if ex := res.Results[0].Explain; !strings.HasPrefix(ex, fmt.Sprintf("%.3f = symbol ", res.Results[0].Score)) || !strings.Contains(ex, "of file:shop/money.py") {
+		t.Errorf("explain %q: want the symbol's own score and its file", ex)
+	}
+}

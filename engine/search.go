@@ -17,11 +17,15 @@ import (
 // Options tune one query. The zero value asks for a 2000-token answer over
 // every kind with no focus.
 type Options struct {
-	BudgetTokens int          // 0 → 2000; capped at 20000
-	Kinds        []graph.Kind // filter; nil = all
-	Focus        []string     // repo-relative paths the agent is working on: boost pages near them in the graph
-	Explain      bool         // fill Stub.Explain with score components
-	Extra        []graph.Page // authored memory pages to rank in the same answer (scored with the same text model)
+	BudgetTokens int // 0 → 2000; capped at 20000
+	// Kinds filters the answer's pages; nil = all. A filter leaving out
+	// file and module pages (symbol only) ranks each allowed page by its
+	// own score times its file's factors, one stub per page (memberOnly);
+	// otherwise files rank as groups of their matching members.
+	Kinds   []graph.Kind
+	Focus   []string     // repo-relative paths the agent is working on: boost pages near them in the graph
+	Explain bool         // fill Stub.Explain with score components
+	Extra   []graph.Page // authored memory pages to rank in the same answer (scored with the same text model)
 }
 
 // Default and maximum answer budgets, in tokens of rendered text.
