@@ -66,6 +66,17 @@ var signalCases = []struct {
 	{"the browser lists a page of items", []string{"shop/browse.py"}}, // nameFactor on an agent noun's verb (browser → browse.py)       // nameFactor on two adjacent words written as one stem
 }
 
+// symbolCases are questions about fixtures/symbols asked with the kind
+// filter symbol: each is the doc sentence of a function in a small file
+// beside a long file of near-identical definitions, which won as a file
+// group before members were ranked on their own (memberOnly).
+var symbolCases = []struct {
+	q    string
+	gold []string
+}{
+	{"Round a price to the nearest cent.", []string{"shop/money.py"}}, // packMembers (shop/currency.py holds ten similar conversions)
+}
+
 // TestGoldenRanking builds the polyglot fixture, asks every question and
 // compares recall@1, recall@5 and reciprocal rank with testdata/ranking.golden.
 // polyglotSnapshot indexes a copy of fixtures/polyglot (12 languages and
@@ -84,7 +95,12 @@ func TestGoldenRanking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := rankingTable(t, ix, rankingCases) + "\nfixtures/ranking\n" + rankingTable(t, sig, signalCases)
+	syms, err := Load(fixtureSnapshot(t, "symbols"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rankingTable(t, ix, rankingCases, Options{}) + "\nfixtures/ranking\n" + rankingTable(t, sig, signalCases, Options{}) +
+		"\nfixtures/symbols, kind symbol\n" + rankingTable(t, syms, symbolCases, Options{Kinds: []graph.Kind{graph.KindSymbol}})
 	walktest.Golden(t, "ranking.golden", got)
 }
 
@@ -93,13 +109,13 @@ func TestGoldenRanking(t *testing.T) {
 func rankingTable(t *testing.T, ix *Index, cases []struct {
 	q    string
 	gold []string
-}) string {
+}, opt Options) string {
 	t.Helper()
 	var b strings.Builder
 	var sumR1, sumR5, sumRR float64
 	fmt.Fprintf(&b, "%-52s %5s %5s %5s  top files\n", "question", "R@1", "R@5", "RR")
 	for _, c := range cases {
-		res, err := ix.Query(context.Background(), c.q, Options{})
+		res, err := ix.Query(context.Background(), c.q, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,4 +151,32 @@ func rankingTable(t *testing.T, ix *Index, cases []struct {
 	n := float64(len(cases))
 	fmt.Fprintf(&b, "%-52s %5.2f %5.2f %5.2f\n", "MEAN", sumR1/n, sumR5/n, sumRR/n)
 	return b.String()
+}
+
+// TestMemberOnlyRanksMembers checks a symbol-kind question over
+// fixtures/symbols: one stub per symbol, the described function first
+// though its file is the smaller, and --explain naming the symbol's own
+// score and its file.
+func TestMemberOnlyRanksMembers(t *testing.T) {
+	ix, err := Load(fixtureSnapshot(t, "symbols"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Query(context.Background(), "Round a price to the nearest cent.", Options{Kinds: []graph.Kind{graph.KindSymbol}, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) < 2 || res.Results[0].ID != "symbol:shop/money.py#round_price" {
+		t.Fatalf("results %+v, want symbol:shop/money.py#round_price first", res.Results)
+	}
+	seen := map[string]bool{}
+	for _, s := range res.Results {
+		if s.Kind != "symbol" || len(s.Symbols) > 0 || seen[s.ID] {
+			t.Errorf("stub %s (kind %s, symbols %v): want one symbol stub per symbol", s.ID, s.Kind, s.Symbols)
+		}
+		seen[s.ID] = true
+	}
+	if ex := res.Results[0].Explain; !strings.HasPrefix(ex, fmt.Sprintf("%.3f = symbol ", res.Results[0].Score)) || !strings.Contains(ex, "of file:shop/money.py") {
+		t.Errorf("explain %q: want the symbol's own score and its file", ex)
+	}
 }

@@ -17,11 +17,15 @@ import (
 // Options tune one query. The zero value asks for a 2000-token answer over
 // every kind with no focus.
 type Options struct {
-	BudgetTokens int          // 0 → 2000; capped at 20000
-	Kinds        []graph.Kind // filter; nil = all
-	Focus        []string     // repo-relative paths the agent is working on: boost pages near them in the graph
-	Explain      bool         // fill Stub.Explain with score components
-	Extra        []graph.Page // authored memory pages to rank in the same answer (scored with the same text model)
+	BudgetTokens int // 0 → 2000; capped at 20000
+	// Kinds filters the answer's pages; nil = all. A filter leaving out
+	// file and module pages (symbol only) ranks each allowed page by its
+	// own score times its file's factors, one stub per page (memberOnly);
+	// otherwise files rank as groups of their matching members.
+	Kinds   []graph.Kind
+	Focus   []string     // repo-relative paths the agent is working on: boost pages near them in the graph
+	Explain bool         // fill Stub.Explain with score components
+	Extra   []graph.Page // authored memory pages to rank in the same answer (scored with the same text model)
 }
 
 // Default and maximum answer budgets, in tokens of rendered text.
@@ -184,7 +188,9 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	}
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
-	out, ok, err := ix.query(ctx, q, opt, a, res, true)
+	// Members ranked on their own (memberOnly) are not bounded by the
+	// group scores pruning reasons about: such a question is not pruned.
+	out, ok, err := ix.query(ctx, q, opt, a, res, !memberOnly(kindMask(opt.Kinds)))
 	if !ok && err == nil {
 		ix.stats.rerun.Add(1)
 		out, _, err = ix.query(ctx, q, opt, a, res, false)
@@ -217,6 +223,10 @@ func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, r
 	ix.addMemories(&r)
 	ix.scoreGroups(&r)
 	ix.boostNeighbours(&r)
+	if memberOnly(kindMask(r.opt.Kinds)) {
+		ix.packMembers(&r, &res)
+		return res, true, nil
+	}
 	order, sorted, cut := ix.rankGroups(&r)
 	if err := ctx.Err(); err != nil {
 		return res, true, err
@@ -993,6 +1003,118 @@ func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) (r
 	}
 	p.finish()
 	return reached
+}
+
+// memberOnly reports whether a kind filter leaves out file and module
+// pages (--kind symbol, MCP kind "symbol"): then the answer ranks the
+// allowed pages by their own evidence (packMembers), not by the score of
+// the file group they belong to. Without a filter, or with one allowing
+// files or modules, files are ranked as groups (rankGroups, packStubs).
+func memberOnly(allowed uint8) bool {
+	return allowed&(1<<graph.KindFile|1<<graph.KindModule) == 0
+}
+
+// memberCand is one page packMembers ranks: a group's member or a
+// standalone group page, with its score and its group.
+type memberCand struct {
+	score float64
+	page  uint32
+	gi    int32
+}
+
+// packMembers is steps 4 and 5 for a kind filter leaving out files and
+// modules (memberOnly): each allowed page is ranked by its own text score
+// times the factors of its group (the group's score over its text shares:
+// class, path, component, focus, neighbour and file-name signals), so a
+// long file of near-identical definitions no longer carries its best
+// member above the described symbol of a smaller file. One stub per page;
+// pages scoring below minScoreShare of the best are noise; ties go by ID.
+func (ix *Index) packMembers(r *queryRun, res *Result) {
+	s := r.s
+	allowed := kindMask(r.opt.Kinds)
+	var order []int
+	for i := range s.groups {
+		if s.groups[i].score > 0 {
+			order = append(order, i)
+		}
+	}
+	ix.fileSignals(r, order)
+	var cands []memberCand
+	for _, gi := range order {
+		g := &s.groups[gi]
+		if g.extra > 0 {
+			if allowed&(1<<graph.KindMemory) != 0 {
+				cands = append(cands, memberCand{score: g.score, gi: int32(gi)})
+			}
+			continue
+		}
+		base := groupFileShare*g.own + groupTop1Share*float64(g.top[0]) + groupTop2Share*float64(g.top[1]) + groupTop3Share*float64(g.top[2])
+		if base <= 0 {
+			continue
+		}
+		mult := g.score / base
+		if g.own > 0 && allowed&(1<<ix.kind[g.page]) != 0 {
+			cands = append(cands, memberCand{score: g.own * mult, page: g.page, gi: int32(gi)})
+		}
+		for m := g.head; m != 0; m = s.next[m-1] {
+			if p := m - 1; allowed&(1<<ix.kind[p]) != 0 && s.score[p] > 0 {
+				cands = append(cands, memberCand{score: float64(s.score[p]) * mult, page: p, gi: int32(gi)})
+			}
+		}
+	}
+	best := 0.0
+	for _, c := range cands {
+		best = max(best, c.score)
+	}
+	cut := best * minScoreShare
+	cands = slices.DeleteFunc(cands, func(c memberCand) bool { return c.score < cut })
+	slices.SortFunc(cands, func(x, y memberCand) int {
+		if x.score != y.score {
+			if x.score > y.score {
+				return -1
+			}
+			return 1
+		}
+		return compareParts(ix.candID(x, s, r.opt.Extra), ix.candID(y, s, r.opt.Extra))
+	})
+	p := newPacker(res)
+	for rank, c := range cands {
+		if p.full() || p.skipped >= maxSkippedStubs {
+			res.More += len(cands) - rank
+			res.Truncated = true
+			break
+		}
+		g := s.groups[c.gi]
+		var fs []string
+		if r.opt.Explain {
+			fs = r.factors[c.gi]
+		}
+		if g.extra == 0 {
+			// The page as a group of its own: stub shows it, explain
+			// gives its own text score times its group's factors.
+			g = groupAcc{page: c.page, own: float64(s.score[c.page]), score: c.score}
+			if c.page == s.groups[c.gi].page {
+				g.own = s.groups[c.gi].own
+			}
+			if r.opt.Explain {
+				fs = append([]string{"of " + ix.id(s.groups[c.gi].page)}, fs...)
+			}
+		}
+		st, ok := ix.stub(&g, fs, s, allowed, r.opt, r.a, r.tps)
+		if !ok {
+			continue
+		}
+		p.add(st)
+	}
+	p.finish()
+}
+
+// candID is the ID of a packMembers candidate as parts (see idParts).
+func (ix *Index) candID(c memberCand, s *scratch, extra []graph.Page) [5]string {
+	if g := &s.groups[c.gi]; g.extra > 0 {
+		return ix.groupID(g, extra)
+	}
+	return ix.idParts(c.page)
 }
 
 // leanStubTokens is about the fewest tokens a stub usually takes (an ID,
