@@ -1068,6 +1068,10 @@ func (ix *Index) packMembers(r *queryRun, res *Result) {
 	}
 	cut := best * minScoreShare
 	cands = slices.DeleteFunc(cands, func(c memberCand) bool { return c.score < cut })
+	// By score; equal scores by ID, put in order only for the runs the
+	// packer reaches (each candidate's ID decoded once): a broad question
+	// at 100k files has tens of thousands of candidates, many tied, and
+	// comparing decoded IDs inside the sort took seconds.
 	slices.SortFunc(cands, func(x, y memberCand) int {
 		if x.score != y.score {
 			if x.score > y.score {
@@ -1075,15 +1079,42 @@ func (ix *Index) packMembers(r *queryRun, res *Result) {
 			}
 			return 1
 		}
-		return compareParts(ix.candID(x, s, r.opt.Extra), ix.candID(y, s, r.opt.Extra))
+		if x.gi != y.gi {
+			return cmp.Compare(x.gi, y.gi)
+		}
+		return cmp.Compare(x.page, y.page)
 	})
+	final := 0 // cands[:final] are in their final order
+	type withID struct {
+		c  memberCand
+		id [5]string
+	}
+	var run []withID
 	p := newPacker(res)
-	for rank, c := range cands {
+	for rank := range cands {
 		if p.full() || p.skipped >= maxSkippedStubs {
 			res.More += len(cands) - rank
 			res.Truncated = true
 			break
 		}
+		if rank == final {
+			end := rank + 1
+			for end < len(cands) && cands[end].score == cands[rank].score {
+				end++
+			}
+			if end-rank > 1 {
+				run = run[:0]
+				for _, c := range cands[rank:end] {
+					run = append(run, withID{c, ix.candID(c, s, r.opt.Extra)})
+				}
+				slices.SortFunc(run, func(x, y withID) int { return compareParts(x.id, y.id) })
+				for i := range run {
+					cands[rank+i] = run[i].c
+				}
+			}
+			final = end
+		}
+		c := cands[rank]
 		g := s.groups[c.gi]
 		var fs []string
 		if r.opt.Explain {
