@@ -451,6 +451,12 @@ type groupSignals struct {
 	focus  map[uint32]float64
 }
 
+// textScore is a group's text part: its file page's score plus shares of
+// its three best members (scoreGroups multiplies it by the factors).
+func (g *groupAcc) textScore() float64 {
+	return groupFileShare*g.own + groupTop1Share*float64(g.top[0]) + groupTop2Share*float64(g.top[1]) + groupTop3Share*float64(g.top[2])
+}
+
 // scoreGroups is step 3: each group's score from its own and its best
 // members' text scores, times the factors of its kind, flags and the
 // question's signals.
@@ -461,7 +467,7 @@ func (ix *Index) scoreGroups(r *queryRun) {
 	}
 	for i := range r.s.groups {
 		g := &r.s.groups[i]
-		g.score = groupFileShare*g.own + groupTop1Share*float64(g.top[0]) + groupTop2Share*float64(g.top[1]) + groupTop3Share*float64(g.top[2])
+		g.score = g.textScore()
 		if g.extra > 0 {
 			g.score *= memoryFactor
 			continue
@@ -1048,7 +1054,7 @@ func (ix *Index) packMembers(r *queryRun, res *Result) {
 			}
 			continue
 		}
-		base := groupFileShare*g.own + groupTop1Share*float64(g.top[0]) + groupTop2Share*float64(g.top[1]) + groupTop3Share*float64(g.top[2])
+		base := g.textScore()
 		if base <= 0 {
 			continue
 		}
