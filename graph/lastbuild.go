@@ -19,13 +19,7 @@ func saveLastBuild(dir string, info *BuildInfo) {
 	if err != nil {
 		return
 	}
-	tmp := filepath.Join(dir, lastBuildName+".tmp")
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, lastBuildName)); err != nil {
-		os.Remove(tmp)
-	}
+	writeCacheFile(filepath.Join(dir, lastBuildName), b)
 }
 
 // removeLastBuild drops the record once a build writes a generation.

@@ -132,13 +132,5 @@ func (c *sealCache) save() {
 		}
 		fmt.Fprintf(&b, "%s %d %d %d %d %x\n", filepath.ToSlash(p), l.size, l.mtime, l.ctime, l.ino, l.hash)
 	}
-	path := filepath.Join(c.dir, sealCacheName)
-	tmp := fmt.Sprintf("%s.tmp%d", path, os.Getpid())
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		os.Remove(tmp)
-		return
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-	}
+	writeCacheFile(filepath.Join(c.dir, sealCacheName), []byte(b.String()))
 }

@@ -131,15 +131,7 @@ func saveStatTable(dir string, gen int, key uint64, stats []FileStat) {
 		b = append(b, st.Path...)
 	}
 	b = binary.LittleEndian.AppendUint64(b, xxhash.Sum64(b))
-	path := filepath.Join(dir, statTableName)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		os.Remove(tmp)
-		return
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-	}
+	writeCacheFile(filepath.Join(dir, statTableName), b)
 }
 
 // nextStats returns the stats of the generation an incremental build

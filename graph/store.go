@@ -282,6 +282,28 @@ func syncDir(dir string) error {
 // a rename: a reader sees the old content or the new, never part of it.
 func WriteFileAtomic(path string, data []byte) error { return writeFileAtomic(path, data, "") }
 
+// writeCacheFile writes a cache file of the index folder (the stat table,
+// the walk sketch, the seal-check cache, the last build's info) through a
+// temporary file of its own and a rename, without fsync: readers see the
+// old content or the new, and a cache lost to a crash is rebuilt. Best
+// effort: an error leaves the old file (or none) and no temporary behind.
+func writeCacheFile(path string, data []byte) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
 // writeFileAtomic is WriteFileAtomic with the crash points point-tmp-written,
 // point-tmp-synced, point-renamed and point-dir-synced (none when point is
 // empty).

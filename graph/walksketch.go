@@ -80,14 +80,7 @@ func saveSketch(dir string, gen int, sk *walk.Sketch) {
 	e.int(int(sk.GitIndex.Size))
 	e.int(int(sk.GitIndex.ModTime))
 	e.b = binary.LittleEndian.AppendUint64(e.b, xxhash.Sum64(e.b))
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, e.b, 0o644); err != nil {
-		os.Remove(tmp)
-		return
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-	}
+	writeCacheFile(path, e.b)
 }
 
 // knownFiles are what a sketch's Since compares: the indexed files with
