@@ -144,6 +144,7 @@ func (w *segWriter) commit() error {
 	if err != nil {
 		return fmt.Errorf("create segment %s: %w", sd, err)
 	}
+	filter := filterOfKVs(w.kvs)
 	wb := db.NewWriteBatch()
 	for _, kv := range w.kvs {
 		if err = wb.Set([]byte(kv.key), kv.val); err != nil {
@@ -183,6 +184,10 @@ func (w *segWriter) commit() error {
 		return err
 	}
 	crashPoint("seg", "dir-synced")
+	// The name filter, a cache beside the sealed files (segfilter.go).
+	if seal, err := readSeal(w.dir, sd); err == nil {
+		saveFilter(sd, seal, filter)
+	}
 	return nil
 }
 

@@ -252,3 +252,25 @@ func TestIncrementalCostFollowsChange(t *testing.T) {
 		}
 	}
 }
+
+// TestIncrementalOpensFollowChange makes the changes of
+// TestIncrementalCostFollowsChange on a 500- and a 2,000-file tree cut in
+// segments of 50 files (10 and 40 of them): the segment databases each
+// build opens must not grow with the tree. An incremental build opens a
+// segment only when its name filter says it may hold a key the change
+// asks (graph's segfilter.go); without filters an edit opened them all.
+func TestIncrementalOpensFollowChange(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "50")
+	small, large := complexitySteps(), complexitySteps()
+	costOnTree(t, 500, small)
+	costOnTree(t, 2000, large)
+	for i := range small {
+		s, l := small[i], large[i]
+		if l.opens > s.opens+1 {
+			t.Errorf("%s: opened %d segment databases on 2,000 files, %d on 500: the opens grow with the tree", s.name, l.opens, s.opens)
+		}
+		if l.opens > 4 {
+			t.Errorf("%s: opened %d segment databases of 41, want at most 4", s.name, l.opens)
+		}
+	}
+}
