@@ -226,9 +226,10 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	// Re-resolve the parsed and affected files against the new tree, but
 	// for the parsed files whose stored edges stand (reuseEdges).
 	var reusedEdges []*segPiece
+	var stored map[string]*segPiece // stored copies of parsed files reuseEdges read
 	toResolve := parsed
 	if prevGoModule(prev, goMod) == goMod {
-		if reusedEdges, toResolve, err = reuseEdges(parsed, oldSums, where, change, now); err != nil {
+		if reusedEdges, toResolve, stored, err = reuseEdges(parsed, oldSums, where, change, now); err != nil {
 			return nil, prevError{err}
 		}
 	}
@@ -263,10 +264,18 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	lap("resolve")
 
 	// Modules: rebuilt from the doc candidates when the tree's directories
-	// or a candidate changed.
-	ms, err := prev.modulesSegment()
-	if err != nil {
-		return nil, prevError{err}
+	// or a candidate changed. With the same paths and every changed file's
+	// candidate as its stored copy's, neither can have: the modules
+	// segment stands unread (its candidates are every package doc of the
+	// tree: 25 ms to decode and merge at 100k files).
+	pathsMoved := len(removed) > 0 || len(newPaths) != len(oldPaths)
+	modsID, hasMods := prev.modulesID()
+	standing := hasMods && !pathsMoved && sameCandidates(contentGone, parsed, stored)
+	var ms *segment
+	if !standing {
+		if ms, err = prev.modulesSegment(); err != nil {
+			return nil, prevError{err}
+		}
 	}
 	var oldMods, mods Piece
 	var docs []docCandidate
@@ -276,13 +285,14 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		}
 	}
 	oldDocs := docs
-	docs = updateDocs(docs, contentGone, parsed)
+	if !standing {
+		docs = updateDocs(docs, contentGone, parsed)
+	}
 	// Module pages follow from the directories and the doc candidates
 	// alone: with the same files and candidates they stand, and remaking
 	// them (a record per file of the tree: 250 ms at 100k files) is saved.
-	pathsMoved := len(removed) > 0 || len(newPaths) != len(oldPaths)
 	writeMods := false
-	if ms == nil || pathsMoved || !slices.Equal(docs, oldDocs) {
+	if !standing && (ms == nil || pathsMoved || !slices.Equal(docs, oldDocs)) {
 		if ms != nil {
 			var err error
 			if oldMods, err = ms.readModules(); err != nil {
@@ -325,6 +335,8 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		}
 		m.Segments = append(m.Segments, manifestSeg{ID: id, Kind: segModules})
 		id++
+	} else if standing {
+		m.Segments = append(m.Segments, manifestSeg{ID: modsID, Kind: segModules})
 	} else {
 		m.Segments = append(m.Segments, manifestSeg{ID: ms.id, Kind: segModules})
 	}
@@ -575,7 +587,7 @@ func mergeDiagnostics(old []FileDiagnostic, gone map[string]bool, parsed []*File
 // definitions in most segments, which resolving opened and decoded. The
 // stored copies are read only of files whose definitions' names, as the
 // summary keeps them, did not change.
-func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[string]*segRef, change *Change, now World) (reused []*segPiece, todo []*FileRecord, err error) {
+func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[string]*segRef, change *Change, now World) (reused []*segPiece, todo []*FileRecord, stored map[string]*segPiece, err error) {
 	pages := map[string][]Page{}
 	bySeg := map[*segRef][]string{}
 	for _, r := range parsed {
@@ -598,17 +610,17 @@ func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[
 		bySeg[sr] = append(bySeg[sr], r.Path)
 	}
 	if len(bySeg) == 0 {
-		return nil, parsed, nil
+		return nil, parsed, nil, nil
 	}
-	stored := map[string]*segPiece{}
+	stored = map[string]*segPiece{}
 	for sr, paths := range bySeg {
 		sg, err := sr.open()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		pcs, err := sg.readPiecesOf(paths)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, pc := range pcs {
 			stored[pc.Path] = pc
@@ -622,7 +634,28 @@ func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[
 		}
 		reused = append(reused, &segPiece{Piece: Piece{Path: r.Path, Pages: pages[r.Path], Edges: slices.Clone(old.Edges)}, rec: r})
 	}
-	return reused, todo, nil
+	return reused, todo, stored, nil
+}
+
+// sameCandidates reports whether every file of gone is a parsed file
+// whose stored copy (of stored) was the same module-doc candidate, or the
+// same non-candidate, as its new record: then the modules segment's
+// candidates are what they were.
+func sameCandidates(gone map[string]bool, parsed []*FileRecord, stored map[string]*segPiece) bool {
+	now := make(map[string]*FileRecord, len(parsed))
+	for _, r := range parsed {
+		now[r.Path] = r
+	}
+	for p := range gone {
+		old, r := stored[p], now[p]
+		if old == nil || old.rec == nil || r == nil {
+			return false
+		}
+		if !slices.Equal(docCandidates([]*FileRecord{old.rec}), docCandidates([]*FileRecord{r})) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameResolution reports whether records a and b of one path ask

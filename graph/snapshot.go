@@ -260,6 +260,17 @@ func (s *Snapshot) segSeal(i int) ([]sealFile, string) {
 	return s.segs[i].seal, s.segs[i].dir
 }
 
+// modulesID returns the ID of the generation's modules segment, if any,
+// without opening it.
+func (s *Snapshot) modulesID() (int, bool) {
+	for _, ms := range s.man.Segments {
+		if ms.Kind == segModules {
+			return ms.ID, true
+		}
+	}
+	return 0, false
+}
+
 // modulesSegment returns the modules segment (opened alone when the
 // generation was opened lazily), or nil.
 func (s *Snapshot) modulesSegment() (*segment, error) {
