@@ -436,7 +436,7 @@ func keepOutside(info *BuildInfo, old BuildInfo, sc walk.Scope) {
 }
 
 // compressAll compresses the blobs on all cores.
-func compressAll(blobs map[string][]byte) map[string][]byte {
+func compressAll(blobs map[string][]byte, small bool) map[string][]byte {
 	names := make([]string, 0, len(blobs))
 	for name := range blobs {
 		names = append(names, name)
@@ -451,7 +451,7 @@ func compressAll(blobs map[string][]byte) map[string][]byte {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
-				out[i] = compress(blobs[names[i]])
+				out[i] = compressFor(blobs[names[i]], small)
 			}
 		}()
 	}

@@ -59,10 +59,12 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	lap func(string), closePrev func()) (*BuildInfo, error) {
 	slices.SortFunc(parsed, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
 	goMod := goModulePath(root)
-	if err := prev.openSegments(); err != nil {
+	// The file segments, each opened only when its filter says it may
+	// hold a key the change asks (segfilter.go).
+	segs, err := prev.fileRefs()
+	if err != nil {
 		return nil, prevError{err}
 	}
-	segs := prev.fileSegs()
 	// The files of the old and the new tree.
 	gone := map[string]bool{} // stored copies that no longer count
 	for _, r := range parsed {
@@ -114,18 +116,18 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 
 	// What the changed files were: their summaries (d/PATH).
 	oldSums := map[string]fileSummary{}
-	where := map[string]*segment{} // the segment holding each changed file's stored copy
-	for _, sg := range segs {
-		var names []string
-		for p := range gone {
-			names = append(names, p)
-		}
-		if err := sg.lookup("d/", names, func(p string, v []byte) {
-			if sg.dead[p] {
+	where := map[string]*segRef{} // the segment holding each changed file's stored copy
+	var goneNames []string
+	for p := range gone {
+		goneNames = append(goneNames, p)
+	}
+	for _, sr := range segs {
+		if err := sr.lookup("d/", goneNames, func(sg *segment, p string, v []byte) {
+			if sr.dead[p] {
 				return
 			}
 			if sum, ok := decodeSummary(v, sg.info.Langs); ok {
-				oldSums[p], where[p] = sum, sg
+				oldSums[p], where[p] = sum, sr
 			}
 		}); err != nil {
 			return nil, prevError{err}
@@ -152,12 +154,19 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 
 	// The files the change can alter: the reverse keys name candidates;
 	// Affects decides from their records.
-	cands := map[string]*segment{}
-	for _, sg := range segs {
+	cands := map[string]*segRef{}
+	var names, keys []string
+	for n := range change.Names {
+		names = append(names, n)
+	}
+	for k := range change.Keys {
+		keys = append(keys, k)
+	}
+	for _, sr := range segs {
 		// A segment's stats are decoded only when a key names its files.
 		var stats []FileStat
 		var statsErr error
-		add := func(_ string, v []byte) {
+		add := func(sg *segment, _ string, v []byte) {
 			if stats == nil && statsErr == nil {
 				if stats, statsErr = sg.cachedStats(); statsErr != nil {
 					return
@@ -168,23 +177,16 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 			for len(d.b) > 0 && d.err == nil {
 				ord += d.uint()
 				if ord < uint64(len(stats)) {
-					if p := stats[ord].Path; !sg.dead[p] && !gone[p] {
-						cands[p] = sg
+					if p := stats[ord].Path; !sr.dead[p] && !gone[p] {
+						cands[p] = sr
 					}
 				}
 			}
 		}
-		var names, keys []string
-		for n := range change.Names {
-			names = append(names, n)
-		}
-		for k := range change.Keys {
-			keys = append(keys, k)
-		}
-		if err := sg.lookup("r/", names, add); err != nil {
+		if err := sr.lookup("r/", names, add); err != nil {
 			return nil, prevError{err}
 		}
-		if err := sg.lookup("i/", keys, add); err != nil {
+		if err := sr.lookup("i/", keys, add); err != nil {
 			return nil, prevError{err}
 		}
 		if statsErr != nil {
@@ -193,11 +195,15 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	}
 	var affected []*segPiece
 	if len(cands) > 0 {
-		bySeg := map[*segment][]string{}
-		for p, sg := range cands {
-			bySeg[sg] = append(bySeg[sg], p)
+		bySeg := map[*segRef][]string{}
+		for p, sr := range cands {
+			bySeg[sr] = append(bySeg[sr], p)
 		}
-		for sg, paths := range bySeg {
+		for sr, paths := range bySeg {
+			sg, err := sr.open()
+			if err != nil {
+				return nil, prevError{err}
+			}
 			pcs, err := sg.readPiecesOf(paths)
 			if err != nil {
 				return nil, prevError{err}
@@ -217,19 +223,28 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 			}
 		}
 	}
-	// Re-resolve the parsed and affected files against the new tree.
-	toResolve := slices.Clone(parsed)
+	// Re-resolve the parsed and affected files against the new tree, but
+	// for the parsed files whose stored edges stand (reuseEdges).
+	var reusedEdges []*segPiece
+	var stored map[string]*segPiece // stored copies of parsed files reuseEdges read
+	toResolve := parsed
+	if prevGoModule(prev, goMod) == goMod {
+		if reusedEdges, toResolve, stored, err = reuseEdges(parsed, oldSums, where, change, now); err != nil {
+			return nil, prevError{err}
+		}
+	}
+	toResolve = slices.Clone(toResolve)
 	for _, pc := range affected {
 		toResolve = append(toResolve, pc.rec)
 	}
 	slices.SortFunc(toResolve, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
-	var names []string
+	var refNames []string
 	for _, r := range toResolve {
-		names = append(names, RefNames(r)...)
+		refNames = append(refNames, RefNames(r)...)
 	}
-	now.prefetch(names)
+	now.prefetch(refNames)
 	resolved := ResolvePieces(toResolve, now)
-	var delta []*segPiece
+	delta := reusedEdges
 	oldAffected := map[string]*segPiece{}
 	for _, pc := range affected {
 		oldAffected[pc.Path] = pc
@@ -249,24 +264,35 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	lap("resolve")
 
 	// Modules: rebuilt from the doc candidates when the tree's directories
-	// or a candidate changed.
-	ms := prev.modulesSeg()
+	// or a candidate changed. With the same paths and every changed file's
+	// candidate as its stored copy's, neither can have: the modules
+	// segment stands unread (its candidates are every package doc of the
+	// tree: 25 ms to decode and merge at 100k files).
+	pathsMoved := len(removed) > 0 || len(newPaths) != len(oldPaths)
+	modsID, hasMods := prev.modulesID()
+	standing := hasMods && !pathsMoved && sameCandidates(contentGone, parsed, stored)
+	var ms *segment
+	if !standing {
+		if ms, err = prev.modulesSegment(); err != nil {
+			return nil, prevError{err}
+		}
+	}
 	var oldMods, mods Piece
 	var docs []docCandidate
 	if ms != nil {
-		var err error
 		if docs, err = ms.docs(); err != nil {
 			return nil, prevError{err}
 		}
 	}
 	oldDocs := docs
-	docs = updateDocs(docs, contentGone, parsed)
+	if !standing {
+		docs = updateDocs(docs, contentGone, parsed)
+	}
 	// Module pages follow from the directories and the doc candidates
 	// alone: with the same files and candidates they stand, and remaking
 	// them (a record per file of the tree: 250 ms at 100k files) is saved.
-	pathsMoved := len(removed) > 0 || len(newPaths) != len(oldPaths)
 	writeMods := false
-	if ms == nil || pathsMoved || !slices.Equal(docs, oldDocs) {
+	if !standing && (ms == nil || pathsMoved || !slices.Equal(docs, oldDocs)) {
 		if ms != nil {
 			var err error
 			if oldMods, err = ms.readModules(); err != nil {
@@ -309,6 +335,8 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		}
 		m.Segments = append(m.Segments, manifestSeg{ID: id, Kind: segModules})
 		id++
+	} else if standing {
+		m.Segments = append(m.Segments, manifestSeg{ID: modsID, Kind: segModules})
 	} else {
 		m.Segments = append(m.Segments, manifestSeg{ID: ms.id, Kind: segModules})
 	}
@@ -325,20 +353,24 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	}
 	dead := map[int][]string{}
 	for p := range gone {
-		if sg := where[p]; sg != nil {
-			dead[sg.id] = append(dead[sg.id], p)
+		if sr := where[p]; sr != nil {
+			dead[sr.id] = append(dead[sr.id], p)
 		}
 	}
-	stay, merge := keepSegments(prev, dead)
+	stay, merge := keepSegments(prev, segs, dead)
 	if len(merge) > 0 {
 		// Merged: the live files of the merged segments join the delta.
 		inDelta := map[string]bool{}
 		for _, pc := range delta {
 			inDelta[pc.Path] = true
 		}
-		for _, sg := range segs {
-			if !merge[sg.id] {
+		for _, sr := range segs {
+			if !merge[sr.id] {
 				continue
+			}
+			sg, err := sr.open()
+			if err != nil {
+				return nil, prevError{err}
 			}
 			pcs, err := sg.readPieces(true)
 			if err != nil {
@@ -408,24 +440,20 @@ func prevGoModule(prev *Snapshot, now string) string {
 // tombstones, less those left with no live file and those to merge (as
 // merge): deltas (small segments) past maxDeltas, and segments with more
 // dead files than live ones.
-func keepSegments(prev *Snapshot, dead map[int][]string) (stay []manifestSeg, merge map[int]bool) {
+func keepSegments(prev *Snapshot, segs []*segRef, dead map[int][]string) (stay []manifestSeg, merge map[int]bool) {
 	type kept struct {
 		ms          manifestSeg
 		files, live int
 		small       bool
 	}
 	var ks []kept
-	for _, sg := range prev.fileSegs() {
-		ms := manifestSeg{ID: sg.id, Kind: segFiles}
-		for _, ps := range prev.man.Segments {
-			if ps.ID == sg.id {
-				ms.Dead = slices.Clone(ps.Dead)
-			}
-		}
-		ms.Dead = append(ms.Dead, dead[sg.id]...)
+	for _, sr := range segs {
+		ms := manifestSeg{ID: sr.id, Kind: segFiles}
+		ms.Dead = slices.Clone(prev.man.Segments[sr.i].Dead)
+		ms.Dead = append(ms.Dead, dead[sr.id]...)
 		slices.Sort(ms.Dead)
 		ms.Dead = slices.Compact(ms.Dead)
-		k := kept{ms: ms, files: sg.info.Files, small: sg.info.Files < segMaxFiles()/8}
+		k := kept{ms: ms, files: sr.files(), small: sr.files() < segMaxFiles()/8}
 		k.live = k.files - len(ms.Dead)
 		if k.live > 0 {
 			ks = append(ks, k)
@@ -546,4 +574,121 @@ func mergeDiagnostics(old []FileDiagnostic, gone map[string]bool, parsed []*File
 		out = out[:maxDiagnosticFiles]
 	}
 	return out
+}
+
+// reuseEdges returns, of the parsed files, those whose stored edges stand
+// as the pieces of their new records (reused), and the others (todo). A
+// file's edges follow from its path, language, definitions, references
+// (all but their lines) and imports, and from the World's answers to the
+// questions those ask; so when all of them read as in its stored copy and
+// change does not affect the stored copy, resolving it again gives the
+// edges it has. A line edit that changes no definition then looks no name
+// up: at 100k files its references' names (Count, New, Err) have
+// definitions in most segments, which resolving opened and decoded. The
+// stored copies are read only of files whose definitions' names, as the
+// summary keeps them, did not change.
+func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[string]*segRef, change *Change, now World) (reused []*segPiece, todo []*FileRecord, stored map[string]*segPiece, err error) {
+	pages := map[string][]Page{}
+	bySeg := map[*segRef][]string{}
+	for _, r := range parsed {
+		sum, ok := oldSums[r.Path]
+		sr := where[r.Path]
+		if !ok || sr == nil || sum.Lang != r.Lang {
+			continue
+		}
+		ps := filePages(r, nil)
+		var defs []defName
+		for i := range ps {
+			if p := &ps[i]; p.Kind == KindSymbol && p.Name != "" {
+				defs = append(defs, defName{p.Name, p.Qualified})
+			}
+		}
+		if !slices.Equal(defs, sum.Defs) {
+			continue
+		}
+		pages[r.Path] = ps
+		bySeg[sr] = append(bySeg[sr], r.Path)
+	}
+	if len(bySeg) == 0 {
+		return nil, parsed, nil, nil
+	}
+	stored = map[string]*segPiece{}
+	for sr, paths := range bySeg {
+		sg, err := sr.open()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		pcs, err := sg.readPiecesOf(paths)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, pc := range pcs {
+			stored[pc.Path] = pc
+		}
+	}
+	for _, r := range parsed {
+		old := stored[r.Path]
+		if old == nil || !sameResolution(old.rec, r) || change.Affects(old.rec, now) {
+			todo = append(todo, r)
+			continue
+		}
+		reused = append(reused, &segPiece{Piece: Piece{Path: r.Path, Pages: pages[r.Path], Edges: slices.Clone(old.Edges)}, rec: r})
+	}
+	return reused, todo, stored, nil
+}
+
+// sameCandidates reports whether every file of gone is a parsed file
+// whose stored copy (of stored) was the same module-doc candidate, or the
+// same non-candidate, as its new record: then the modules segment's
+// candidates are what they were.
+func sameCandidates(gone map[string]bool, parsed []*FileRecord, stored map[string]*segPiece) bool {
+	now := make(map[string]*FileRecord, len(parsed))
+	for _, r := range parsed {
+		now[r.Path] = r
+	}
+	for p := range gone {
+		old, r := stored[p], now[p]
+		if old == nil || old.rec == nil || r == nil {
+			return false
+		}
+		if !slices.Equal(docCandidates([]*FileRecord{old.rec}), docCandidates([]*FileRecord{r})) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameResolution reports whether records a and b of one path ask
+// resolution the same questions: the same language, definitions (kind,
+// names, parent), references but for their lines, and imports.
+func sameResolution(a, b *FileRecord) bool {
+	if a.Path != b.Path || a.Lang != b.Lang || (a.Facts == nil) != (b.Facts == nil) {
+		return false
+	}
+	if a.Facts == nil {
+		return true
+	}
+	fa, fb := a.Facts, b.Facts
+	if len(fa.Defs) != len(fb.Defs) || len(fa.Refs) != len(fb.Refs) || len(fa.Imports) != len(fb.Imports) {
+		return false
+	}
+	for i := range fa.Defs {
+		x, y := &fa.Defs[i], &fb.Defs[i]
+		if x.Kind != y.Kind || x.Name != y.Name || x.Qualified != y.Qualified || x.Parent != y.Parent {
+			return false
+		}
+	}
+	for i := range fa.Refs {
+		x, y := fa.Refs[i], fb.Refs[i]
+		x.Line, y.Line = 0, 0
+		if x != y {
+			return false
+		}
+	}
+	for i := range fa.Imports {
+		if x, y := &fa.Imports[i], &fb.Imports[i]; x.Path != y.Path || x.Alias != y.Alias {
+			return false
+		}
+	}
+	return true
 }

@@ -193,9 +193,10 @@ func (fs *fileSeg) encode(dir string, small bool, goMod string) (*segWriter, seg
 	if err != nil {
 		return nil, info, NotWritable(dir, err)
 	}
+	w.fast = small
 	err = w.setNames(&info, fs.g, fs.recs, fs.pieces, goMod)
 	if err == nil {
-		err = writeSegmentData(w, &info, fs.g, group, compress(facts), fs.stats, fs.ext)
+		err = writeSegmentData(w, &info, fs.g, group, compressFor(facts, small), fs.stats, fs.ext)
 	}
 	if err != nil {
 		w.abort()
@@ -244,14 +245,15 @@ func writeSegmentData(w *segWriter, info *segInfo, g *Graph, group []uint32, fac
 			return err
 		}
 	}
-	if err := w.setCompressedBlob(graphBlob, compressParts(encodeGraph(g, group))); err != nil {
+	gb, cuts := encodeGraph(g, group)
+	if err := w.setCompressedBlob(graphBlob, compressPartsFor(gb, cuts, w.fast)); err != nil {
 		return err
 	}
-	if err := w.setCompressedBlob(TextBlob, compress(textBlob(EncodeText(g, group)))); err != nil {
+	if err := w.setCompressedBlob(TextBlob, compressFor(textBlob(EncodeText(g, group)), w.fast)); err != nil {
 		return err
 	}
 	if len(ext) > 0 {
-		if err := w.setCompressedBlob(extBlob, compress(encodeExt(ext))); err != nil {
+		if err := w.setCompressedBlob(extBlob, compressFor(encodeExt(ext), w.fast)); err != nil {
 			return err
 		}
 	}
@@ -432,7 +434,7 @@ func modsEqual(a, b Piece) bool {
 // write's failure); on any failure it drops the segment. Errors say the
 // index is not writable.
 func (w *segWriter) finish(err error, blobs map[string][]byte) error {
-	for name, b := range compressAll(blobs) {
+	for name, b := range compressAll(blobs, w.fast) {
 		if err == nil {
 			err = w.setCompressedBlob(name, b)
 		}

@@ -65,6 +65,13 @@ type segWriter struct {
 	dir   string // the index directory
 	id    int
 	small bool
+	// fast marks a delta of a few files (an incremental build's): its
+	// blobs use the fast encoder (smallEncoder) and its table is not
+	// compressed, so that an edit neither sets up zstd's better level nor
+	// decompresses blocks for the few keys it reads back. Its bytes are
+	// few and merged away; the full build's segments, the index's size,
+	// are not fast.
+	fast  bool
 	kvs   []segKV
 	chunk int
 	bytes int64 // value bytes written
@@ -131,7 +138,7 @@ func (w *segWriter) setCompressedBlob(name string, b []byte) error {
 }
 
 func (w *segWriter) setStats(stats []FileStat) error {
-	return w.set("m/stats", compress(encodeStats(stats)))
+	return w.set("m/stats", compressFor(encodeStats(stats), w.fast))
 }
 
 // commit writes the keys, flushes, syncs and closes the segment and seals
@@ -140,10 +147,15 @@ func (w *segWriter) setStats(stats []FileStat) error {
 // seg-synced, seg-closed, the segseal-* steps, seg-dir-synced.
 func (w *segWriter) commit() error {
 	sd := segDir(w.dir, w.id)
-	db, err := badger.Open(segWriterOptions(sd, len(w.kvs), w.bytes, w.chunk))
+	opts := segWriterOptions(sd, len(w.kvs), w.bytes, w.chunk)
+	if w.fast {
+		opts = opts.WithCompression(options.None)
+	}
+	db, err := badger.Open(opts)
 	if err != nil {
 		return fmt.Errorf("create segment %s: %w", sd, err)
 	}
+	filter := filterOfKVs(w.kvs)
 	wb := db.NewWriteBatch()
 	for _, kv := range w.kvs {
 		if err = wb.Set([]byte(kv.key), kv.val); err != nil {
@@ -183,6 +195,10 @@ func (w *segWriter) commit() error {
 		return err
 	}
 	crashPoint("seg", "dir-synced")
+	// The name filter, a cache beside the sealed files (segfilter.go).
+	if seal, err := readSeal(w.dir, sd); err == nil {
+		saveFilter(sd, seal, filter)
+	}
 	return nil
 }
 

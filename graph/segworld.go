@@ -12,7 +12,7 @@ import (
 // reading only the keys each question names (n/NAME per segment) and the
 // paths of the tree, never whole segments.
 type segWorld struct {
-	segs  []*segment           // the live generation's file segments
+	segs  []*segRef            // the live generation's file segments
 	gone  map[string]bool      // stored copies that do not count (changed or removed files)
 	over  map[string][]DefInfo // definitions of the new records, by name
 	paths []string             // every file of the tree, sorted
@@ -30,7 +30,7 @@ type segWorld struct {
 // newSegWorld returns the World of paths (the tree's files, sorted) with
 // the definitions of the stored segments, except of gone paths, and of
 // over's records.
-func newSegWorld(segs []*segment, paths []string, gone map[string]bool, over []*FileRecord, goMod string) *segWorld {
+func newSegWorld(segs []*segRef, paths []string, gone map[string]bool, over []*FileRecord, goMod string) *segWorld {
 	w := &segWorld{segs: segs, gone: gone, paths: paths, goMod: goMod, defs: map[string][]DefInfo{}}
 	w.over = defsOf(over)
 	return w
@@ -76,15 +76,15 @@ func (w *segWorld) prefetch(names []string) {
 }
 
 // load reads the definitions of names (none known yet) from every segment
-// and adds the overlay's.
+// whose filter may hold one, and adds the overlay's.
 func (w *segWorld) load(names []string) {
 	found := make(map[string][]DefInfo, len(names))
-	for _, sg := range w.segs {
-		stats, err := sg.cachedStats()
-		if err != nil {
-			continue
-		}
-		_ = sg.lookup("n/", names, func(name string, v []byte) {
+	for _, r := range w.segs {
+		_ = r.lookup("n/", names, func(sg *segment, name string, v []byte) {
+			stats, err := sg.cachedStats()
+			if err != nil {
+				return
+			}
 			out := found[name]
 			defer func() { found[name] = out }()
 			d := dec{b: v}

@@ -50,6 +50,7 @@ type Snapshot struct {
 	man        manifest
 	segs       []*segment   // in manifest order
 	pending    []pendingSeg // not opened yet (openGenerationLazy)
+	opened     []*segment   // of pending, those segmentAt opened alone (nil: not yet)
 	openMu     sync.Mutex
 	genSeal    []sealFile // the manifest's seal, and how its files looked
 	genSeen    []fileID
@@ -191,6 +192,10 @@ func (s *Snapshot) openSegments() error {
 		})
 	}
 	for i := range s.pending {
+		if i < len(s.opened) && s.opened[i] != nil {
+			segs[i] = s.opened[i] // opened alone already (segmentAt)
+			continue
+		}
 		next <- i
 	}
 	close(next)
@@ -201,9 +206,9 @@ func (s *Snapshot) openSegments() error {
 			continue
 		}
 		s.segs = nil
-		for _, sg := range segs {
-			if sg != nil {
-				sg.close()
+		for j, sg := range segs {
+			if sg != nil && (j >= len(s.opened) || s.opened[j] != sg) {
+				sg.close() // those opened alone stay, for Close
 			}
 		}
 		if errors.Is(err, os.ErrNotExist) {
@@ -211,16 +216,89 @@ func (s *Snapshot) openSegments() error {
 		}
 		return err
 	}
-	s.pending = nil
+	s.pending, s.opened = nil, nil
 	return nil
+}
+
+// segmentAt returns the i-th segment of the manifest, opening its
+// database alone when the generation was opened lazily (an incremental
+// build opens only the segments its change names: segRef).
+func (s *Snapshot) segmentAt(i int) (*segment, error) {
+	s.openMu.Lock()
+	defer s.openMu.Unlock()
+	if s.pending == nil {
+		if i >= len(s.segs) {
+			return nil, fmt.Errorf("segment %d of generation %d is not open", i, s.Generation)
+		}
+		return s.segs[i], nil
+	}
+	if s.opened == nil {
+		s.opened = make([]*segment, len(s.pending))
+	}
+	if sg := s.opened[i]; sg != nil {
+		return sg, nil
+	}
+	ps := s.pending[i]
+	sg, err := openSegmentSealed(s.Dir, ps.ms.ID, ps.ms.Dead, ps.seal, ps.seen)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, damaged(s.Dir, "segment %d of generation %d is missing", ps.ms.ID, s.Generation)
+		}
+		return nil, err
+	}
+	s.opened[i] = sg
+	return sg, nil
+}
+
+// segSeal returns the seal and folder of the i-th segment of the manifest.
+func (s *Snapshot) segSeal(i int) ([]sealFile, string) {
+	s.openMu.Lock()
+	defer s.openMu.Unlock()
+	if s.pending != nil {
+		return s.pending[i].seal, segDir(s.Dir, s.pending[i].ms.ID)
+	}
+	return s.segs[i].seal, s.segs[i].dir
+}
+
+// modulesID returns the ID of the generation's modules segment, if any,
+// without opening it.
+func (s *Snapshot) modulesID() (int, bool) {
+	for _, ms := range s.man.Segments {
+		if ms.Kind == segModules {
+			return ms.ID, true
+		}
+	}
+	return 0, false
+}
+
+// modulesSegment returns the modules segment (opened alone when the
+// generation was opened lazily), or nil.
+func (s *Snapshot) modulesSegment() (*segment, error) {
+	for i, ms := range s.man.Segments {
+		if ms.Kind == segModules {
+			return s.segmentAt(i)
+		}
+	}
+	return nil, nil
 }
 
 // Close releases the snapshot.
 func (s *Snapshot) Close() error {
 	s.openMu.Lock()
 	defer s.openMu.Unlock()
-	s.pending = nil
-	return s.closeSegs()
+	var first error
+	for _, sg := range s.opened {
+		if sg != nil {
+			if err := sg.close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	s.pending, s.opened = nil, nil
+	if err := s.closeSegs(); err != nil && first == nil {
+		first = err
+	}
+	return first
 }
 
 func (s *Snapshot) closeSegs() error {

@@ -11,6 +11,7 @@ package graph
 //	                  each with its tombstones) and SEAL; small, written whole by every build
 //	seg/NNNNNN/       a segment: a Badger database of the derived data of a set of files (or of the
 //	                  modules), immutable once written, with its own SEAL (segment.go lists its keys)
+//	                  and FILTER, a Bloom filter of its name keys beside the seal (segfilter.go), a cache
 //	authored/         notes and memories: a build only adds to it (package graph/annotate)
 //	shared.stamp      the listing of <root>/.wiki/ at its last import
 //	walk-sketch       the directories of the tree with their times (walksketch.go), a cache
@@ -45,9 +46,14 @@ package graph
 // opened), the walk's sketch, and a stat of every directory and indexed
 // file on two goroutines — at 100k files 182k lstat calls, about 2 µs of
 // kernel time each on the machine measured, which is the floor without a
-// watcher. A build that finds nothing changed opens no segment database;
-// one that does opens them all (the reverse and name keys of every
-// segment may name the change).
+// watcher. A build that finds nothing changed opens no segment database.
+// One that does opens only the segments whose name filters (segfilter.go)
+// may hold a key it asks, and a changed file whose definitions,
+// references (but for their lines) and imports read as its stored copy's
+// keeps its stored edges unresolved (reuseEdges): a line edit at 100k
+// files opens 2 segments of 70, where it opened them all. A function
+// added still resolves the file against every segment defining a name it
+// uses (28 of 70 there: the synthetic files share Count, Err, New).
 //
 // Readers never see a segment's numbering: Snapshot.Graph assembles the
 // live pieces in a full build's order (modules, then files by path), and

@@ -252,3 +252,33 @@ func TestIncrementalCostFollowsChange(t *testing.T) {
 		}
 	}
 }
+
+// TestIncrementalOpensFollowChange makes the changes of
+// TestIncrementalCostFollowsChange on a 500- and a 2,000-file tree cut in
+// segments of 50 files (10 and 40 of them) and counts the segment
+// databases each build opens. An edit of a function's body changes no
+// definition and no reference but for its lines: the build must open a
+// bounded number of segments, the same on both trees (the modules
+// segment, the edited file's, at most one more), where it opened every
+// one to look its names up. A segment is opened only when its name filter
+// says it may hold a key the build asks (graph's segfilter.go), and the
+// edited file keeps its stored edges instead of being resolved again. A
+// function added or a file removed still resolves what the change names,
+// and opens the segments that define or use those names (logged only:
+// their count follows the names, which the synthetic files share).
+func TestIncrementalOpensFollowChange(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "50")
+	small, large := complexitySteps(), complexitySteps()
+	costOnTree(t, 500, small)
+	costOnTree(t, 2000, large)
+	for i := range small {
+		s, l := small[i], large[i]
+		t.Logf("%s: %d segment databases opened on 500 files (11 live), %d on 2,000 (41 live)", s.name, s.opens, l.opens)
+		if s.name != "edit a body" {
+			continue
+		}
+		if l.opens > s.opens+1 || l.opens > 3 || s.opens > 3 {
+			t.Errorf("%s: opened %d segment databases on 2,000 files, %d on 500; want at most 3 on either", s.name, l.opens, s.opens)
+		}
+	}
+}

@@ -373,11 +373,20 @@ func planAnchors(dirs []DirStamp, known []FileStamp) anchorPlan {
 	for i, d := range dirs {
 		idx[d.Rel] = int32(i)
 	}
+	// Sorted entries come in runs of one parent: the last one found is
+	// asked first (a map lookup per directory, not per entry).
+	lastRel, last := "\x00", int32(-1)
 	parent := func(rel string) int32 {
-		if p, ok := idx[parentRel(rel)]; ok {
-			return p
+		pr := parentRel(rel)
+		if pr == lastRel {
+			return last
 		}
-		return -1
+		p, ok := idx[pr]
+		if !ok {
+			p = -1
+		}
+		lastRel, last = pr, p
+		return p
 	}
 	dpar := make([]int32, len(dirs))
 	fpar := make([]int32, len(known))
