@@ -234,6 +234,7 @@ type analyzer struct {
 	a       analysis
 	acc     map[string]int // term → index in a.terms
 	scratch []string
+	words   []string // addWords' terms of one identifier
 	// scale multiplies the weight of named things (identifiers, code) and
 	// plain that of prose words while the body of a long question is
 	// read; 0 means 1.
@@ -254,6 +255,8 @@ func putAnalyzer(z *analyzer) {
 	clear(z.acc)
 	clear(z.scratch)
 	z.scratch = z.scratch[:0]
+	clear(z.words)
+	z.words = z.words[:0]
 	analyzerPool.Put(z)
 }
 
@@ -285,11 +288,9 @@ func (z *analyzer) add(term string, w float64, role termRole) {
 // addWords adds the stemmed words of an identifier or phrase s.
 func (z *analyzer) addWords(s string, w float64) {
 	z.scratch = splitIdent(z.scratch[:0], s)
-	for _, p := range z.scratch {
-		if isStop(p) || allDigits(p) {
-			continue
-		}
-		z.add(clip(stem(p)), w, roleWord)
+	z.words = pieceTerms(z.words[:0], z.scratch)
+	for _, t := range z.words {
+		z.add(t, w, roleWord)
 	}
 }
 

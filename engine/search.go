@@ -861,12 +861,7 @@ func namePath(p string) string {
 // question checks the name of each of its candidates).
 func nameWords(dst []string, name string, scratch []string) ([]string, []string) {
 	scratch = splitIdent(scratch[:0], name)
-	for _, p := range scratch {
-		if !isStop(p) && !allDigits(p) {
-			dst = append(dst, clip(stem(p)))
-		}
-	}
-	return dst, scratch
+	return pieceTerms(dst, scratch), scratch
 }
 
 // allIn reports whether every word of ws is in set.
