@@ -188,6 +188,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	}
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
+	ix.addSiblings(&a)
 	// Members ranked on their own (memberOnly) are not bounded by the
 	// group scores pruning reasons about: such a question is not pruned.
 	out, ok, err := ix.query(ctx, q, opt, a, res, !memberOnly(kindMask(opt.Kinds)))
