@@ -86,11 +86,13 @@ func (ix *Index) siblings(dst []string, lower string, pieces []string, self stri
 		prefix := string(exactPrefix) + head
 		start := len(dst)
 		broad := false
-		ix.eachTermFrom(prefix, func(_ termRef, term string) bool {
+		ix.eachTermFrom(prefix, func(ref termRef, term string) bool {
 			if !strings.HasPrefix(term, prefix) {
 				return false
 			}
-			if term == self || slices.Contains(dst[start:], term) {
+			// A term only dead pages hold (an incremental build's old
+			// segment) is no sibling: a fresh index would not have it.
+			if term == self || slices.Contains(dst[start:], term) || ix.df(ref) == 0 {
 				return true
 			}
 			if len(dst)-start == maxSiblings {
@@ -104,6 +106,8 @@ func (ix *Index) siblings(dst []string, lower string, pieces []string, self stri
 			return dst[:start]
 		}
 		if len(dst) > start {
+			// Segment by segment, terms come in no one order.
+			slices.Sort(dst[start:])
 			return dst
 		}
 	}
