@@ -398,12 +398,20 @@ func (z *analyzer) codeAndWords(rest string) {
 		inTick := i%2 == 1
 		z.run = z.run[:0]
 		end := 0
-		for _, m := range reCodeToken.FindAllStringIndex(part, -1) {
+		ms := reCodeToken.FindAllStringIndex(part, -1)
+		for _, m := range ms {
 			if strings.TrimSpace(part[end:m[0]]) != "" {
 				z.run = z.run[:0] // punctuation between: no longer one name
 			}
 			end = m[1]
-			z.codeToken(part[m[0]:m[1]], inTick)
+			tok := part[m[0]:m[1]]
+			// In a code excerpt of several tokens (`assert mod not in
+			// mods`), a stop word is the language's keyword, not a name.
+			if inTick && len(ms) > 1 && isStop(strings.ToLower(tok)) {
+				z.compound("")
+				continue
+			}
+			z.codeToken(tok, inTick)
 		}
 	}
 }
