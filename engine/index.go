@@ -239,17 +239,15 @@ func (ix *segment) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 			// A token's term IDs (without field), once worked out:
 			// signatures and docs repeat their words.
 			tokCache := map[string][]uint32{}
-			var tokScratch []string
+			var tokScratch, tokWords []string
 			token := func(tok string, f field) {
 				ids, ok := tokCache[tok]
 				if !ok {
 					ids = []uint32{}
 					tokScratch = splitIdent(tokScratch[:0], tok)
-					for _, p := range tokScratch {
-						if isStop(p) || allDigits(p) {
-							continue
-						}
-						if t := clip(stem(p)); t != "" {
+					tokWords = pieceTerms(tokWords[:0], tokScratch)
+					for _, t := range tokWords {
+						if t != "" {
 							if id, ok := termID(t); ok {
 								ids = append(ids, id)
 							}

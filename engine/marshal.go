@@ -52,7 +52,7 @@ import (
 // fixed-width arrays and offset tables are decoded.
 const (
 	indexMagic   = "WTIX"
-	indexVersion = 10 // 7: data-file flags; 8: no PageRank section; 9: segments (term frequencies, lengths, ext); 10: the statistics impacts were computed under
+	indexVersion = 11 // 7: data-file flags; 8: no PageRank section; 9: segments (term frequencies, lengths, ext); 10: the statistics impacts were computed under; 11: letters+digits words (int32, h3)
 )
 
 // ErrBadIndex is returned by UnmarshalIndex and OpenSegments for data they

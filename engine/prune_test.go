@@ -83,7 +83,10 @@ func pruneGraph() *graph.Graph {
 			Doc: "Package " + words[r.IntN(len(words))] + " " + words[r.IntN(len(words))], Test: f%10 == 0})
 		for s := range 6 {
 			v, n := verbs[r.IntN(len(verbs))], nouns[r.IntN(len(nouns))]
-			name := fmt.Sprintf("%s%s%d", v, strings.ToUpper(n[:1])+n[1:], r.IntN(2))
+			// Two variants of a name; a run of more than maxJoinDigits
+			// digits stays out of the words (pieceTerms), as it did before
+			// digit runs joined their letters.
+			name := fmt.Sprintf("%s%s%05d", v, strings.ToUpper(n[:1])+n[1:], r.IntN(2))
 			doc := name + " " + words[r.IntN(len(words))] + " the " + n + " " + words[r.IntN(len(words))]
 			si := uint32(len(pages))
 			pages = append(pages, graph.Page{ID: graph.SymbolID(p, name), Kind: graph.KindSymbol, Title: "func " + name + "(ctx context.Context) error",

@@ -234,6 +234,7 @@ type analyzer struct {
 	a       analysis
 	acc     map[string]int // term → index in a.terms
 	scratch []string
+	words   []string // addWords' terms of one identifier
 	// scale multiplies the weight of named things (identifiers, code) and
 	// plain that of prose words while the body of a long question is
 	// read; 0 means 1.
@@ -254,6 +255,8 @@ func putAnalyzer(z *analyzer) {
 	clear(z.acc)
 	clear(z.scratch)
 	z.scratch = z.scratch[:0]
+	clear(z.words)
+	z.words = z.words[:0]
 	analyzerPool.Put(z)
 }
 
@@ -285,11 +288,9 @@ func (z *analyzer) add(term string, w float64, role termRole) {
 // addWords adds the stemmed words of an identifier or phrase s.
 func (z *analyzer) addWords(s string, w float64) {
 	z.scratch = splitIdent(z.scratch[:0], s)
-	for _, p := range z.scratch {
-		if isStop(p) || allDigits(p) {
-			continue
-		}
-		z.add(clip(stem(p)), w, roleWord)
+	z.words = pieceTerms(z.words[:0], z.scratch)
+	for _, t := range z.words {
+		z.add(t, w, roleWord)
 	}
 }
 
@@ -397,12 +398,20 @@ func (z *analyzer) codeAndWords(rest string) {
 		inTick := i%2 == 1
 		z.run = z.run[:0]
 		end := 0
-		for _, m := range reCodeToken.FindAllStringIndex(part, -1) {
+		ms := reCodeToken.FindAllStringIndex(part, -1)
+		for _, m := range ms {
 			if strings.TrimSpace(part[end:m[0]]) != "" {
 				z.run = z.run[:0] // punctuation between: no longer one name
 			}
 			end = m[1]
-			z.codeToken(part[m[0]:m[1]], inTick)
+			tok := part[m[0]:m[1]]
+			// In a code excerpt of several tokens (`assert mod not in
+			// mods`), a stop word is the language's keyword, not a name.
+			if inTick && len(ms) > 1 && isStop(strings.ToLower(tok)) {
+				z.compound("")
+				continue
+			}
+			z.codeToken(tok, inTick)
 		}
 	}
 }

@@ -188,6 +188,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	}
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
+	ix.addSiblings(&a)
 	// Members ranked on their own (memberOnly) are not bounded by the
 	// group scores pruning reasons about: such a question is not pruned.
 	out, ok, err := ix.query(ctx, q, opt, a, res, !memberOnly(kindMask(opt.Kinds)))
@@ -861,12 +862,7 @@ func namePath(p string) string {
 // question checks the name of each of its candidates).
 func nameWords(dst []string, name string, scratch []string) ([]string, []string) {
 	scratch = splitIdent(scratch[:0], name)
-	for _, p := range scratch {
-		if !isStop(p) && !allDigits(p) {
-			dst = append(dst, clip(stem(p)))
-		}
-	}
-	return dst, scratch
+	return pieceTerms(dst, scratch), scratch
 }
 
 // allIn reports whether every word of ws is in set.

@@ -159,14 +159,36 @@ func undouble(w string) string {
 func wordTerms(dst []string, text string, scratch []string) ([]string, []string) {
 	for _, tok := range identTokens(text) {
 		scratch = splitIdent(scratch[:0], tok)
-		for _, p := range scratch {
-			if isStop(p) || allDigits(p) {
-				continue
-			}
-			dst = append(dst, clip(stem(p)))
-		}
+		dst = pieceTerms(dst, scratch)
 	}
 	return dst, scratch
+}
+
+// maxJoinDigits bounds the digit run pieceTerms joins to its letters: a
+// version, width or standard number (int32, sha256, rfc7231), not a hash
+// or a generated suffix, which would only grow the dictionary.
+const maxJoinDigits = 4
+
+// pieceTerms appends the word terms of one token's identifier pieces
+// (splitIdent's output): each piece stemmed, stop words and bare digit
+// runs dropped, and a digit run joined to the letter piece before it as a
+// word of its own next to the letters ("int32" of GetInt32Slice besides
+// "int"; "h3", "utf8", "x509", "sha256"): without it the digits are lost
+// and int32 is int64, h3 is h2 — and a question's plain "h3", kept whole,
+// matched nothing.
+func pieceTerms(dst []string, pieces []string) []string {
+	for i, p := range pieces {
+		if !allDigits(p) {
+			if !isStop(p) {
+				dst = append(dst, clip(stem(p)))
+			}
+			continue
+		}
+		if i > 0 && len(p) <= maxJoinDigits && !allDigits(pieces[i-1]) {
+			dst = append(dst, clip(pieces[i-1]+p))
+		}
+	}
+	return dst
 }
 
 // identTokens returns the maximal runs of letters, digits and '_' in s.
