@@ -188,9 +188,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	}
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
-	// Members ranked on their own (memberOnly) are not bounded by the
-	// group scores pruning reasons about: such a question is not pruned.
-	out, ok, err := ix.query(ctx, q, opt, a, res, !memberOnly(kindMask(opt.Kinds)))
+	out, ok, err := ix.query(ctx, q, opt, a, res, true)
 	if !ok && err == nil {
 		ix.stats.rerun.Add(1)
 		out, _, err = ix.query(ctx, q, opt, a, res, false)
@@ -222,11 +220,10 @@ func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, r
 	ix.foldGroups(r.s)
 	ix.addMemories(&r)
 	ix.scoreGroups(&r)
-	ix.boostNeighbours(&r)
 	if memberOnly(kindMask(r.opt.Kinds)) {
-		ix.packMembers(&r, &res)
-		return res, true, nil
+		return res, ix.answerMembers(&r, &res), nil
 	}
+	ix.boostNeighbours(&r)
 	order, sorted, cut := ix.rankGroups(&r)
 	if err := ctx.Err(); err != nil {
 		return res, true, err
@@ -643,11 +640,7 @@ var (
 func (ix *Index) fileSignals(r *queryRun, order []int) {
 	words := r.a.fileWords()
 	floor := 0.0
-	budget := r.opt.BudgetTokens
-	if budget <= 0 {
-		budget = DefaultBudgetTokens
-	}
-	if k := min(rankHead, max(64, min(budget, MaxBudgetTokens)/leanStubTokens)); len(words) > 0 && len(order) > k {
+	if k := nameHead(r.opt); len(words) > 0 && len(order) > k {
 		floor = kthLargest(r.s, order, k) / nameFactor
 	}
 	var sw, scratch, proj []string
@@ -690,6 +683,17 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 			r.mulGroup(gi, "header", headerFactor)
 		}
 	}
+}
+
+// nameHead is how many places fileSignals reads names for: as many
+// groups as the budget can hold stubs of leanStubTokens, at least 64, at
+// most rankHead.
+func nameHead(opt Options) int {
+	budget := opt.BudgetTokens
+	if budget <= 0 {
+		budget = DefaultBudgetTokens
+	}
+	return min(rankHead, max(64, min(budget, MaxBudgetTokens)/leanStubTokens))
 }
 
 // projectWords are the words that name a large share of the repository's
@@ -1035,7 +1039,9 @@ type memberCand struct {
 // long file of near-identical definitions no longer carries its best
 // member above the described symbol of a smaller file. One stub per page;
 // pages scoring below minScoreShare of the best are noise; ties go by ID.
-func (ix *Index) packMembers(r *queryRun, res *Result) {
+// It returns the candidates in rank order and how many of them the packer
+// reached (memberPruneHolds reads both).
+func (ix *Index) packMembers(r *queryRun, res *Result) (cands []memberCand, reached int) {
 	s := r.s
 	allowed := kindMask(r.opt.Kinds)
 	var order []int
@@ -1045,7 +1051,6 @@ func (ix *Index) packMembers(r *queryRun, res *Result) {
 		}
 	}
 	ix.fileSignals(r, order)
-	var cands []memberCand
 	for _, gi := range order {
 		g := &s.groups[gi]
 		if g.extra > 0 {
@@ -1097,10 +1102,12 @@ func (ix *Index) packMembers(r *queryRun, res *Result) {
 	}
 	var run []withID
 	p := newPacker(res)
+	reached = len(cands)
 	for rank := range cands {
 		if p.full() || p.skipped >= maxSkippedStubs {
 			res.More += len(cands) - rank
 			res.Truncated = true
+			reached = rank
 			break
 		}
 		if rank == final {
@@ -1144,6 +1151,7 @@ func (ix *Index) packMembers(r *queryRun, res *Result) {
 		p.add(st)
 	}
 	p.finish()
+	return cands, reached
 }
 
 // candID is the ID of a packMembers candidate as parts (see idParts).
