@@ -1051,6 +1051,11 @@ func (ix *Index) packMembers(r *queryRun, res *Result) (cands []memberCand, reac
 		}
 	}
 	ix.fileSignals(r, order)
+	n := 0
+	for _, gi := range order {
+		n += int(s.groups[gi].nMember) + 1
+	}
+	cands = make([]memberCand, 0, n) // grown by append, copying was a third of a broad question
 	for _, gi := range order {
 		g := &s.groups[gi]
 		if g.extra > 0 {
@@ -1117,7 +1122,7 @@ func (ix *Index) packMembers(r *queryRun, res *Result) (cands []memberCand, reac
 				end++
 			}
 			if end-rank > 1 {
-				run = run[:0]
+				run = slices.Grow(run[:0], end-rank)
 				for _, c := range cands[rank:end] {
 					run = append(run, candWithID{c, ix.candID(c, s, r.opt.Extra)})
 				}
