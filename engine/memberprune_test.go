@@ -2,6 +2,9 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +19,7 @@ import (
 // pruned, so the test exercises the bound.
 func TestMemberPrunedEqualsExact(t *testing.T) {
 	ix, qs := prunedIndex(t)
+	qs = append(slices.Clip(qs), memberQuestions()...)
 	var focus []string
 	for _, q := range qs {
 		if strings.HasSuffix(q, ".go") && strings.Contains(q, "/") {
@@ -80,4 +84,21 @@ func TestMemberPruneScoresFewerPages(t *testing.T) {
 	if got*10 > exact*7 {
 		t.Errorf("Query scored %d pages, exact %d: want at most 70%%", got, exact)
 	}
+}
+
+// memberQuestions are prose questions naming files by their words (the
+// files of pruneGraph are named by one word: cache_12.go), so that the
+// name factor, read only for the groups near the head (fileSignals),
+// applies to groups near the bound (the name band, memberprune.go).
+func memberQuestions() []string {
+	r := rand.New(rand.NewPCG(11, 12))
+	verbs := []string{"load", "save", "parse", "render", "merge"}
+	nouns := []string{"user", "order", "invoice", "session", "queue", "report"}
+	words := []string{"retry", "cache", "flush", "token", "metric", "worker", "record", "template", "policy", "ledger"}
+	var qs []string
+	for range 120 {
+		qs = append(qs, fmt.Sprintf("how do we %s the %s %s of the %s", verbs[r.IntN(len(verbs))], nouns[r.IntN(len(nouns))],
+			words[r.IntN(len(words))], words[r.IntN(len(words))]))
+	}
+	return qs
 }
