@@ -16,8 +16,6 @@ package engine
 // most the group bound.
 //
 // packMembers' answer is the exact one when:
-//   - the neighbour boost lifts the neighbours of the same groups: at
-//     least neighbourTop groups score above the group bound before it;
 //   - fileSignals' name and helper factors apply to the same groups: its
 //     floor (the nameHead-th best group score over nameFactor) may be
 //     lower than the exact one, which is at most the larger of the pruned
@@ -36,14 +34,16 @@ package engine
 // scores (float32 sums) and of the factors read back from group scores.
 const memberBoundSlack = 1 + 1e-4
 
-// answerMembers is steps 3b to 5 for a member-only question: the
-// neighbour boost, then packMembers. With a pruned question (r.prune), it
+// answerMembers is steps 4 and 5 for a member-only question
+// (packMembers). It skips the neighbour boost (step 3b): a file's graph
+// neighbours are evidence for a file answer (a change's second file), and
+// here it lifted every member of the best file's neighbours together
+// over the one definition the question describes (docstring → symbol
+// Acc@1 .642 → .667, TUNING.md). With a pruned question (r.prune), it
 // reports whether the answer is the exact one (then the question needs no
 // second run); without, true.
 func (ix *Index) answerMembers(r *queryRun, res *Result) bool {
 	pl := r.prune
-	topHeld := pl == nil || r.groupsAbove(pl.bound, neighbourTop) >= neighbourTop
-	ix.boostNeighbours(r)
 	var band []bandGroup
 	if pl != nil {
 		band = ix.nameBand(r, pl.bound)
@@ -57,7 +57,7 @@ func (ix *Index) answerMembers(r *queryRun, res *Result) bool {
 			return false
 		}
 	}
-	if !topHeld || !memberPruneHolds(cands, reached, pl.bound/groupShareBound*memberBoundSlack) {
+	if !memberPruneHolds(cands, reached, pl.bound/groupShareBound*memberBoundSlack) {
 		return false
 	}
 	ix.stats.pruned.Add(1)
@@ -102,19 +102,6 @@ func (ix *Index) nameBand(r *queryRun, bound float64) []bandGroup {
 		}
 	}
 	return band
-}
-
-// groupsAbove counts the groups scoring above bound, stopping at enough.
-func (r *queryRun) groupsAbove(bound float64, enough int) int {
-	n := 0
-	for i := range r.s.groups {
-		if r.s.groups[i].score > bound {
-			if n++; n >= enough {
-				break
-			}
-		}
-	}
-	return n
 }
 
 // memberPruneHolds reports whether every candidate the packer reached

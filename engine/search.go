@@ -1035,7 +1035,8 @@ type memberCand struct {
 // packMembers is steps 4 and 5 for a kind filter leaving out files and
 // modules (memberOnly): each allowed page is ranked by its own text score
 // times the factors of its group (the group's score over its text shares:
-// class, path, component, focus, neighbour and file-name signals), so a
+// class, path, component, focus and file-name signals; no neighbour boost,
+// answerMembers), so a
 // long file of near-identical definitions no longer carries its best
 // member above the described symbol of a smaller file. One stub per page;
 // pages scoring below minScoreShare of the best are noise; ties go by ID.
