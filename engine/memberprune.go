@@ -9,11 +9,11 @@ package engine
 // group is scored exactly. A page of an unmarked group was reached by
 // none of the essential terms, so its exact text score is at most the sum
 // of the other terms' ceilings, and its group's factors are at most
-// groupFactorBound (no path, component, phrase or focus signal names an
-// unmarked group): as a member it scores at most
-// groupFactorBound × that sum, the member bound (the group bound,
-// prunePlan.bound, over groupShareBound). A group it belongs to scores at
-// most the group bound.
+// groupFactorBound without the neighbour boost, which member-only answers
+// skip (no path, component, phrase or focus signal names an unmarked
+// group): as a member it scores at most those factors × that sum, the
+// member bound (memberBound). A group it belongs to scores at most the
+// group bound (prunePlan.bound).
 //
 // packMembers' answer is the exact one when:
 //   - fileSignals' name and helper factors apply to the same groups: its
@@ -57,12 +57,20 @@ func (ix *Index) answerMembers(r *queryRun, res *Result) bool {
 			return false
 		}
 	}
-	if !memberPruneHolds(cands, reached, pl.bound/groupShareBound*memberBoundSlack) {
+	if !memberPruneHolds(cands, reached, memberBound(pl)) {
 		return false
 	}
 	ix.stats.pruned.Add(1)
 	res.MoreAtLeast = res.More > 0
 	return true
+}
+
+// memberBound is the most a member of a group pl left unmarked can score
+// in a member-only answer: the group bound over the group's shares of its
+// pages (groupShareBound) and over the neighbour boost (not applied),
+// widened for rounding.
+func memberBound(pl *prunePlan) float64 {
+	return pl.bound / groupShareBound / (1 + max(0, neighbourBoost)) * memberBoundSlack
 }
 
 // bandGroup is a group of the name band with its score before fileSignals.
