@@ -77,7 +77,8 @@ var symbolCases = []struct {
 	q    string
 	gold []string
 }{
-	{"Round a price to the nearest cent.", []string{"shop/money.py"}}, // packMembers (shop/currency.py holds ten similar conversions)
+	{"Round a price to the nearest cent.", []string{"shop/money.py"}},                   // packMembers (shop/currency.py holds ten similar conversions)
+	{"Record a refund against the customer balance.", []string{"shop/returns_desk.py"}}, // no neighbour boost (shop/statements.py neighbours shop/accounts.py, the best file)
 }
 
 // TestGoldenRanking builds the polyglot fixture, asks every question and

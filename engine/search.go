@@ -189,9 +189,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
 	ix.addSiblings(&a)
-	// Members ranked on their own (memberOnly) are not bounded by the
-	// group scores pruning reasons about: such a question is not pruned.
-	out, ok, err := ix.query(ctx, q, opt, a, res, !memberOnly(kindMask(opt.Kinds)))
+	out, ok, err := ix.query(ctx, q, opt, a, res, true)
 	if !ok && err == nil {
 		ix.stats.rerun.Add(1)
 		out, _, err = ix.query(ctx, q, opt, a, res, false)
@@ -223,11 +221,10 @@ func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, r
 	ix.foldGroups(r.s)
 	ix.addMemories(&r)
 	ix.scoreGroups(&r)
-	ix.boostNeighbours(&r)
 	if memberOnly(kindMask(r.opt.Kinds)) {
-		ix.packMembers(&r, &res)
-		return res, true, nil
+		return res, ix.answerMembers(&r, &res), nil
 	}
+	ix.boostNeighbours(&r)
 	order, sorted, cut := ix.rankGroups(&r)
 	if err := ctx.Err(); err != nil {
 		return res, true, err
@@ -644,11 +641,7 @@ var (
 func (ix *Index) fileSignals(r *queryRun, order []int) {
 	words := r.a.fileWords()
 	floor := 0.0
-	budget := r.opt.BudgetTokens
-	if budget <= 0 {
-		budget = DefaultBudgetTokens
-	}
-	if k := min(rankHead, max(64, min(budget, MaxBudgetTokens)/leanStubTokens)); len(words) > 0 && len(order) > k {
+	if k := nameHead(r.opt); len(words) > 0 && len(order) > k {
 		floor = kthLargest(r.s, order, k) / nameFactor
 	}
 	var sw, scratch, proj []string
@@ -691,6 +684,17 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 			r.mulGroup(gi, "header", headerFactor)
 		}
 	}
+}
+
+// nameHead is how many places fileSignals reads names for: as many
+// groups as the budget can hold stubs of leanStubTokens, at least 64, at
+// most rankHead.
+func nameHead(opt Options) int {
+	budget := opt.BudgetTokens
+	if budget <= 0 {
+		budget = DefaultBudgetTokens
+	}
+	return min(rankHead, max(64, min(budget, MaxBudgetTokens)/leanStubTokens))
 }
 
 // projectWords are the words that name a large share of the repository's
@@ -1027,11 +1031,14 @@ type memberCand struct {
 // packMembers is steps 4 and 5 for a kind filter leaving out files and
 // modules (memberOnly): each allowed page is ranked by its own text score
 // times the factors of its group (the group's score over its text shares:
-// class, path, component, focus, neighbour and file-name signals), so a
+// class, path, component, focus and file-name signals; no neighbour boost,
+// answerMembers), so a
 // long file of near-identical definitions no longer carries its best
 // member above the described symbol of a smaller file. One stub per page;
 // pages scoring below minScoreShare of the best are noise; ties go by ID.
-func (ix *Index) packMembers(r *queryRun, res *Result) {
+// It returns the candidates in rank order and how many of them the packer
+// reached (memberPruneHolds reads both).
+func (ix *Index) packMembers(r *queryRun, res *Result) (cands []memberCand, reached int) {
 	s := r.s
 	allowed := kindMask(r.opt.Kinds)
 	var order []int
@@ -1041,7 +1048,11 @@ func (ix *Index) packMembers(r *queryRun, res *Result) {
 		}
 	}
 	ix.fileSignals(r, order)
-	var cands []memberCand
+	n := 0
+	for _, gi := range order {
+		n += int(s.groups[gi].nMember) + 1
+	}
+	cands = make([]memberCand, 0, n) // grown by append, copying was a third of a broad question
 	for _, gi := range order {
 		g := &s.groups[gi]
 		if g.extra > 0 {
@@ -1086,17 +1097,20 @@ func (ix *Index) packMembers(r *queryRun, res *Result) {
 		}
 		return cmp.Compare(x.page, y.page)
 	})
-	final := 0 // cands[:final] are in their final order
-	type withID struct {
-		c  memberCand
-		id [5]string
-	}
-	var run []withID
+	// A run of equal scores is put in ID order only as far as the packer
+	// reads it: its IDs are decoded once into a heap, and each place
+	// takes the smallest left (the synthetic 100k-file benchmark's broad
+	// question ties 275k candidates at the best score, and sorting them
+	// all by ID was most of its time).
+	final := 0 // cands[rank:final] come from the heap
+	var run idHeap
 	p := newPacker(res)
+	reached = len(cands)
 	for rank := range cands {
 		if p.full() || p.skipped >= maxSkippedStubs {
 			res.More += len(cands) - rank
 			res.Truncated = true
+			reached = rank
 			break
 		}
 		if rank == final {
@@ -1105,16 +1119,16 @@ func (ix *Index) packMembers(r *queryRun, res *Result) {
 				end++
 			}
 			if end-rank > 1 {
-				run = run[:0]
+				run = slices.Grow(run[:0], end-rank)
 				for _, c := range cands[rank:end] {
-					run = append(run, withID{c, ix.candID(c, s, r.opt.Extra)})
+					run = append(run, candWithID{c, ix.candID(c, s, r.opt.Extra)})
 				}
-				slices.SortFunc(run, func(x, y withID) int { return compareParts(x.id, y.id) })
-				for i := range run {
-					cands[rank+i] = run[i].c
-				}
+				run.init()
 			}
 			final = end
+		}
+		if len(run) > 0 {
+			cands[rank] = run.pop()
 		}
 		c := cands[rank]
 		g := s.groups[c.gi]
@@ -1140,6 +1154,62 @@ func (ix *Index) packMembers(r *queryRun, res *Result) {
 		p.add(st)
 	}
 	p.finish()
+	return cands, reached
+}
+
+// candWithID is a packMembers candidate with its decoded ID.
+type candWithID struct {
+	c  memberCand
+	id [5]string
+}
+
+// idHeap is a binary min-heap of candidates by ID (then group and page,
+// for records that fail to decode).
+type idHeap []candWithID
+
+func (h idHeap) less(i, j int) bool {
+	if c := compareParts(h[i].id, h[j].id); c != 0 {
+		return c < 0
+	}
+	if h[i].c.gi != h[j].c.gi {
+		return h[i].c.gi < h[j].c.gi
+	}
+	return h[i].c.page < h[j].c.page
+}
+
+func (h idHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+func (h idHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// pop removes and returns the candidate of the smallest ID.
+func (h *idHeap) pop() memberCand {
+	old := *h
+	c := old[0].c
+	n := len(old) - 1
+	old[0] = old[n]
+	*h = old[:n]
+	h.down(0)
+	return c
 }
 
 // candID is the ID of a packMembers candidate as parts (see idParts).
