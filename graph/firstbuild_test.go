@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
@@ -225,7 +227,22 @@ func TestLastBatchReleasesRecordsByRun(t *testing.T) {
 	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "8")
 	root := writeChainTree(t, 20) // 21 files with go.mod: segments of 8, 8 and 5, one batch (smallTree)
 	var held []int
-	runHook = func(n int) { held = append(held, n) }
+	// The records of the runs encoded so far must be unreachable, not only
+	// uncounted: weak pointers to them are nil after a collection.
+	var done []weak.Pointer[FileRecord]
+	reachable := 0
+	runHook = func(n int, run []*FileRecord) {
+		held = append(held, n)
+		runtime.GC()
+		for _, p := range done {
+			if p.Value() != nil {
+				reachable++
+			}
+		}
+		for _, r := range run {
+			done = append(done, weak.Make(r))
+		}
+	}
 	defer func() { runHook = nil }()
 	liveRecords.now, liveRecords.peak = 0, 0
 	info := build(t, root, true)
@@ -234,6 +251,9 @@ func TestLastBatchReleasesRecordsByRun(t *testing.T) {
 	}
 	if want := []int{21, 13, 5}; !slices.Equal(held, want) {
 		t.Fatalf("records held before each segment of the last batch: %v, want %v", held, want)
+	}
+	if reachable > 0 {
+		t.Fatalf("%d records of segments already encoded were still reachable at the next segment", reachable)
 	}
 	if liveRecords.now != 0 {
 		t.Fatalf("%d records held after the build", liveRecords.now)
