@@ -196,7 +196,8 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	var diags []FileDiagnostic
 	var segs []manifestSeg // file segments, in path order
 	var prevMods Piece
-	var reweigh BlobsFunc // Weigh's, once the last batch is weighed
+	var reweigh BlobsFunc     // Weigh's, once the last batch is weighed
+	var lastReweigh BlobsFunc // reweigh, for finishLast to apply to the last batch's runs
 	lastWeighed := false
 	// The segments of the last batch that had files, and their summaries:
 	// resolved against the whole tree.
@@ -350,13 +351,13 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			}
 			var err error
 			reweigh, err = weighed(dir, segs[:len(segs)-len(encoded)], blobs, opt.Weigh)
-			if err == nil {
-				err = weighRuns(blobs, reweigh)
-			}
 			if err != nil {
 				abortLast(encoded)
 				return nil, err
 			}
+			// Each run's blobs are weighed by finishLast, while the run
+			// before is committed.
+			lastReweigh = reweigh
 			lastWeighed = true
 		}
 		docsNow := slices.Clip(docs)
@@ -365,7 +366,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			pending <- func() error {
 				var err error
 				if encoded != nil {
-					err = finishLast(encoded)
+					err = finishLast(encoded, lastReweigh)
 				} else {
 					err = writeRuns(dir, runs, runIDs, opt.Segment, goMod)
 				}
@@ -786,14 +787,50 @@ func lowerGC(pct int) func() {
 	return func() { debug.SetGCPercent(old) }
 }
 
-// finishLast commits each of lss with its blobs, one at a time (each
-// compresses its blobs on both cores): two Badger writers at once held
-// 50 MB more on moby.
-func finishLast(lss []*lastSeg) error {
+// finishLast commits each of lss with its blobs, one at a time: two Badger
+// writers at once held 50 MB more on moby. Meanwhile a goroutine of its
+// own prepares the blobs of the segments in turn (the changes of reweigh,
+// when not nil, then compressAll), so that a segment's blobs are weighed
+// and compressed while the one before is committed, on the other core,
+// and each segment's uncompressed blobs go once compressed. A segment
+// whose blobs fail to weigh is dropped, and so is every one after it.
+func finishLast(lss []*lastSeg, reweigh BlobsFunc) error {
+	type prepared struct {
+		blobs map[string][]byte
+		err   error
+	}
+	ready := make([]chan prepared, len(lss))
+	for i := range ready {
+		ready[i] = make(chan prepared, 1)
+	}
+	blobs := make([]map[string][]byte, len(lss))
+	for i, ls := range lss {
+		blobs[i], ls.blobs = ls.blobs, nil
+	}
+	go func() {
+		var err error
+		for i := range blobs {
+			var p prepared
+			if err == nil && reweigh != nil {
+				err = weighRuns(blobs[i:i+1], reweigh)
+			}
+			if p.err = err; err == nil {
+				p.blobs = compressAll(blobs[i])
+			}
+			blobs[i] = nil
+			ready[i] <- p
+		}
+	}()
 	var errs []error
 	for i, ls := range lss {
 		lss[i] = nil
-		if err := ls.w.finish(nil, ls.blobs); err != nil {
+		p := <-ready[i]
+		if p.err != nil {
+			ls.w.abort()
+			errs = append(errs, p.err)
+			continue
+		}
+		if err := ls.w.finishCompressed(nil, p.blobs); err != nil {
 			errs = append(errs, err)
 		}
 	}
