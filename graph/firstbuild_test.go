@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
@@ -225,7 +228,22 @@ func TestLastBatchReleasesRecordsByRun(t *testing.T) {
 	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "8")
 	root := writeChainTree(t, 20) // 21 files with go.mod: segments of 8, 8 and 5, one batch (smallTree)
 	var held []int
-	runHook = func(n int) { held = append(held, n) }
+	// The records of the runs encoded so far must be unreachable, not only
+	// uncounted: weak pointers to them are nil after a collection.
+	var done []weak.Pointer[FileRecord]
+	reachable := 0
+	runHook = func(n int, run []*FileRecord) {
+		held = append(held, n)
+		runtime.GC()
+		for _, p := range done {
+			if p.Value() != nil {
+				reachable++
+			}
+		}
+		for _, r := range run {
+			done = append(done, weak.Make(r))
+		}
+	}
 	defer func() { runHook = nil }()
 	liveRecords.now, liveRecords.peak = 0, 0
 	info := build(t, root, true)
@@ -235,7 +253,72 @@ func TestLastBatchReleasesRecordsByRun(t *testing.T) {
 	if want := []int{21, 13, 5}; !slices.Equal(held, want) {
 		t.Fatalf("records held before each segment of the last batch: %v, want %v", held, want)
 	}
+	if reachable > 0 {
+		t.Fatalf("%d records of segments already encoded were still reachable at the next segment", reachable)
+	}
 	if liveRecords.now != 0 {
 		t.Fatalf("%d records held after the build", liveRecords.now)
+	}
+}
+
+// TestLastBatchWeighError: the last batch's runs are weighed while the run
+// before commits (finishLast); a run whose blobs fail to weigh fails the
+// build with Weigh's error, no generation is published, and the next build
+// succeeds (the runs committed before it are removed as leftovers).
+func TestLastBatchWeighError(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "8")
+	root := writeChainTree(t, 20) // three segments, one batch
+	var calls int
+	boom := errors.New("weigh failed on purpose")
+	opt := BuildOptions{
+		Root: root, Full: true,
+		Segment: func(g *Graph, _ []ExtLink) (map[string][]byte, error) {
+			return map[string][]byte{"x": []byte(fmt.Sprint(len(g.Pages)))}, nil
+		},
+		Weigh: func(segs []func(string) ([]byte, error)) (BlobsFunc, error) {
+			return func(blob func(string) ([]byte, error)) (map[string][]byte, error) {
+				calls++
+				if calls == 2 {
+					return nil, boom
+				}
+				b, err := blob("x")
+				return map[string][]byte{"x": append([]byte("w"), b...)}, err
+			}, nil
+		},
+	}
+	if _, err := Build(context.Background(), opt); !errors.Is(err, boom) {
+		t.Fatalf("build with a failing weigh: %v, want %v", err, boom)
+	}
+	if calls != 2 {
+		t.Fatalf("weighed %d segments, want 2 (none after the failure)", calls)
+	}
+	if _, err := OpenSnapshot(filepath.Join(root, IndexDirName)); !errors.Is(err, ErrNoIndex) {
+		t.Fatalf("after the failed build: %v, want ErrNoIndex", err)
+	}
+	calls = -100 // no failure now
+	info, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Files != 21 {
+		t.Fatalf("built %d files, want 21", info.Files)
+	}
+	s := open(t, root)
+	segs := s.fileSegs()
+	if len(segs) != 3 {
+		t.Fatalf("%d file segments, want 3", len(segs))
+	}
+	for _, sg := range segs {
+		b, err := sg.blob("x")
+		if err != nil || len(b) == 0 || b[0] != 'w' {
+			t.Fatalf("segment %d's blob: %q, %v; want it weighed (\"w...\")", sg.id, b, err)
+		}
+	}
+	ents, err := os.ReadDir(filepath.Join(root, IndexDirName, "seg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != len(s.man.Segments) {
+		t.Fatalf("%d segment folders, want the generation's %d (leftovers of the failed build removed)", len(ents), len(s.man.Segments))
 	}
 }

@@ -434,7 +434,13 @@ func modsEqual(a, b Piece) bool {
 // write's failure); on any failure it drops the segment. Errors say the
 // index is not writable.
 func (w *segWriter) finish(err error, blobs map[string][]byte) error {
-	for name, b := range compressAll(blobs, w.fast) {
+	return w.finishCompressed(err, compressAll(blobs, w.fast))
+}
+
+// finishCompressed is finish with the blobs compressed already
+// (compressAll's).
+func (w *segWriter) finishCompressed(err error, blobs map[string][]byte) error {
+	for name, b := range blobs {
 		if err == nil {
 			err = w.setCompressedBlob(name, b)
 		}
