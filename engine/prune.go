@@ -85,6 +85,13 @@ type prunePlan struct {
 	tail  []bool // per analysis term
 	bound float64
 	marks []uint64
+	// pass0: the question has a term that is not common, so that common
+	// terms score only the pages of groups the others reached (exact
+	// evaluation's restrict rule), even when no marked group holds one.
+	pass0 bool
+	// ub: planBound's upper bounds per group page, without the neighbour
+	// boost (groupbound.go); nil for planPrune's plans.
+	ub []float32
 }
 
 // marked reports whether page p's group is marked.
@@ -188,9 +195,12 @@ func (ix *Index) markGroups(r *queryRun, pl *prunePlan, refs []termRef, dfs []in
 }
 
 // clearMarks clears the plan's bitmap (scratch memory, kept clear).
-func (pl *prunePlan) clearMarks() {
+func (pl *prunePlan) clearMarks(s *scratch) {
 	if pl != nil {
 		clear(pl.marks)
+		if pl.ub != nil {
+			clearBounds(s)
+		}
 	}
 }
 
@@ -212,6 +222,26 @@ func (pl *prunePlan) popcount() int {
 	n := 0
 	for _, w := range pl.marks {
 		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// pruneHoldsTop reports, after scoreGroups, whether the groups
+// boostNeighbours takes as the best (neighbourTop of them) are the exact
+// evaluation's: as many marked groups score above what an unmarked group
+// can before the neighbour boost and the file signals.
+func (r *queryRun) pruneHoldsTop() bool {
+	nb, fb := laterFactorBound()
+	return r.countAbove(r.prune.bound/(nb*fb)) >= neighbourTop
+}
+
+// countAbove is the number of groups scoring above b.
+func (r *queryRun) countAbove(b float64) int {
+	n := 0
+	for i := range r.s.groups {
+		if r.s.groups[i].score > b {
+			n++
+		}
 	}
 	return n
 }

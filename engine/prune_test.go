@@ -101,9 +101,9 @@ func pruneGraph() *graph.Graph {
 // prunedIndex is pruneGraph's index with questions of the kinds mcpbench
 // asks: names, pairs of names, prose, paths, file names.
 func prunedIndex(t *testing.T) (*Index, []string) {
-	old := pruneMinPostings
-	pruneMinPostings = 100
-	t.Cleanup(func() { pruneMinPostings = old })
+	old, oldKeep := pruneMinPostings, boundKeep
+	pruneMinPostings, boundKeep = 100, 300
+	t.Cleanup(func() { pruneMinPostings, boundKeep = old, oldKeep })
 	pruneCorpus.once.Do(func() {
 		g := pruneGraph()
 		ix := NewIndex(g)

@@ -85,18 +85,20 @@ type Stub struct {
 // scratch is the per-query working memory, pooled: a dense score array is
 // ~4 bytes per page and faster than a map in the accumulation loop.
 type scratch struct {
-	score   []float32 // per page, zero outside touched
-	slot    []int32   // per page: index+1 into groups, 0 when none
-	next    []uint32  // per page: next matching member of its group + 1 (no per-group slices)
-	touched []uint32
-	pages   []uint32
-	imps    []uint8
-	groups  []groupAcc
-	members []uint32  // reused by stub
-	order   []int     // groups in rank order, reused by Query
-	kth     []float64 // reused by kthLargest
-	bits    []uint64  // foldDense's bitmap of touched pages, all clear between uses
-	marks   []uint64  // prunePlan.marks: a bit per group page, all clear between uses
+	score    []float32 // per page, zero outside touched
+	slot     []int32   // per page: index+1 into groups, 0 when none
+	next     []uint32  // per page: next matching member of its group + 1 (no per-group slices)
+	touched  []uint32
+	pages    []uint32
+	imps     []uint8
+	groups   []groupAcc
+	members  []uint32  // reused by stub
+	order    []int     // groups in rank order, reused by Query
+	kth      []float64 // reused by kthLargest
+	bits     []uint64  // foldDense's bitmap of touched pages, all clear between uses
+	marks    []uint64  // prunePlan.marks: a bit per group page, all clear between uses
+	ub       []float32 // planBound's upper bounds per group page, zero between uses
+	ubGroups []uint32  // the group pages planBound set in ub
 }
 
 // groupAcc accumulates one answer group: a file with its matching members,
@@ -214,7 +216,7 @@ func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, r
 		focus:  ix.focusBoosts(r.opt.Focus),
 	}
 	ix.scoreTerms(&r, prune)
-	defer r.prune.clearMarks()
+	defer r.prune.clearMarks(r.s)
 	if err := ctx.Err(); err != nil {
 		return res, true, err
 	}
@@ -222,6 +224,9 @@ func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, r
 	ix.foldGroups(r.s)
 	ix.addMemories(&r)
 	ix.scoreGroups(&r)
+	if r.prune != nil && (!r.pruneHoldsTop() || !r.neighbourHolds(ix)) {
+		return res, false, nil
+	}
 	ix.boostNeighbours(&r)
 	if memberOnly(kindMask(r.opt.Kinds)) {
 		ix.packMembers(&r, &res)
@@ -284,14 +289,21 @@ func (ix *Index) scoreTerms(r *queryRun, prune bool) {
 			if ix.markGroups(r, pl, refs, dfs, common) {
 				r.prune = pl
 			} else {
-				pl.clearMarks()
+				pl.clearMarks(r.s)
 			}
+		}
+		if r.prune == nil {
+			w := make([]float64, len(dfs))
+			for i := range w {
+				w[i] = ceil[i] / impactQuantMax
+			}
+			r.prune = ix.planBound(r, refs, dfs, w, common)
 		}
 	}
 	var cand, marked [][2]uint32 // pass 1's and the marked groups' candidate intervals (skip.go), built when first needed
 	candOK, markedOK := true, true
 	for pass := range 2 {
-		restrict := pass == 1 && len(s.touched) > 0
+		restrict := pass == 1 && (len(s.touched) > 0 || r.prune != nil && r.prune.pass0)
 		for i, qt := range r.a.terms {
 			id, df := refs[i], dfs[i]
 			if df == 0 { // absent, or only on dead pages

@@ -1,0 +1,310 @@
+package engine
+
+import (
+	"sync"
+)
+
+// Rank-safe pruning of a question whose terms are all alike (prose): a
+// bound on each group's score from its terms' group impacts.
+//
+// planPrune (prune.go) needs a few strong terms and a tail of weak ones;
+// a prose question ("which handler schedules the worker") has three or
+// four terms of about the same idf, each in tens of thousands of groups
+// at 100k files, and none of them is a tail: every page of every group
+// they reach was scored and folded, and the answer's ~30 places were
+// taken from 70k groups.
+//
+// A term's group impact in a group is the most it can add to the
+// group's text score (textScore): its impact on the group page, plus the
+// shares of the group's best three members applied to its three largest
+// member impacts, in that order (the members textScore takes are the best
+// by total score, and by the rearrangement inequality no choice of three
+// members weighs the term's impacts more). Summed over the question's
+// terms, times idf × weight, it bounds the text score; times the group's
+// kind and file-class factors (fixed per page: staticFactor) and the
+// largest file-signal and neighbour factors, it bounds the group's score
+// (its upper bound). The group impacts of a term in a segment are
+// computed from its postings the first time a question needs them and
+// kept with the segment (a group and its score per group the term
+// reaches: about a third of its postings).
+//
+// planBound sums the upper bounds of the groups the question's terms
+// reach (no page is scored), keeps the boundKeep groups of largest bound
+// (and those a question signal names) marked, and sets the plan's bound
+// to the largest upper bound left out: every term then scores only the
+// pages of marked groups, as planPrune's tail terms do, and the same
+// checks (boundHolds, pruneHolds) decide whether the answer is the exact
+// one or the question runs again without pruning.
+
+// boundKeep is how many groups of largest upper bound planBound marks, a
+// variable so that tests can prune a small index. The answer's places
+// and the groups whose names fileSignals reads (up to 125 at the default
+// budget) must all score above the bound; 1024 of 70k candidate groups
+// keep that for the prose questions at 100k files.
+var boundKeep = 1024
+
+// boundMargin widens every upper bound against float rounding: page
+// scores are float32 sums, bounds are summed in float32 too.
+const boundMargin = 1.0001
+
+// groupImps is one term's postings in one segment folded by group: the
+// group pages it reaches (local, ascending) and its group impact in each.
+type groupImps struct {
+	g []uint32
+	v []float32
+}
+
+// groupImpacts returns term t's group impacts in sg, computing them on
+// first use; nil when sg's postings are not the stored ones (impacts
+// recomputed or dead pages: then they are not kept and no bound is made).
+func (ix *Index) groupImpacts(sg *segment, t uint32) *groupImps {
+	if !sg.exact || sg.dead != nil {
+		return nil
+	}
+	if v, ok := sg.gimps.Load(t); ok {
+		return v.(*groupImps)
+	}
+	post := ix.impacts(sg, t).post
+	gi := &groupImps{}
+	n := uint64(sg.n)
+	last := uint64(0)
+	cur := ^uint32(0)
+	var own float32
+	var top [3]float32
+	flush := func() {
+		if cur != ^uint32(0) {
+			v := groupFileShare*float64(own) + groupTop1Share*float64(top[0]) + groupTop2Share*float64(top[1]) + groupTop3Share*float64(top[2])
+			gi.g = append(gi.g, cur)
+			gi.v = append(gi.v, float32(v*boundMargin))
+		}
+	}
+	b := post
+	for len(b) > 1 {
+		d, k := uvarint(b)
+		if k <= 0 || k >= len(b) {
+			break
+		}
+		p := last + d
+		if p >= n {
+			break
+		}
+		last = p
+		imp := float32(b[k])
+		b = b[k+1:]
+		g := sg.group[p]
+		if g != cur {
+			flush()
+			cur, own, top = g, 0, [3]float32{}
+		}
+		if uint32(p) == g {
+			own = imp
+			continue
+		}
+		for j := range top {
+			if imp > top[j] {
+				copy(top[j+1:], top[j:len(top)-1])
+				top[j] = imp
+				break
+			}
+		}
+	}
+	flush()
+	v, _ := sg.gimps.LoadOrStore(t, gi)
+	return v.(*groupImps)
+}
+
+// staticFactors are applyFactors' factors of a group that no question
+// signal names, by page kind and flags (computed once, from applyFactors
+// itself, so that they follow it).
+var staticFactors = sync.OnceValue(func() *[numKinds][256]float32 {
+	var t [numKinds][256]float32
+	for k := range numKinds {
+		for f := range 256 {
+			ix := &Index{kind: []uint8{uint8(k)}, flags: []uint8{uint8(f)}}
+			g := groupAcc{score: 1}
+			ix.applyFactors(&g, &groupSignals{}, nil)
+			t[k][f] = float32(g.score * boundMargin)
+		}
+	}
+	return &t
+})
+
+// laterFactorBound is the largest product of the factors applied after
+// scoreGroups to a group no question signal names: the neighbour boost
+// (boostNeighbours) and the file signals (fileSignals).
+func laterFactorBound() (neighbour, file float64) {
+	return 1 + max(0, neighbourBoost), max(1, nameFactor) * max(1, helperFactor) * max(1, headerFactor)
+}
+
+// planBound makes the group-bound plan for a question planPrune left
+// alone (nil: not worth it, or no bound can be made). w are the terms'
+// weights per impact unit (idf × weight / impactQuantMax), common which
+// terms are common (scored only in groups the others reach).
+func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, common []bool) *prunePlan {
+	if r.opt.Explain || len(r.opt.Extra) > 0 || !ix.groupsContiguous() {
+		return nil
+	}
+	vol, pass0 := 0, false
+	for i, df := range dfs {
+		vol += df
+		pass0 = pass0 || df > 0 && !common[i]
+	}
+	if vol < pruneMinPostings {
+		return nil
+	}
+	s := r.s
+	if len(s.ub) != ix.n {
+		s.ub = make([]float32, ix.n)
+	}
+	ub := s.ub
+	reached := s.ubGroups[:0]
+	keep := false // ub stays set for the plan (neighbourHolds), cleared by clearMarks
+	defer func() {
+		s.ubGroups = reached
+		if !keep {
+			clearBounds(s)
+		}
+	}()
+	for pass := range 2 {
+		for i, df := range dfs {
+			if df == 0 || common[i] != (pass == 1) {
+				continue
+			}
+			wi := float32(w[i])
+			for _, l := range refs[i].locs {
+				sg := ix.segs[l.seg]
+				gi := ix.groupImpacts(sg, l.id)
+				if gi == nil {
+					return nil
+				}
+				base := sg.base
+				for j, g := range gi.g {
+					gp := base + g
+					if ub[gp] == 0 {
+						// A common term scores only the groups the
+						// others reach (the restrict rule).
+						if pass == 1 && pass0 || gi.v[j] == 0 {
+							continue
+						}
+						reached = append(reached, gp)
+					}
+					ub[gp] += wi * gi.v[j]
+				}
+			}
+		}
+	}
+	if len(reached) <= boundKeep {
+		return nil
+	}
+	// The neighbour boost is left out: it applies to the neighbours of the
+	// best group only, which neighbourHolds checks once that is known.
+	_, fb := laterFactorBound()
+	later := float32(fb * boundMargin)
+	sf := staticFactors()
+	vals := s.kth[:0]
+	for _, g := range reached {
+		v := ub[g] * sf[min(int(ix.kind[g]), numKinds-1)][ix.flags[g]] * later
+		ub[g] = v
+		vals = append(vals, float64(v))
+	}
+	bound := kthOf(vals, boundKeep+1)
+	s.kth = vals
+	words := (ix.n + 63) / 64
+	if cap(s.marks) < words {
+		s.marks = make([]uint64, words)
+	}
+	pl := &prunePlan{tail: make([]bool, len(dfs)), bound: bound, marks: s.marks[:words], pass0: pass0, ub: ub}
+	keep = true
+	for i := range pl.tail {
+		pl.tail[i] = true
+	}
+	for _, g := range reached {
+		if float64(ub[g]) > bound {
+			pl.mark(g)
+		}
+	}
+	for _, m := range []map[uint32]float64{r.sig.path, r.sig.focus} {
+		for p := range m {
+			pl.mark(ix.group[p])
+		}
+	}
+	for p := range r.sig.comp {
+		pl.mark(ix.group[p])
+	}
+	for p := range r.sig.phrase {
+		pl.mark(ix.group[p])
+	}
+	return pl
+}
+
+// clearBounds zeroes the upper bounds planBound set (scratch memory, kept
+// clear).
+func clearBounds(s *scratch) {
+	for _, g := range s.ubGroups {
+		s.ub[g] = 0
+	}
+	s.ubGroups = s.ubGroups[:0]
+}
+
+// neighbourHolds reports, after scoreGroups, that no group left unmarked
+// by planBound could pass the bound with the neighbour boost: the
+// neighbours of the best groups (all those tied for best, of which
+// boostNeighbours takes neighbourTop) are within it even when boosted.
+func (r *queryRun) neighbourHolds(ix *Index) bool {
+	pl := r.prune
+	if pl.ub == nil || neighbourBoost <= 0 {
+		return true
+	}
+	s := r.s
+	best := 0.0
+	for i := range s.groups {
+		if s.groups[i].extra == 0 {
+			best = max(best, s.groups[i].score)
+		}
+	}
+	nb, _ := laterFactorBound()
+	for i := range s.groups {
+		g := &s.groups[i]
+		if g.extra != 0 || g.score < best || best <= 0 {
+			continue
+		}
+		for _, q := range ix.neighbours(g.page) {
+			if !pl.marked(q) && float64(pl.ub[q])*nb > pl.bound {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// kthOf returns the k-th largest of v (1-based; v is reordered), by
+// quickselect.
+func kthOf(v []float64, k int) float64 {
+	lo, hi, want := 0, len(v)-1, k-1
+	for lo < hi {
+		p := v[(lo+hi)/2]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] > p {
+				i++
+			}
+			for v[j] < p {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case want <= j:
+			hi = j
+		case want >= i:
+			lo = i
+		default:
+			return v[want]
+		}
+	}
+	return v[want]
+}
