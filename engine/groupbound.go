@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sync"
 )
 
@@ -47,23 +48,53 @@ var boundKeep = 1024
 // scores are float32 sums, bounds are summed in float32 too.
 const boundMargin = 1.0001
 
-// groupImps is one term's postings in one segment folded by group: the
-// group pages it reaches (local, ascending) and its group impact in each.
+// groupImps is one term's postings in one segment folded by group: per
+// group the term reaches (in page order), the group's ordinal in the
+// segment, the term's group impact in it, and where its postings of the
+// group start (the byte offset and the delta base), so that a question
+// can decode the postings of chosen groups only (accumulateGroups).
 type groupImps struct {
-	g []uint32
-	v []float32
+	ord  []uint32
+	v    []float32
+	off  []uint32
+	prev []uint32 // the local page before the group's first posting
 }
 
-// groupImpacts returns term t's group impacts in sg, computing them on
-// first use; nil when sg's postings are not the stored ones (impacts
-// recomputed or dead pages: then they are not kept and no bound is made).
-func (ix *Index) groupImpacts(sg *segment, t uint32) *groupImps {
+// groupOrdinals numbers the groups (groupPages, segGroupBase), once.
+func (ix *Index) groupOrdinals() {
+	ix.ordOnce.Do(func() {
+		ix.segGroupBase = make([]uint32, len(ix.segs))
+		for si, sg := range ix.segs {
+			ix.segGroupBase[si] = uint32(len(ix.groupPages))
+			for p := range sg.n {
+				if sg.group[p] == uint32(p) {
+					ix.groupPages = append(ix.groupPages, sg.base+uint32(p))
+				}
+			}
+		}
+	})
+}
+
+// ordinalOf returns group page g's ordinal (groupOrdinals), false when g
+// is not a group page.
+func (ix *Index) ordinalOf(g uint32) (uint32, bool) {
+	i, ok := slices.BinarySearch(ix.groupPages, g)
+	return uint32(i), ok
+}
+
+// groupImpacts returns term t's group impacts in segment si, computing
+// them on first use; nil when the segment's postings are not the stored
+// ones (impacts recomputed or dead pages: then no bound is made) or a
+// posting's group page lies outside it.
+func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
+	sg := ix.segs[si]
 	if !sg.exact || sg.dead != nil {
 		return nil
 	}
 	if v, ok := sg.gimps.Load(t); ok {
 		return v.(*groupImps)
 	}
+	ix.groupOrdinals()
 	post := ix.impacts(sg, t).post
 	gi := &groupImps{}
 	n := uint64(sg.n)
@@ -74,11 +105,14 @@ func (ix *Index) groupImpacts(sg *segment, t uint32) *groupImps {
 	flush := func() {
 		if cur != ^uint32(0) {
 			v := groupFileShare*float64(own) + groupTop1Share*float64(top[0]) + groupTop2Share*float64(top[1]) + groupTop3Share*float64(top[2])
-			gi.g = append(gi.g, cur)
 			gi.v = append(gi.v, float32(v*boundMargin))
 		}
 	}
-	b := post
+	seg := ix.groupPages[ix.segGroupBase[si]:]
+	if si+1 < len(ix.segs) {
+		seg = ix.groupPages[ix.segGroupBase[si]:ix.segGroupBase[si+1]]
+	}
+	b, off := post, 0
 	for len(b) > 1 {
 		d, k := uvarint(b)
 		if k <= 0 || k >= len(b) {
@@ -88,14 +122,21 @@ func (ix *Index) groupImpacts(sg *segment, t uint32) *groupImps {
 		if p >= n {
 			break
 		}
-		last = p
 		imp := float32(b[k])
-		b = b[k+1:]
 		g := sg.group[p]
 		if g != cur {
 			flush()
+			o, ok := slices.BinarySearch(seg, sg.base+g)
+			if !ok {
+				return nil
+			}
+			gi.ord = append(gi.ord, uint32(o))
+			gi.off = append(gi.off, uint32(off))
+			gi.prev = append(gi.prev, uint32(last))
 			cur, own, top = g, 0, [3]float32{}
 		}
+		last = p
+		b, off = b[k+1:], off+k+1
 		if uint32(p) == g {
 			own = imp
 			continue
@@ -111,6 +152,58 @@ func (ix *Index) groupImpacts(sg *segment, t uint32) *groupImps {
 	flush()
 	v, _ := sg.gimps.LoadOrStore(t, gi)
 	return v.(*groupImps)
+}
+
+// accumulateGroups is accumulate for a term of a planBound plan: only
+// the postings of the groups pl marks are decoded, found through the
+// term's group impacts. It returns the postings decoded and the groups
+// passed over.
+func (ix *Index) accumulateGroups(ref termRef, w float64, restrict bool, pl *prunePlan, s *scratch) (decoded, skipped int) {
+	score, group := s.score, ix.group
+	for _, l := range ref.locs {
+		sg := ix.segs[l.seg]
+		gi := ix.groupImpacts(int(l.seg), l.id)
+		post := ix.impacts(sg, l.id).post
+		n, base := uint64(sg.n), sg.base
+		pages := ix.groupPages[ix.segGroupBase[l.seg]:]
+		for j, o := range gi.ord {
+			if !pl.marked(pages[o]) {
+				skipped++
+				continue
+			}
+			end := len(post)
+			if j+1 < len(gi.off) {
+				end = int(gi.off[j+1])
+			}
+			b := post[gi.off[j]:end]
+			last := uint64(gi.prev[j])
+			for len(b) > 1 {
+				var d uint64
+				k := 1
+				if b[0] < 0x80 {
+					d = uint64(b[0])
+				} else if d, k = uvarint(b); k <= 0 || k >= len(b) {
+					break
+				}
+				last += d
+				if last >= n {
+					break
+				}
+				p := base + uint32(last)
+				decoded++
+				if score[p] == 0 {
+					if restrict && score[group[p]] == 0 {
+						b = b[k+1:]
+						continue
+					}
+					s.touched = append(s.touched, p)
+				}
+				score[p] += float32(w * float64(b[k]))
+				b = b[k+1:]
+			}
+		}
+	}
+	return decoded, skipped
 }
 
 // staticFactors are applyFactors' factors of a group that no question
@@ -153,8 +246,9 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 		return nil
 	}
 	s := r.s
-	if len(s.ub) != ix.n {
-		s.ub = make([]float32, ix.n)
+	ix.groupOrdinals()
+	if len(s.ub) != len(ix.groupPages) {
+		s.ub = make([]float32, len(ix.groupPages))
 	}
 	ub := s.ub
 	reached := s.ubGroups[:0]
@@ -172,14 +266,13 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 			}
 			wi := float32(w[i])
 			for _, l := range refs[i].locs {
-				sg := ix.segs[l.seg]
-				gi := ix.groupImpacts(sg, l.id)
+				gi := ix.groupImpacts(int(l.seg), l.id)
 				if gi == nil {
 					return nil
 				}
-				base := sg.base
-				for j, g := range gi.g {
-					gp := base + g
+				base := ix.segGroupBase[l.seg]
+				for j, o := range gi.ord {
+					gp := base + o
 					if ub[gp] == 0 {
 						// A common term scores only the groups the
 						// others reach (the restrict rule).
@@ -202,9 +295,10 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 	later := float32(fb * boundMargin)
 	sf := staticFactors()
 	vals := s.kth[:0]
-	for _, g := range reached {
-		v := ub[g] * sf[min(int(ix.kind[g]), numKinds-1)][ix.flags[g]] * later
-		ub[g] = v
+	for _, o := range reached {
+		g := ix.groupPages[o]
+		v := ub[o] * sf[min(int(ix.kind[g]), numKinds-1)][ix.flags[g]] * later
+		ub[o] = v
 		vals = append(vals, float64(v))
 	}
 	bound := kthOf(vals, boundKeep+1)
@@ -218,9 +312,9 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 	for i := range pl.tail {
 		pl.tail[i] = true
 	}
-	for _, g := range reached {
-		if float64(ub[g]) > bound {
-			pl.mark(g)
+	for _, o := range reached {
+		if float64(ub[o]) > bound {
+			pl.mark(ix.groupPages[o])
 		}
 	}
 	for _, m := range []map[uint32]float64{r.sig.path, r.sig.focus} {
@@ -269,7 +363,7 @@ func (r *queryRun) neighbourHolds(ix *Index) bool {
 			continue
 		}
 		for _, q := range ix.neighbours(g.page) {
-			if !pl.marked(q) && float64(pl.ub[q])*nb > pl.bound {
+			if o, ok := ix.ordinalOf(q); !pl.marked(q) && ok && float64(pl.ub[o])*nb > pl.bound {
 				return false
 			}
 		}

@@ -77,6 +77,7 @@ var pruneMinPostings = 50000
 type queryStats struct {
 	postings, pages, pruned, rerun atomic.Int64
 	skipped                        atomic.Int64 // postings blocks a common term skipped (skip.go)
+	skippedGroups                  atomic.Int64 // groups whose postings accumulateGroups passed over (groupbound.go)
 }
 
 // prunePlan is one question's pruning: which terms are tail terms, the

@@ -324,6 +324,12 @@ func (ix *Index) scoreTerms(r *queryRun, prune bool) {
 				if r.prune != nil && (pass == 1 || r.prune.tail[i]) {
 					only = r.prune
 				}
+				if only != nil && only.ub != nil {
+					dec, sk := ix.accumulateGroups(id, w*(qt.weight/impactQuantMax), restrict, only, s)
+					ix.stats.postings.Add(int64(dec))
+					ix.stats.skippedGroups.Add(int64(sk))
+					continue
+				}
 				if restrict && candOK && skipWorth(df, len(s.touched)) {
 					if cand == nil {
 						cand, candOK = ix.candidates(s)
