@@ -233,7 +233,7 @@ func laterFactorBound() (neighbour, file float64) {
 // alone (nil: not worth it, or no bound can be made). w are the terms'
 // weights per impact unit (idf × weight / impactQuantMax), common which
 // terms are common (scored only in groups the others reach).
-func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, common []bool) *prunePlan {
+func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, common []bool, keep int) *prunePlan {
 	if r.opt.Explain || len(r.opt.Extra) > 0 || !ix.groupsContiguous() {
 		return nil
 	}
@@ -246,47 +246,8 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 		return nil
 	}
 	s := r.s
-	ix.groupOrdinals()
-	if len(s.ub) != len(ix.groupPages) {
-		s.ub = make([]float32, len(ix.groupPages))
-	}
-	ub := s.ub
-	reached := s.ubGroups[:0]
-	keep := false // ub stays set for the plan (neighbourHolds), cleared by clearMarks
-	defer func() {
-		s.ubGroups = reached
-		if !keep {
-			clearBounds(s)
-		}
-	}()
-	for pass := range 2 {
-		for i, df := range dfs {
-			if df == 0 || common[i] != (pass == 1) {
-				continue
-			}
-			wi := float32(w[i])
-			for _, l := range refs[i].locs {
-				gi := ix.groupImpacts(int(l.seg), l.id)
-				if gi == nil {
-					return nil
-				}
-				base := ix.segGroupBase[l.seg]
-				for j, o := range gi.ord {
-					gp := base + o
-					if ub[gp] == 0 {
-						// A common term scores only the groups the
-						// others reach (the restrict rule).
-						if pass == 1 && pass0 || gi.v[j] == 0 {
-							continue
-						}
-						reached = append(reached, gp)
-					}
-					ub[gp] += wi * gi.v[j]
-				}
-			}
-		}
-	}
-	if len(reached) <= boundKeep {
+	if !ix.textBounds(s, refs, dfs, w, common, pass0) || len(s.ubGroups) <= keep {
+		clearBounds(s)
 		return nil
 	}
 	// The neighbour boost is left out: it applies to the neighbours of the
@@ -294,25 +255,26 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 	_, fb := laterFactorBound()
 	later := float32(fb * boundMargin)
 	sf := staticFactors()
+	ub := s.ub
 	vals := s.kth[:0]
-	for _, o := range reached {
+	for _, o := range s.ubGroups {
 		g := ix.groupPages[o]
 		v := ub[o] * sf[min(int(ix.kind[g]), numKinds-1)][ix.flags[g]] * later
 		ub[o] = v
 		vals = append(vals, float64(v))
 	}
-	bound := kthOf(vals, boundKeep+1)
+	bound := kthOf(vals, keep+1)
 	s.kth = vals
 	words := (ix.n + 63) / 64
 	if cap(s.marks) < words {
 		s.marks = make([]uint64, words)
 	}
-	pl := &prunePlan{tail: make([]bool, len(dfs)), bound: bound, marks: s.marks[:words], pass0: pass0, ub: ub}
-	keep = true
+	// ub stays set for neighbourHolds; clearMarks clears it.
+	pl := &prunePlan{tail: make([]bool, len(dfs)), bound: bound, preBound: bound / fb, marks: s.marks[:words], pass0: pass0, ub: ub}
 	for i := range pl.tail {
 		pl.tail[i] = true
 	}
-	for _, o := range reached {
+	for _, o := range s.ubGroups {
 		if float64(ub[o]) > bound {
 			pl.mark(ix.groupPages[o])
 		}
@@ -329,6 +291,47 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 		pl.mark(ix.group[p])
 	}
 	return pl
+}
+
+// textBounds sets s.ub, by group ordinal, to the sum of the question's
+// terms' group impacts times their weights w (per impact unit): a bound
+// on each group's text score. The groups set are listed in s.ubGroups. A
+// common term counts only in groups another term reached when pass0 (the
+// restrict rule). False when a term's group impacts cannot be had.
+func (ix *Index) textBounds(s *scratch, refs []termRef, dfs []int, w []float64, common []bool, pass0 bool) bool {
+	ix.groupOrdinals()
+	if len(s.ub) != len(ix.groupPages) {
+		s.ub = make([]float32, len(ix.groupPages))
+	}
+	ub := s.ub
+	reached := s.ubGroups[:0]
+	defer func() { s.ubGroups = reached }()
+	for pass := range 2 {
+		for i, df := range dfs {
+			if df == 0 || common[i] != (pass == 1) {
+				continue
+			}
+			wi := float32(w[i])
+			for _, l := range refs[i].locs {
+				gi := ix.groupImpacts(int(l.seg), l.id)
+				if gi == nil {
+					return false
+				}
+				base := ix.segGroupBase[l.seg]
+				for j, o := range gi.ord {
+					gp := base + o
+					if ub[gp] == 0 {
+						if pass == 1 && pass0 || gi.v[j] == 0 {
+							continue
+						}
+						reached = append(reached, gp)
+					}
+					ub[gp] += wi * gi.v[j]
+				}
+			}
+		}
+	}
+	return true
 }
 
 // clearBounds zeroes the upper bounds planBound set (scratch memory, kept

@@ -85,7 +85,10 @@ type queryStats struct {
 type prunePlan struct {
 	tail  []bool // per analysis term
 	bound float64
-	marks []uint64
+	// preBound bounds an unmarked group's score after scoreGroups, before
+	// the neighbour boost and the file signals.
+	preBound float64
+	marks    []uint64
 	// pass0: the question has a term that is not common, so that common
 	// terms score only the pages of groups the others reached (exact
 	// evaluation's restrict rule), even when no marked group holds one.
@@ -150,7 +153,8 @@ func (ix *Index) planPrune(r *queryRun, dfs []int, ceil []float64, common []bool
 	if n == 0 || vol < pruneMinPostings {
 		return nil
 	}
-	return &prunePlan{tail: tail, bound: k * sum}
+	nb, fb := laterFactorBound()
+	return &prunePlan{tail: tail, bound: k * sum, preBound: k * sum / (nb * fb)}
 }
 
 // markGroups marks the groups the essential terms reach and those the
@@ -232,8 +236,50 @@ func (pl *prunePlan) popcount() int {
 // evaluation's: as many marked groups score above what an unmarked group
 // can before the neighbour boost and the file signals.
 func (r *queryRun) pruneHoldsTop() bool {
-	nb, fb := laterFactorBound()
-	return r.countAbove(r.prune.bound/(nb*fb)) >= neighbourTop
+	return r.countAbove(r.prune.preBound) >= neighbourTop
+}
+
+// pruneMode is how a question may be pruned: tail, by planPrune; keep >
+// 0, by planBound keeping that many groups. The zero value is no pruning.
+type pruneMode struct {
+	tail bool
+	keep int
+}
+
+// pruneOutcome is whether a pruned answer held, or why it might not be
+// the exact one.
+type pruneOutcome uint8
+
+const (
+	pruneHeld       pruneOutcome = iota // exact (pruned or not)
+	pruneTailFailed                     // planPrune's plan failed a check
+	pruneBoundTop                       // planBound's: the best group scores within the bound
+	pruneBoundReach                     // planBound's: a group the packer reached scores within the bound
+)
+
+// failed is the outcome of pl failing a check (reach: pruneHolds).
+func (pl *prunePlan) failed(reach bool) pruneOutcome {
+	switch {
+	case pl.ub == nil:
+		return pruneTailFailed
+	case reach:
+		return pruneBoundReach
+	}
+	return pruneBoundTop
+}
+
+// next is the mode to run a question again in after outcome po: a
+// question planPrune failed is bounded (planBound); one whose answer
+// reached into planBound's bound keeps eight times as many groups, once;
+// otherwise it runs exactly.
+func (pm pruneMode) next(po pruneOutcome) pruneMode {
+	switch {
+	case po == pruneTailFailed && pm.keep > 0:
+		return pruneMode{keep: pm.keep}
+	case po == pruneBoundReach && pm.keep > 0 && pm.keep < 8*boundKeep:
+		return pruneMode{keep: 8 * pm.keep}
+	}
+	return pruneMode{}
 }
 
 // countAbove is the number of groups scoring above b.

@@ -166,8 +166,12 @@ func runQuery(ix *Index, q string, opt Options, prune bool) (Result, bool) {
 	res := Result{Query: q, BudgetTokens: budget, Results: []Stub{}}
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
-	out, ok, _ := ix.query(context.Background(), q, opt, a, res, prune)
-	return out, ok
+	pm := pruneMode{}
+	if prune {
+		pm = pruneMode{tail: true, keep: boundKeep}
+	}
+	out, po, _ := ix.query(context.Background(), q, opt, a, res, pm)
+	return out, po == pruneHeld
 }
 
 // TestPrunedEqualsExact: for every question (several budgets), the answer

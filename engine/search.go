@@ -192,19 +192,27 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	ix.exactSignal(&res, a.idents, opt.Extra)
 	// Members ranked on their own (memberOnly) are not bounded by the
 	// group scores pruning reasons about: such a question is not pruned.
-	out, ok, err := ix.query(ctx, q, opt, a, res, !memberOnly(kindMask(opt.Kinds)))
-	if !ok && err == nil {
-		ix.stats.rerun.Add(1)
-		out, _, err = ix.query(ctx, q, opt, a, res, false)
+	pm := pruneMode{}
+	if !memberOnly(kindMask(opt.Kinds)) {
+		pm = pruneMode{tail: true, keep: boundKeep}
 	}
-	return out, err
+	for {
+		out, po, err := ix.query(ctx, q, opt, a, res, pm)
+		if po == pruneHeld || err != nil {
+			return out, err
+		}
+		pm = pm.next(po)
+		if pm == (pruneMode{}) {
+			ix.stats.rerun.Add(1)
+		}
+	}
 }
 
-// query is Query's steps after the question's analysis, pruning the
-// question's weakest terms when prune is set (prune.go); false when the
-// pruned answer might not be the exact one (then it is to run again
-// without pruning).
-func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, res Result, prune bool) (Result, bool, error) {
+// query is Query's steps after the question's analysis, pruning as pm
+// lets it (prune.go, groupbound.go); po says whether the answer holds or
+// which plan's pruned answer might not be the exact one (then it is to
+// run again, pruned otherwise or not: pruneMode.next).
+func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, res Result, pm pruneMode) (_ Result, po pruneOutcome, _ error) {
 	r := queryRun{q: q, opt: opt, a: a}
 	r.s = ix.getScratch()
 	defer ix.putScratch(r.s)
@@ -215,36 +223,36 @@ func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, r
 		comp:   ix.componentHits(newComponentMatch(r.a.component), r.s),
 		focus:  ix.focusBoosts(r.opt.Focus),
 	}
-	ix.scoreTerms(&r, prune)
+	ix.scoreTerms(&r, pm)
 	defer r.prune.clearMarks(r.s)
 	if err := ctx.Err(); err != nil {
-		return res, true, err
+		return res, pruneHeld, err
 	}
 	ix.stats.pages.Add(int64(len(r.s.touched)))
 	ix.foldGroups(r.s)
 	ix.addMemories(&r)
 	ix.scoreGroups(&r)
 	if r.prune != nil && (!r.pruneHoldsTop() || !r.neighbourHolds(ix)) {
-		return res, false, nil
+		return res, r.prune.failed(false), nil
 	}
 	ix.boostNeighbours(&r)
 	if memberOnly(kindMask(r.opt.Kinds)) {
 		ix.packMembers(&r, &res)
-		return res, true, nil
+		return res, pruneHeld, nil
 	}
 	order, sorted, cut := ix.rankGroups(&r)
 	if err := ctx.Err(); err != nil {
-		return res, true, err
+		return res, pruneHeld, err
 	}
 	reached := ix.packStubs(&r, &res, order, sorted)
 	if r.prune != nil {
 		if !r.pruneHolds(order, reached, cut) {
-			return res, false, nil
+			return res, r.prune.failed(true), nil
 		}
 		ix.stats.pruned.Add(1)
 		res.MoreAtLeast = res.More > 0
 	}
-	return res, true, nil
+	return res, pruneHeld, nil
 }
 
 // queryRun is the state one Query passes between its steps.
@@ -266,9 +274,11 @@ type queryRun struct {
 // makes a quarter of a 700k-page index into candidates. Smaller indexes,
 // and questions made only of common words, score every posting.
 //
-// With prune, the question's weakest terms may be left to score only the
-// groups its stronger terms reach (planPrune, prune.go): r.prune is set.
-func (ix *Index) scoreTerms(r *queryRun, prune bool) {
+// As pm lets it, the question's weakest terms may be left to score only
+// the groups its stronger terms reach (planPrune, prune.go), or every
+// term only the groups of largest upper bound (planBound, groupbound.go):
+// r.prune is set.
+func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 	s, opt := r.s, &r.opt
 	N := float64(ix.live + len(opt.Extra))
 	commonDF := max(commonTermFloor, int(commonTermShare*N))
@@ -280,24 +290,24 @@ func (ix *Index) scoreTerms(r *queryRun, prune bool) {
 			refs[i], dfs[i] = ref, ix.df(ref)
 		}
 	}
-	if prune {
+	if pm.tail || pm.keep > 0 {
 		ceil, common := make([]float64, len(dfs)), make([]bool, len(dfs))
 		for i, df := range dfs {
 			ceil[i], common[i] = idf(N, df)*r.a.terms[i].weight, df > commonDF
 		}
-		if pl := ix.planPrune(r, dfs, ceil, common); pl != nil {
+		if pl := ix.planPrune(r, dfs, ceil, common); pm.tail && pl != nil {
 			if ix.markGroups(r, pl, refs, dfs, common) {
 				r.prune = pl
 			} else {
 				pl.clearMarks(r.s)
 			}
 		}
-		if r.prune == nil {
+		if r.prune == nil && pm.keep > 0 {
 			w := make([]float64, len(dfs))
 			for i := range w {
 				w[i] = ceil[i] / impactQuantMax
 			}
-			r.prune = ix.planBound(r, refs, dfs, w, common)
+			r.prune = ix.planBound(r, refs, dfs, w, common, pm.keep)
 		}
 	}
 	var cand, marked [][2]uint32 // pass 1's and the marked groups' candidate intervals (skip.go), built when first needed
