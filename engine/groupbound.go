@@ -343,14 +343,16 @@ func clearBounds(s *scratch) {
 	s.ubGroups = s.ubGroups[:0]
 }
 
-// neighbourHolds reports, after scoreGroups, that no group left unmarked
-// by planBound could pass the bound with the neighbour boost: the
-// neighbours of the best groups (all those tied for best, of which
-// boostNeighbours takes neighbourTop) are within it even when boosted.
-func (r *queryRun) neighbourHolds(ix *Index) bool {
+// neighbourBound raises the plan's bound, after scoreGroups, to what a
+// group planBound left unmarked can score once boosted as a neighbour of
+// the best group (boostNeighbours: at most its score times the boost, and
+// below the best group's score, then times the file signals). All the
+// groups tied for best are taken (boostNeighbours takes neighbourTop of
+// them).
+func (r *queryRun) neighbourBound(ix *Index) {
 	pl := r.prune
 	if pl.ub == nil || neighbourBoost <= 0 {
-		return true
+		return
 	}
 	s := r.s
 	best := 0.0
@@ -359,19 +361,21 @@ func (r *queryRun) neighbourHolds(ix *Index) bool {
 			best = max(best, s.groups[i].score)
 		}
 	}
-	nb, _ := laterFactorBound()
+	if best <= 0 {
+		return
+	}
+	nb, fb := laterFactorBound()
 	for i := range s.groups {
 		g := &s.groups[i]
-		if g.extra != 0 || g.score < best || best <= 0 {
+		if g.extra != 0 || g.score < best {
 			continue
 		}
 		for _, q := range ix.neighbours(g.page) {
-			if o, ok := ix.ordinalOf(q); !pl.marked(q) && ok && float64(pl.ub[o])*nb > pl.bound {
-				return false
+			if o, ok := ix.ordinalOf(q); ok && !pl.marked(q) {
+				pl.bound = max(pl.bound, min(float64(pl.ub[o])*nb, best*fb)*boundMargin)
 			}
 		}
 	}
-	return true
 }
 
 // kthOf returns the k-th largest of v (1-based; v is reordered), by

@@ -65,14 +65,17 @@ var pruneCorpus struct {
 // verb+Noun+digit from a small vocabulary: each whole name is defined in
 // about 60 files and each of its words in hundreds, as a name with digits
 // is against its words in the 100k-file benchmark (82 pages against 67k).
-func pruneGraph() *graph.Graph {
+func pruneGraph() *graph.Graph { return pruneGraphN(600) }
+
+// pruneGraphN is pruneGraph with files files.
+func pruneGraphN(files int) *graph.Graph {
 	r := rand.New(rand.NewPCG(7, 8))
 	verbs := []string{"load", "save", "parse", "render", "merge"}
 	nouns := []string{"user", "order", "invoice", "session", "queue", "report"}
 	words := []string{"retry", "cache", "flush", "token", "metric", "worker", "record", "template", "policy", "ledger"}
 	var pages []graph.Page
 	var edges []graph.Edge
-	for f := range 600 {
+	for f := range files {
 		dir := fmt.Sprintf("svc%d/%s", f/40, nouns[f%len(nouns)])
 		p := fmt.Sprintf("%s/%s_%d.go", dir, words[r.IntN(len(words))], f)
 		if f%10 == 0 {

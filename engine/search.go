@@ -232,8 +232,11 @@ func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, r
 	ix.foldGroups(r.s)
 	ix.addMemories(&r)
 	ix.scoreGroups(&r)
-	if r.prune != nil && (!r.pruneHoldsTop() || !r.neighbourHolds(ix)) {
-		return res, r.prune.failed(false), nil
+	if r.prune != nil {
+		if !r.pruneHoldsTop() {
+			return res, r.prune.failed(false), nil
+		}
+		r.neighbourBound(ix)
 	}
 	ix.boostNeighbours(&r)
 	if memberOnly(kindMask(r.opt.Kinds)) {
