@@ -345,29 +345,32 @@ func clearBounds(s *scratch) {
 
 // neighbourBound raises the plan's bound, after scoreGroups, to what a
 // group planBound left unmarked can score once boosted as a neighbour of
-// the best group (boostNeighbours: at most its score times the boost, and
-// below the best group's score, then times the file signals). All the
-// groups tied for best are taken (boostNeighbours takes neighbourTop of
-// them).
+// one of the best groups (boostNeighbours: at most its score times the
+// largest boost, and below the best score, then times the file signals).
+// The groups scoring at least the neighbourTop-th best score are taken:
+// those boostNeighbours boosts the neighbours of, and any tied with them.
 func (r *queryRun) neighbourBound(ix *Index) {
 	pl := r.prune
 	if pl.ub == nil || neighbourBoost <= 0 {
 		return
 	}
 	s := r.s
-	best := 0.0
+	scores := s.kth[:0]
 	for i := range s.groups {
-		if s.groups[i].extra == 0 {
-			best = max(best, s.groups[i].score)
+		if g := &s.groups[i]; g.extra == 0 && g.score > 0 {
+			scores = append(scores, g.score)
 		}
 	}
-	if best <= 0 {
+	s.kth = scores
+	if len(scores) == 0 {
 		return
 	}
+	best := slices.Max(scores)
+	th := kthOf(scores, min(neighbourTop, len(scores)))
 	nb, fb := laterFactorBound()
 	for i := range s.groups {
 		g := &s.groups[i]
-		if g.extra != 0 || g.score < best {
+		if g.extra != 0 || g.score <= 0 || g.score < th {
 			continue
 		}
 		for _, q := range ix.neighbours(g.page) {

@@ -78,6 +78,7 @@ type queryStats struct {
 	postings, pages, pruned, rerun atomic.Int64
 	skipped                        atomic.Int64 // postings blocks a common term skipped (skip.go)
 	skippedGroups                  atomic.Int64 // groups whose postings accumulateGroups passed over (groupbound.go)
+	bounded                        atomic.Int64 // pruned questions whose plan was planBound's (groupbound.go)
 }
 
 // prunePlan is one question's pruning: which terms are tail terms, the

@@ -192,6 +192,7 @@ func TestPrunedEqualsExact(t *testing.T) {
 		}
 	}
 	pruned, failed := 0, 0
+	b0 := ix.stats.bounded.Load()
 	for i, q := range qs {
 		opt := Options{BudgetTokens: []int{2000, 2000, 600, 8000}[i%4]}
 		if i%3 == 1 { // a focus file, boosted whatever its terms
@@ -221,7 +222,11 @@ func TestPrunedEqualsExact(t *testing.T) {
 			t.Errorf("%q: Query's answer differs from the exact one", q)
 		}
 	}
-	t.Logf("%d questions: %d pruned (More a lower bound), %d failed the check", len(qs), pruned, failed)
+	bounded := ix.stats.bounded.Load() - b0
+	t.Logf("%d questions: %d pruned (More a lower bound), %d failed the check; %d answers pruned by planBound", len(qs), pruned, failed, bounded)
+	if bounded < int64(len(qs)/20) {
+		t.Errorf("only %d answers pruned by planBound: the test no longer exercises it", bounded)
+	}
 	if pruned < len(qs)/5 {
 		t.Errorf("only %d of %d questions pruned: the test no longer exercises pruning", pruned, len(qs))
 	}

@@ -253,6 +253,9 @@ func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, r
 			return res, r.prune.failed(true), nil
 		}
 		ix.stats.pruned.Add(1)
+		if r.prune.ub != nil {
+			ix.stats.bounded.Add(1)
+		}
 		res.MoreAtLeast = res.More > 0
 	}
 	return res, pruneHeld, nil
@@ -337,7 +340,7 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 				if r.prune != nil && (pass == 1 || r.prune.tail[i]) {
 					only = r.prune
 				}
-				if only != nil && only.ub != nil {
+				if only != nil && only.ub != nil && !skipOff {
 					dec, sk := ix.accumulateGroups(id, w*(qt.weight/impactQuantMax), restrict, only, s)
 					ix.stats.postings.Add(int64(dec))
 					ix.stats.skippedGroups.Add(int64(sk))
