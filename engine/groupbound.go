@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"slices"
 	"sync"
 )
@@ -54,11 +55,23 @@ const boundMargin = 1.0001
 // group start (the byte offset and the delta base), so that a question
 // can decode the postings of chosen groups only (accumulateGroups).
 type groupImps struct {
-	ord  []uint32
-	v    []float32
-	off  []uint32
-	prev []uint32 // the local page before the group's first posting
+	ord []uint32
+	off []uint32
+	v   []uint16 // in 1/groupImpScale impact units, rounded up
+	rel []uint16 // the group's first posting's page, after the group page
 }
+
+// groupImpScale: group impacts are kept in 1/groupImpScale impact units
+// (at most groupShareBound × impactQuantMax × groupImpScale < 65536).
+const groupImpScale = 16
+
+// groupImpBudget is the most bytes of group impacts an index keeps with
+// its segments; past it, a question computes the group impacts it needs
+// and drops them (server memory stays bounded whatever is asked).
+var groupImpBudget int64 = 8 << 20
+
+// size is the bytes t holds.
+func (t *groupImps) size() int64 { return int64(len(t.ord)) * 12 }
 
 // groupOrdinals numbers the groups (groupPages, segGroupBase), once.
 func (ix *Index) groupOrdinals() {
@@ -95,8 +108,11 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 		return v.(*groupImps)
 	}
 	ix.groupOrdinals()
-	post := ix.impacts(sg, t).post
-	gi := &groupImps{}
+	ti := ix.impacts(sg, t)
+	post := ti.post
+	// A group per posting at most; most terms reach a third as many.
+	c := ti.df/2 + 1
+	gi := &groupImps{ord: make([]uint32, 0, c), off: make([]uint32, 0, c), v: make([]uint16, 0, c), rel: make([]uint16, 0, c)}
 	n := uint64(sg.n)
 	last := uint64(0)
 	cur := ^uint32(0)
@@ -105,7 +121,7 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 	flush := func() {
 		if cur != ^uint32(0) {
 			v := groupFileShare*float64(own) + groupTop1Share*float64(top[0]) + groupTop2Share*float64(top[1]) + groupTop3Share*float64(top[2])
-			gi.v = append(gi.v, float32(v*boundMargin))
+			gi.v = append(gi.v, uint16(min(math.Ceil(v*boundMargin*groupImpScale), math.MaxUint16)))
 		}
 	}
 	seg := ix.groupPages[ix.segGroupBase[si]:]
@@ -113,6 +129,7 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 		seg = ix.groupPages[ix.segGroupBase[si]:ix.segGroupBase[si+1]]
 	}
 	b, off := post, 0
+	o := 0 // the ordinal of the last group found: postings come in page order
 	for len(b) > 1 {
 		d, k := uvarint(b)
 		if k <= 0 || k >= len(b) {
@@ -126,13 +143,24 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 		g := sg.group[p]
 		if g != cur {
 			flush()
-			o, ok := slices.BinarySearch(seg, sg.base+g)
-			if !ok {
+			gp := sg.base + g
+			if o < len(seg) && seg[o] < gp {
+				// Gallop forward from the last group, then search.
+				step := 1
+				for o+step < len(seg) && seg[o+step] < gp {
+					o += step
+					step *= 2
+				}
+				hi := min(o+step, len(seg))
+				i, _ := slices.BinarySearch(seg[o:hi], gp)
+				o += i
+			}
+			if o >= len(seg) || seg[o] != gp || uint64(g) > p || p-uint64(g) > math.MaxUint16 {
 				return nil
 			}
 			gi.ord = append(gi.ord, uint32(o))
 			gi.off = append(gi.off, uint32(off))
-			gi.prev = append(gi.prev, uint32(last))
+			gi.rel = append(gi.rel, uint16(p-uint64(g)))
 			cur, own, top = g, 0, [3]float32{}
 		}
 		last = p
@@ -150,7 +178,15 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 		}
 	}
 	flush()
-	v, _ := sg.gimps.LoadOrStore(t, gi)
+	gi.ord, gi.off, gi.v, gi.rel = slices.Clip(gi.ord), slices.Clip(gi.off), slices.Clip(gi.v), slices.Clip(gi.rel)
+	if ix.gimpBytes.Add(gi.size()) > groupImpBudget {
+		ix.gimpBytes.Add(-gi.size())
+		return gi
+	}
+	v, loaded := sg.gimps.LoadOrStore(t, gi)
+	if loaded {
+		ix.gimpBytes.Add(-gi.size())
+	}
 	return v.(*groupImps)
 }
 
@@ -158,11 +194,11 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 // the postings of the groups pl marks are decoded, found through the
 // term's group impacts. It returns the postings decoded and the groups
 // passed over.
-func (ix *Index) accumulateGroups(ref termRef, w float64, restrict bool, pl *prunePlan, s *scratch) (decoded, skipped int) {
+func (ix *Index) accumulateGroups(ref termRef, tabs []*groupImps, w float64, restrict bool, pl *prunePlan, s *scratch) (decoded, skipped int) {
 	score, group := s.score, ix.group
-	for _, l := range ref.locs {
+	for li, l := range ref.locs {
 		sg := ix.segs[l.seg]
-		gi := ix.groupImpacts(int(l.seg), l.id)
+		gi := tabs[li]
 		post := ix.impacts(sg, l.id).post
 		n, base := uint64(sg.n), sg.base
 		pages := ix.groupPages[ix.segGroupBase[l.seg]:]
@@ -176,8 +212,8 @@ func (ix *Index) accumulateGroups(ref termRef, w float64, restrict bool, pl *pru
 				end = int(gi.off[j+1])
 			}
 			b := post[gi.off[j]:end]
-			last := uint64(gi.prev[j])
-			for len(b) > 1 {
+			last := uint64(pages[o]-base) + uint64(gi.rel[j]) // the first posting's page
+			for first := true; len(b) > 1; first = false {
 				var d uint64
 				k := 1
 				if b[0] < 0x80 {
@@ -185,7 +221,9 @@ func (ix *Index) accumulateGroups(ref termRef, w float64, restrict bool, pl *pru
 				} else if d, k = uvarint(b); k <= 0 || k >= len(b) {
 					break
 				}
-				last += d
+				if !first {
+					last += d
+				}
 				if last >= n {
 					break
 				}
@@ -246,7 +284,8 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 		return nil
 	}
 	s := r.s
-	if !ix.textBounds(s, refs, dfs, w, common, pass0) || len(s.ubGroups) <= keep {
+	tabs, ok := ix.textBounds(s, refs, dfs, w, common, pass0)
+	if !ok || len(s.ubGroups) <= keep {
 		clearBounds(s)
 		return nil
 	}
@@ -270,7 +309,7 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 		s.marks = make([]uint64, words)
 	}
 	// ub stays set for neighbourHolds; clearMarks clears it.
-	pl := &prunePlan{tail: make([]bool, len(dfs)), bound: bound, preBound: bound / fb, marks: s.marks[:words], pass0: pass0, ub: ub}
+	pl := &prunePlan{tail: make([]bool, len(dfs)), bound: bound, preBound: bound / fb, marks: s.marks[:words], pass0: pass0, ub: ub, tabs: tabs}
 	for i := range pl.tail {
 		pl.tail[i] = true
 	}
@@ -298,7 +337,7 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 // on each group's text score. The groups set are listed in s.ubGroups. A
 // common term counts only in groups another term reached when pass0 (the
 // restrict rule). False when a term's group impacts cannot be had.
-func (ix *Index) textBounds(s *scratch, refs []termRef, dfs []int, w []float64, common []bool, pass0 bool) bool {
+func (ix *Index) textBounds(s *scratch, refs []termRef, dfs []int, w []float64, common []bool, pass0 bool) (tabs [][]*groupImps, ok bool) {
 	ix.groupOrdinals()
 	if len(s.ub) != len(ix.groupPages) {
 		s.ub = make([]float32, len(ix.groupPages))
@@ -306,17 +345,19 @@ func (ix *Index) textBounds(s *scratch, refs []termRef, dfs []int, w []float64, 
 	ub := s.ub
 	reached := s.ubGroups[:0]
 	defer func() { s.ubGroups = reached }()
+	tabs = make([][]*groupImps, len(dfs))
 	for pass := range 2 {
 		for i, df := range dfs {
 			if df == 0 || common[i] != (pass == 1) {
 				continue
 			}
-			wi := float32(w[i])
+			wi := float32(w[i] / groupImpScale)
 			for _, l := range refs[i].locs {
 				gi := ix.groupImpacts(int(l.seg), l.id)
 				if gi == nil {
-					return false
+					return nil, false
 				}
+				tabs[i] = append(tabs[i], gi)
 				base := ix.segGroupBase[l.seg]
 				for j, o := range gi.ord {
 					gp := base + o
@@ -326,12 +367,12 @@ func (ix *Index) textBounds(s *scratch, refs []termRef, dfs []int, w []float64, 
 						}
 						reached = append(reached, gp)
 					}
-					ub[gp] += wi * gi.v[j]
+					ub[gp] += wi * float32(gi.v[j])
 				}
 			}
 		}
 	}
-	return true
+	return tabs, true
 }
 
 // clearBounds zeroes the upper bounds planBound set (scratch memory, kept

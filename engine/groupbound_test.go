@@ -77,7 +77,7 @@ func TestTextBoundsHold(t *testing.T) {
 		ix.scoreTerms(&r, pruneMode{})
 		ix.foldGroups(r.s)
 		refs, dfs, w, common, pass0 := questionTerms(ix, a)
-		if !ix.textBounds(r.s, refs, dfs, w, common, pass0) {
+		if _, ok := ix.textBounds(r.s, refs, dfs, w, common, pass0); !ok {
 			t.Fatalf("%q: no group impacts", q)
 		}
 		for i := range r.s.groups {

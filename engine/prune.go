@@ -96,7 +96,8 @@ type prunePlan struct {
 	pass0 bool
 	// ub: planBound's upper bounds per group page, without the neighbour
 	// boost (groupbound.go); nil for planPrune's plans.
-	ub []float32
+	ub   []float32
+	tabs [][]*groupImps // per analysis term, per segment of its termRef: its group impacts (planBound)
 }
 
 // marked reports whether page p's group is marked.

@@ -341,7 +341,7 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 					only = r.prune
 				}
 				if only != nil && only.ub != nil && !skipOff {
-					dec, sk := ix.accumulateGroups(id, w*(qt.weight/impactQuantMax), restrict, only, s)
+					dec, sk := ix.accumulateGroups(id, only.tabs[i], w*(qt.weight/impactQuantMax), restrict, only, s)
 					ix.stats.postings.Add(int64(dec))
 					ix.stats.skippedGroups.Add(int64(sk))
 					continue
