@@ -244,8 +244,9 @@ func (r *queryRun) pruneHoldsTop() bool {
 // pruneMode is how a question may be pruned: tail, by planPrune; keep >
 // 0, by planBound keeping that many groups. The zero value is no pruning.
 type pruneMode struct {
-	tail bool
-	keep int
+	tail  bool
+	keep  int
+	retry bool // a pruned run failed already
 }
 
 // pruneOutcome is whether a pruned answer held, or why it might not be
@@ -270,16 +271,17 @@ func (pl *prunePlan) failed(reach bool) pruneOutcome {
 	return pruneBoundTop
 }
 
-// next is the mode to run a question again in after outcome po: a
-// question planPrune failed is bounded (planBound); one whose answer
-// reached into planBound's bound keeps eight times as many groups, once;
-// otherwise it runs exactly.
+// next is the mode to run a question again in after outcome po, at most
+// twice pruned: a question planPrune failed is bounded (planBound); one
+// whose first answer reached into planBound's bound keeps eight times as
+// many groups; otherwise it runs exactly.
 func (pm pruneMode) next(po pruneOutcome) pruneMode {
 	switch {
-	case po == pruneTailFailed && pm.keep > 0:
-		return pruneMode{keep: pm.keep}
-	case po == pruneBoundReach && pm.keep > 0 && pm.keep < 8*boundKeep:
-		return pruneMode{keep: 8 * pm.keep}
+	case pm.retry || pm.keep == 0:
+	case po == pruneTailFailed:
+		return pruneMode{keep: pm.keep, retry: true}
+	case po == pruneBoundReach:
+		return pruneMode{keep: 8 * pm.keep, retry: true}
 	}
 	return pruneMode{}
 }
