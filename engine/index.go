@@ -52,6 +52,11 @@ type Index struct {
 	contigOnce sync.Once // sets contig
 	contig     bool      // every group's members follow its page (groupsContiguous, skip.go)
 
+	ordOnce      sync.Once    // sets groupPages, segGroupBase
+	groupPages   []uint32     // the group pages in page order: a group's ordinal is its place here (groupbound.go)
+	segGroupBase []uint32     // per segment, the ordinal of its first group
+	gimpBytes    atomic.Int64 // bytes of group impacts kept with the segments (groupImpBudget)
+
 	hdrOnce    sync.Once // sets hasHeaders
 	hasHeaders bool      // some file page has a header extension (isHeaderFile)
 

@@ -77,6 +77,8 @@ var pruneMinPostings = 50000
 type queryStats struct {
 	postings, pages, pruned, rerun atomic.Int64
 	skipped                        atomic.Int64 // postings blocks a common term skipped (skip.go)
+	skippedGroups                  atomic.Int64 // groups whose postings accumulateGroups passed over (groupbound.go)
+	bounded                        atomic.Int64 // pruned questions whose plan was planBound's (groupbound.go)
 }
 
 // prunePlan is one question's pruning: which terms are tail terms, the
@@ -84,7 +86,18 @@ type queryStats struct {
 type prunePlan struct {
 	tail  []bool // per analysis term
 	bound float64
-	marks []uint64
+	// preBound bounds an unmarked group's score after scoreGroups, before
+	// the neighbour boost and the file signals.
+	preBound float64
+	marks    []uint64
+	// pass0: the question has a term that is not common, so that common
+	// terms score only the pages of groups the others reached (exact
+	// evaluation's restrict rule), even when no marked group holds one.
+	pass0 bool
+	// ub: planBound's upper bounds per group page, without the neighbour
+	// boost (groupbound.go); nil for planPrune's plans.
+	ub   []float32
+	tabs [][]*groupImps // per analysis term, per segment of its termRef: its group impacts (planBound)
 }
 
 // marked reports whether page p's group is marked.
@@ -142,7 +155,8 @@ func (ix *Index) planPrune(r *queryRun, dfs []int, ceil []float64, common []bool
 	if n == 0 || vol < pruneMinPostings {
 		return nil
 	}
-	return &prunePlan{tail: tail, bound: k * sum}
+	nb, fb := laterFactorBound()
+	return &prunePlan{tail: tail, bound: k * sum, preBound: k * sum / (nb * fb)}
 }
 
 // markGroups marks the groups the essential terms reach and those the
@@ -188,9 +202,12 @@ func (ix *Index) markGroups(r *queryRun, pl *prunePlan, refs []termRef, dfs []in
 }
 
 // clearMarks clears the plan's bitmap (scratch memory, kept clear).
-func (pl *prunePlan) clearMarks() {
+func (pl *prunePlan) clearMarks(s *scratch) {
 	if pl != nil {
 		clear(pl.marks)
+		if pl.ub != nil {
+			clearBounds(s)
+		}
 	}
 }
 
@@ -212,6 +229,70 @@ func (pl *prunePlan) popcount() int {
 	n := 0
 	for _, w := range pl.marks {
 		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// pruneHoldsTop reports, after scoreGroups, whether the groups
+// boostNeighbours takes as the best (neighbourTop of them) are the exact
+// evaluation's: as many marked groups score above what an unmarked group
+// can before the neighbour boost and the file signals.
+func (r *queryRun) pruneHoldsTop() bool {
+	return r.countAbove(r.prune.preBound) >= neighbourTop
+}
+
+// pruneMode is how a question may be pruned: tail, by planPrune; keep >
+// 0, by planBound keeping that many groups. The zero value is no pruning.
+type pruneMode struct {
+	tail  bool
+	keep  int
+	retry bool // a pruned run failed already
+}
+
+// pruneOutcome is whether a pruned answer held, or why it might not be
+// the exact one.
+type pruneOutcome uint8
+
+const (
+	pruneHeld       pruneOutcome = iota // exact (pruned or not)
+	pruneTailFailed                     // planPrune's plan failed a check
+	pruneBoundTop                       // planBound's: the best group scores within the bound
+	pruneBoundReach                     // planBound's: a group the packer reached scores within the bound
+)
+
+// failed is the outcome of pl failing a check (reach: pruneHolds).
+func (pl *prunePlan) failed(reach bool) pruneOutcome {
+	switch {
+	case pl.ub == nil:
+		return pruneTailFailed
+	case reach:
+		return pruneBoundReach
+	}
+	return pruneBoundTop
+}
+
+// next is the mode to run a question again in after outcome po, at most
+// twice pruned: a question planPrune failed is bounded (planBound); one
+// whose first answer reached into planBound's bound keeps eight times as
+// many groups; otherwise it runs exactly.
+func (pm pruneMode) next(po pruneOutcome) pruneMode {
+	switch {
+	case pm.retry || pm.keep == 0:
+	case po == pruneTailFailed:
+		return pruneMode{keep: pm.keep, retry: true}
+	case po == pruneBoundReach:
+		return pruneMode{keep: 8 * pm.keep, retry: true}
+	}
+	return pruneMode{}
+}
+
+// countAbove is the number of groups scoring above b.
+func (r *queryRun) countAbove(b float64) int {
+	n := 0
+	for i := range r.s.groups {
+		if r.s.groups[i].score > b {
+			n++
+		}
 	}
 	return n
 }

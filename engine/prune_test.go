@@ -65,14 +65,17 @@ var pruneCorpus struct {
 // verb+Noun+digit from a small vocabulary: each whole name is defined in
 // about 60 files and each of its words in hundreds, as a name with digits
 // is against its words in the 100k-file benchmark (82 pages against 67k).
-func pruneGraph() *graph.Graph {
+func pruneGraph() *graph.Graph { return pruneGraphN(600) }
+
+// pruneGraphN is pruneGraph with files files.
+func pruneGraphN(files int) *graph.Graph {
 	r := rand.New(rand.NewPCG(7, 8))
 	verbs := []string{"load", "save", "parse", "render", "merge"}
 	nouns := []string{"user", "order", "invoice", "session", "queue", "report"}
 	words := []string{"retry", "cache", "flush", "token", "metric", "worker", "record", "template", "policy", "ledger"}
 	var pages []graph.Page
 	var edges []graph.Edge
-	for f := range 600 {
+	for f := range files {
 		dir := fmt.Sprintf("svc%d/%s", f/40, nouns[f%len(nouns)])
 		p := fmt.Sprintf("%s/%s_%d.go", dir, words[r.IntN(len(words))], f)
 		if f%10 == 0 {
@@ -104,9 +107,9 @@ func pruneGraph() *graph.Graph {
 // prunedIndex is pruneGraph's index with questions of the kinds mcpbench
 // asks: names, pairs of names, prose, paths, file names.
 func prunedIndex(t *testing.T) (*Index, []string) {
-	old := pruneMinPostings
-	pruneMinPostings = 100
-	t.Cleanup(func() { pruneMinPostings = old })
+	old, oldKeep := pruneMinPostings, boundKeep
+	pruneMinPostings, boundKeep = 100, 300
+	t.Cleanup(func() { pruneMinPostings, boundKeep = old, oldKeep })
 	pruneCorpus.once.Do(func() {
 		g := pruneGraph()
 		ix := NewIndex(g)
@@ -169,8 +172,12 @@ func runQuery(ix *Index, q string, opt Options, prune bool) (Result, bool) {
 	res := Result{Query: q, BudgetTokens: budget, Results: []Stub{}}
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
-	out, ok, _ := ix.query(context.Background(), q, opt, a, res, prune)
-	return out, ok
+	pm := pruneMode{}
+	if prune {
+		pm = pruneMode{tail: true, keep: boundKeep}
+	}
+	out, po, _ := ix.query(context.Background(), q, opt, a, res, pm)
+	return out, po == pruneHeld
 }
 
 // TestPrunedEqualsExact: for every question (several budgets), the answer
@@ -188,6 +195,7 @@ func TestPrunedEqualsExact(t *testing.T) {
 		}
 	}
 	pruned, failed := 0, 0
+	b0 := ix.stats.bounded.Load()
 	for i, q := range qs {
 		opt := Options{BudgetTokens: []int{2000, 2000, 600, 8000}[i%4]}
 		if i%3 == 1 { // a focus file, boosted whatever its terms
@@ -217,7 +225,11 @@ func TestPrunedEqualsExact(t *testing.T) {
 			t.Errorf("%q: Query's answer differs from the exact one", q)
 		}
 	}
-	t.Logf("%d questions: %d pruned (More a lower bound), %d failed the check", len(qs), pruned, failed)
+	bounded := ix.stats.bounded.Load() - b0
+	t.Logf("%d questions: %d pruned (More a lower bound), %d failed the check; %d answers pruned by planBound", len(qs), pruned, failed, bounded)
+	if bounded < int64(len(qs)/20) {
+		t.Errorf("only %d answers pruned by planBound: the test no longer exercises it", bounded)
+	}
 	if pruned < len(qs)/5 {
 		t.Errorf("only %d of %d questions pruned: the test no longer exercises pruning", pruned, len(qs))
 	}

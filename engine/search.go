@@ -85,18 +85,20 @@ type Stub struct {
 // scratch is the per-query working memory, pooled: a dense score array is
 // ~4 bytes per page and faster than a map in the accumulation loop.
 type scratch struct {
-	score   []float32 // per page, zero outside touched
-	slot    []int32   // per page: index+1 into groups, 0 when none
-	next    []uint32  // per page: next matching member of its group + 1 (no per-group slices)
-	touched []uint32
-	pages   []uint32
-	imps    []uint8
-	groups  []groupAcc
-	members []uint32  // reused by stub
-	order   []int     // groups in rank order, reused by Query
-	kth     []float64 // reused by kthLargest
-	bits    []uint64  // foldDense's bitmap of touched pages, all clear between uses
-	marks   []uint64  // prunePlan.marks: a bit per group page, all clear between uses
+	score    []float32 // per page, zero outside touched
+	slot     []int32   // per page: index+1 into groups, 0 when none
+	next     []uint32  // per page: next matching member of its group + 1 (no per-group slices)
+	touched  []uint32
+	pages    []uint32
+	imps     []uint8
+	groups   []groupAcc
+	members  []uint32  // reused by stub
+	order    []int     // groups in rank order, reused by Query
+	kth      []float64 // reused by kthLargest
+	bits     []uint64  // foldDense's bitmap of touched pages, all clear between uses
+	marks    []uint64  // prunePlan.marks: a bit per group page, all clear between uses
+	ub       []float32 // planBound's upper bounds per group page, zero between uses
+	ubGroups []uint32  // the group pages planBound set in ub
 }
 
 // groupAcc accumulates one answer group: a file with its matching members,
@@ -189,19 +191,30 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
 	ix.addSiblings(&a)
-	out, ok, err := ix.query(ctx, q, opt, a, res, true)
-	if !ok && err == nil {
-		ix.stats.rerun.Add(1)
-		out, _, err = ix.query(ctx, q, opt, a, res, false)
+	pm := pruneMode{tail: true, keep: boundKeep}
+	for {
+		out, po, err := ix.query(ctx, q, opt, a, res, pm)
+		if po == pruneHeld || err != nil {
+			return out, err
+		}
+		pm = pm.next(po)
+		if pm == (pruneMode{}) {
+			ix.stats.rerun.Add(1)
+		}
 	}
-	return out, err
 }
 
-// query is Query's steps after the question's analysis, pruning the
-// question's weakest terms when prune is set (prune.go); false when the
-// pruned answer might not be the exact one (then it is to run again
-// without pruning).
-func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, res Result, prune bool) (Result, bool, error) {
+// query is Query's steps after the question's analysis, pruning as pm
+// lets it (prune.go, groupbound.go); po says whether the answer holds or
+// which plan's pruned answer might not be the exact one (then it is to
+// run again, pruned otherwise or not: pruneMode.next).
+func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, res Result, pm pruneMode) (_ Result, po pruneOutcome, _ error) {
+	if memberOnly(kindMask(opt.Kinds)) {
+		// A member-only question is pruned by planPrune's tail bound
+		// alone, which answerMembers checks (memberprune.go); planBound's
+		// group bounds say nothing of a member's own score.
+		pm.keep = 0
+	}
 	r := queryRun{q: q, opt: opt, a: a}
 	r.s = ix.getScratch()
 	defer ix.putScratch(r.s)
@@ -212,32 +225,44 @@ func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, r
 		comp:   ix.componentHits(newComponentMatch(r.a.component), r.s),
 		focus:  ix.focusBoosts(r.opt.Focus),
 	}
-	ix.scoreTerms(&r, prune)
-	defer r.prune.clearMarks()
+	ix.scoreTerms(&r, pm)
+	defer r.prune.clearMarks(r.s)
 	if err := ctx.Err(); err != nil {
-		return res, true, err
+		return res, pruneHeld, err
 	}
 	ix.stats.pages.Add(int64(len(r.s.touched)))
 	ix.foldGroups(r.s)
 	ix.addMemories(&r)
 	ix.scoreGroups(&r)
 	if memberOnly(kindMask(r.opt.Kinds)) {
-		return res, ix.answerMembers(&r, &res), nil
+		if !ix.answerMembers(&r, &res) {
+			return res, pruneTailFailed, nil
+		}
+		return res, pruneHeld, nil
+	}
+	if r.prune != nil {
+		if !r.pruneHoldsTop() {
+			return res, r.prune.failed(false), nil
+		}
+		r.neighbourBound(ix)
 	}
 	ix.boostNeighbours(&r)
 	order, sorted, cut := ix.rankGroups(&r)
 	if err := ctx.Err(); err != nil {
-		return res, true, err
+		return res, pruneHeld, err
 	}
 	reached := ix.packStubs(&r, &res, order, sorted)
 	if r.prune != nil {
 		if !r.pruneHolds(order, reached, cut) {
-			return res, false, nil
+			return res, r.prune.failed(true), nil
 		}
 		ix.stats.pruned.Add(1)
+		if r.prune.ub != nil {
+			ix.stats.bounded.Add(1)
+		}
 		res.MoreAtLeast = res.More > 0
 	}
-	return res, true, nil
+	return res, pruneHeld, nil
 }
 
 // queryRun is the state one Query passes between its steps.
@@ -259,9 +284,11 @@ type queryRun struct {
 // makes a quarter of a 700k-page index into candidates. Smaller indexes,
 // and questions made only of common words, score every posting.
 //
-// With prune, the question's weakest terms may be left to score only the
-// groups its stronger terms reach (planPrune, prune.go): r.prune is set.
-func (ix *Index) scoreTerms(r *queryRun, prune bool) {
+// As pm lets it, the question's weakest terms may be left to score only
+// the groups its stronger terms reach (planPrune, prune.go), or every
+// term only the groups of largest upper bound (planBound, groupbound.go):
+// r.prune is set.
+func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 	s, opt := r.s, &r.opt
 	N := float64(ix.live + len(opt.Extra))
 	commonDF := max(commonTermFloor, int(commonTermShare*N))
@@ -273,23 +300,30 @@ func (ix *Index) scoreTerms(r *queryRun, prune bool) {
 			refs[i], dfs[i] = ref, ix.df(ref)
 		}
 	}
-	if prune {
+	if pm.tail || pm.keep > 0 {
 		ceil, common := make([]float64, len(dfs)), make([]bool, len(dfs))
 		for i, df := range dfs {
 			ceil[i], common[i] = idf(N, df)*r.a.terms[i].weight, df > commonDF
 		}
-		if pl := ix.planPrune(r, dfs, ceil, common); pl != nil {
+		if pl := ix.planPrune(r, dfs, ceil, common); pm.tail && pl != nil {
 			if ix.markGroups(r, pl, refs, dfs, common) {
 				r.prune = pl
 			} else {
-				pl.clearMarks()
+				pl.clearMarks(r.s)
 			}
+		}
+		if r.prune == nil && pm.keep > 0 {
+			w := make([]float64, len(dfs))
+			for i := range w {
+				w[i] = ceil[i] / impactQuantMax
+			}
+			r.prune = ix.planBound(r, refs, dfs, w, common, pm.keep)
 		}
 	}
 	var cand, marked [][2]uint32 // pass 1's and the marked groups' candidate intervals (skip.go), built when first needed
 	candOK, markedOK := true, true
 	for pass := range 2 {
-		restrict := pass == 1 && len(s.touched) > 0
+		restrict := pass == 1 && (len(s.touched) > 0 || r.prune != nil && r.prune.pass0)
 		for i, qt := range r.a.terms {
 			id, df := refs[i], dfs[i]
 			if df == 0 { // absent, or only on dead pages
@@ -309,6 +343,12 @@ func (ix *Index) scoreTerms(r *queryRun, prune bool) {
 				var only *prunePlan // score only marked groups' pages
 				if r.prune != nil && (pass == 1 || r.prune.tail[i]) {
 					only = r.prune
+				}
+				if only != nil && only.ub != nil && !skipOff {
+					dec, sk := ix.accumulateGroups(id, only.tabs[i], w*(qt.weight/impactQuantMax), restrict, only, s)
+					ix.stats.postings.Add(int64(dec))
+					ix.stats.skippedGroups.Add(int64(sk))
+					continue
 				}
 				if restrict && candOK && skipWorth(df, len(s.touched)) {
 					if cand == nil {

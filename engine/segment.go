@@ -43,6 +43,7 @@ type segment struct {
 	dead  []bool // local view of Index.dead; nil when none of its pages is dead
 	cache sync.Map
 	skips sync.Map // term → []skipEntry, for exact segments without dead pages (skip.go)
+	gimps sync.Map // term → *groupImps, for exact segments without dead pages (groupbound.go)
 }
 
 // segCore is a segment's data as decoded. Once an index opened from it

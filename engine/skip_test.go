@@ -9,10 +9,12 @@ import (
 )
 
 // TestSkipEqualsFull: for pruned questions (their tail terms score only
-// marked groups) and, with a low common-term floor, for common terms after
-// rare ones, every answer with postings blocks skipped is the one decoding
-// every posting gives (results, scores, snippets, More), and skipping
-// decodes fewer postings: a counter, not a time.
+// marked groups, and prose questions' terms only the groups planBound
+// marks, decoding those groups' postings only) and, with a low
+// common-term floor, for common terms after rare ones, every answer with
+// postings blocks or groups skipped is the one decoding every posting
+// gives (results, scores, snippets, More), and skipping decodes fewer
+// postings: a counter, not a time.
 func TestSkipEqualsFull(t *testing.T) {
 	ix, qs := prunedIndex(t)
 	oldFloor := commonTermFloor
@@ -30,6 +32,7 @@ func TestSkipEqualsFull(t *testing.T) {
 		qs = append(qs, names[r.IntN(len(names))]+" "+common[r.IntN(len(common))]+" "+common[r.IntN(len(common))])
 	}
 	var decFull, decSkip, skipped int64
+	g0 := ix.stats.skippedGroups.Load()
 	for i, q := range qs {
 		// The first half with the default floor: only the pruned
 		// questions' tail terms skip blocks; then common terms do.
@@ -63,7 +66,11 @@ func TestSkipEqualsFull(t *testing.T) {
 			t.Errorf("%q (budget %d): answer with blocks skipped\n%s\nwant\n%s", q, opt.BudgetTokens, g, w)
 		}
 	}
-	t.Logf("%d questions: %d postings decoded in full, %d with skipping, %d blocks skipped", len(qs), decFull, decSkip, skipped)
+	groups := ix.stats.skippedGroups.Load() - g0
+	t.Logf("%d questions: %d postings decoded in full, %d with skipping, %d blocks skipped, %d groups' postings passed over", len(qs), decFull, decSkip, skipped, groups)
+	if groups == 0 {
+		t.Errorf("no group's postings were passed over (accumulateGroups)")
+	}
 	if skipped < 100 || decFull-decSkip < skipped*skipBlock/2 {
 		t.Errorf("skipping decoded %d of %d postings (%d blocks skipped): common terms' blocks are not skipped", decSkip, decFull, skipped)
 	}

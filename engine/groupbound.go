@@ -1,0 +1,465 @@
+package engine
+
+import (
+	"math"
+	"slices"
+	"sync"
+)
+
+// Rank-safe pruning of a question whose terms are all alike (prose): a
+// bound on each group's score from its terms' group impacts.
+//
+// planPrune (prune.go) needs a few strong terms and a tail of weak ones;
+// a prose question ("which handler schedules the worker") has three or
+// four terms of about the same idf, each in tens of thousands of groups
+// at 100k files, and none of them is a tail: every page of every group
+// they reach was scored and folded, and the answer's ~30 places were
+// taken from 70k groups.
+//
+// A term's group impact in a group is the most it can add to the
+// group's text score (textScore): its impact on the group page, plus the
+// shares of the group's best three members applied to its three largest
+// member impacts, in that order (the members textScore takes are the best
+// by total score, and by the rearrangement inequality no choice of three
+// members weighs the term's impacts more). Summed over the question's
+// terms, times idf × weight, it bounds the text score; times the group's
+// kind and file-class factors (fixed per page: staticFactor) and the
+// largest file-signal and neighbour factors, it bounds the group's score
+// (its upper bound). The group impacts of a term in a segment are
+// computed from its postings the first time a question needs them and
+// kept with the segment (a group and its score per group the term
+// reaches: about a third of its postings).
+//
+// planBound sums the upper bounds of the groups the question's terms
+// reach (no page is scored), keeps the boundKeep groups of largest bound
+// (and those a question signal names) marked, and sets the plan's bound
+// to the largest upper bound left out: every term then scores only the
+// pages of marked groups, as planPrune's tail terms do, and the same
+// checks (boundHolds, pruneHolds) decide whether the answer is the exact
+// one or the question runs again without pruning.
+
+// boundKeep is how many groups of largest upper bound planBound marks, a
+// variable so that tests can prune a small index. The answer's places
+// and the groups whose names fileSignals reads (up to 125 at the default
+// budget) must all score above the bound; 1024 of 70k candidate groups
+// keep that for the prose questions at 100k files.
+var boundKeep = 1024
+
+// boundCommonShare: a question whose common terms hold more than this
+// many times the postings of its other terms ("error handling for a
+// negative count" at 100k files: 1.9M against 58k) is not bounded:
+// computing the common terms' group impacts costs more than the exact
+// run, and a bound made mostly of common words fails the checks.
+const boundCommonShare = 16
+
+// boundMargin widens every upper bound against float rounding: page
+// scores are float32 sums, bounds are summed in float32 too.
+const boundMargin = 1.0001
+
+// groupImps is one term's postings in one segment folded by group: per
+// group the term reaches (in page order), the group's ordinal in the
+// segment, the term's group impact in it, and where its postings of the
+// group start (the byte offset and the delta base), so that a question
+// can decode the postings of chosen groups only (accumulateGroups).
+type groupImps struct {
+	ord []uint32
+	off []uint32
+	v   []uint16 // in 1/groupImpScale impact units, rounded up
+	rel []uint16 // the group's first posting's page, after the group page
+}
+
+// groupImpScale: group impacts are kept in 1/groupImpScale impact units
+// (at most groupShareBound × impactQuantMax × groupImpScale < 65536).
+const groupImpScale = 16
+
+// groupImpBudget is the most bytes of group impacts an index keeps with
+// its segments; past it, a question computes the group impacts it needs
+// and drops them (server memory stays bounded whatever is asked).
+var groupImpBudget int64 = 8 << 20
+
+// size is the bytes t holds.
+func (t *groupImps) size() int64 { return int64(len(t.ord)) * 12 }
+
+// groupOrdinals numbers the groups (groupPages, segGroupBase), once.
+func (ix *Index) groupOrdinals() {
+	ix.ordOnce.Do(func() {
+		ix.segGroupBase = make([]uint32, len(ix.segs))
+		for si, sg := range ix.segs {
+			ix.segGroupBase[si] = uint32(len(ix.groupPages))
+			for p := range sg.n {
+				if sg.group[p] == uint32(p) {
+					ix.groupPages = append(ix.groupPages, sg.base+uint32(p))
+				}
+			}
+		}
+	})
+}
+
+// ordinalOf returns group page g's ordinal (groupOrdinals), false when g
+// is not a group page.
+func (ix *Index) ordinalOf(g uint32) (uint32, bool) {
+	i, ok := slices.BinarySearch(ix.groupPages, g)
+	return uint32(i), ok
+}
+
+// groupImpacts returns term t's group impacts in segment si, computing
+// them on first use; nil when the segment's postings are not the stored
+// ones (impacts recomputed or dead pages: then no bound is made) or a
+// posting's group page lies outside it.
+func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
+	sg := ix.segs[si]
+	if !sg.exact || sg.dead != nil {
+		return nil
+	}
+	if v, ok := sg.gimps.Load(t); ok {
+		return v.(*groupImps)
+	}
+	ix.groupOrdinals()
+	ti := ix.impacts(sg, t)
+	post := ti.post
+	// A group per posting at most; most terms reach a third as many.
+	c := ti.df/2 + 1
+	gi := &groupImps{ord: make([]uint32, 0, c), off: make([]uint32, 0, c), v: make([]uint16, 0, c), rel: make([]uint16, 0, c)}
+	n := uint64(sg.n)
+	last := uint64(0)
+	cur := ^uint32(0)
+	var own float32
+	var top [3]float32
+	flush := func() {
+		if cur != ^uint32(0) {
+			v := groupFileShare*float64(own) + groupTop1Share*float64(top[0]) + groupTop2Share*float64(top[1]) + groupTop3Share*float64(top[2])
+			gi.v = append(gi.v, uint16(min(math.Ceil(v*boundMargin*groupImpScale), math.MaxUint16)))
+		}
+	}
+	seg := ix.groupPages[ix.segGroupBase[si]:]
+	if si+1 < len(ix.segs) {
+		seg = ix.groupPages[ix.segGroupBase[si]:ix.segGroupBase[si+1]]
+	}
+	b, off := post, 0
+	o := 0 // the ordinal of the last group found: postings come in page order
+	for len(b) > 1 {
+		d, k := uvarint(b)
+		if k <= 0 || k >= len(b) {
+			break
+		}
+		p := last + d
+		if p >= n {
+			break
+		}
+		imp := float32(b[k])
+		g := sg.group[p]
+		if g != cur {
+			flush()
+			gp := sg.base + g
+			if o < len(seg) && seg[o] < gp {
+				// Gallop forward from the last group, then search.
+				step := 1
+				for o+step < len(seg) && seg[o+step] < gp {
+					o += step
+					step *= 2
+				}
+				hi := min(o+step, len(seg))
+				i, _ := slices.BinarySearch(seg[o:hi], gp)
+				o += i
+			}
+			if o >= len(seg) || seg[o] != gp || uint64(g) > p || p-uint64(g) > math.MaxUint16 {
+				return nil
+			}
+			gi.ord = append(gi.ord, uint32(o))
+			gi.off = append(gi.off, uint32(off))
+			gi.rel = append(gi.rel, uint16(p-uint64(g)))
+			cur, own, top = g, 0, [3]float32{}
+		}
+		last = p
+		b, off = b[k+1:], off+k+1
+		if uint32(p) == g {
+			own = imp
+			continue
+		}
+		for j := range top {
+			if imp > top[j] {
+				copy(top[j+1:], top[j:len(top)-1])
+				top[j] = imp
+				break
+			}
+		}
+	}
+	flush()
+	gi.ord, gi.off, gi.v, gi.rel = slices.Clip(gi.ord), slices.Clip(gi.off), slices.Clip(gi.v), slices.Clip(gi.rel)
+	if ix.gimpBytes.Add(gi.size()) > groupImpBudget {
+		ix.gimpBytes.Add(-gi.size())
+		return gi
+	}
+	v, loaded := sg.gimps.LoadOrStore(t, gi)
+	if loaded {
+		ix.gimpBytes.Add(-gi.size())
+	}
+	return v.(*groupImps)
+}
+
+// accumulateGroups is accumulate for a term of a planBound plan: only
+// the postings of the groups pl marks are decoded, found through the
+// term's group impacts. It returns the postings decoded and the groups
+// passed over.
+func (ix *Index) accumulateGroups(ref termRef, tabs []*groupImps, w float64, restrict bool, pl *prunePlan, s *scratch) (decoded, skipped int) {
+	score, group := s.score, ix.group
+	for li, l := range ref.locs {
+		sg := ix.segs[l.seg]
+		gi := tabs[li]
+		post := ix.impacts(sg, l.id).post
+		n, base := uint64(sg.n), sg.base
+		pages := ix.groupPages[ix.segGroupBase[l.seg]:]
+		for j, o := range gi.ord {
+			if !pl.marked(pages[o]) {
+				skipped++
+				continue
+			}
+			end := len(post)
+			if j+1 < len(gi.off) {
+				end = int(gi.off[j+1])
+			}
+			b := post[gi.off[j]:end]
+			last := uint64(pages[o]-base) + uint64(gi.rel[j]) // the first posting's page
+			for first := true; len(b) > 1; first = false {
+				var d uint64
+				k := 1
+				if b[0] < 0x80 {
+					d = uint64(b[0])
+				} else if d, k = uvarint(b); k <= 0 || k >= len(b) {
+					break
+				}
+				if !first {
+					last += d
+				}
+				if last >= n {
+					break
+				}
+				p := base + uint32(last)
+				decoded++
+				if score[p] == 0 {
+					if restrict && score[group[p]] == 0 {
+						b = b[k+1:]
+						continue
+					}
+					s.touched = append(s.touched, p)
+				}
+				score[p] += float32(w * float64(b[k]))
+				b = b[k+1:]
+			}
+		}
+	}
+	return decoded, skipped
+}
+
+// staticFactors are applyFactors' factors of a group that no question
+// signal names, by page kind and flags (computed once, from applyFactors
+// itself, so that they follow it).
+var staticFactors = sync.OnceValue(func() *[numKinds][256]float32 {
+	var t [numKinds][256]float32
+	for k := range numKinds {
+		for f := range 256 {
+			ix := &Index{kind: []uint8{uint8(k)}, flags: []uint8{uint8(f)}}
+			g := groupAcc{score: 1}
+			ix.applyFactors(&g, &groupSignals{}, nil)
+			t[k][f] = float32(g.score * boundMargin)
+		}
+	}
+	return &t
+})
+
+// laterFactorBound is the largest product of the factors applied after
+// scoreGroups to a group no question signal names: the neighbour boost
+// (boostNeighbours) and the file signals (fileSignals).
+func laterFactorBound() (neighbour, file float64) {
+	return 1 + max(0, neighbourBoost), max(1, nameFactor) * max(1, helperFactor) * max(1, headerFactor)
+}
+
+// planBound makes the group-bound plan for a question planPrune left
+// alone (nil: not worth it, or no bound can be made). w are the terms'
+// weights per impact unit (idf × weight / impactQuantMax), common which
+// terms are common (scored only in groups the others reach).
+func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, common []bool, keep int) *prunePlan {
+	if r.opt.Explain || len(r.opt.Extra) > 0 || !ix.groupsContiguous() {
+		return nil
+	}
+	vol, rare, pass0 := 0, 0, false
+	for i, df := range dfs {
+		vol += df
+		if df > 0 && !common[i] {
+			rare += df
+			pass0 = true
+		}
+	}
+	if vol < pruneMinPostings || pass0 && vol-rare > boundCommonShare*rare {
+		return nil
+	}
+	s := r.s
+	tabs, ok := ix.textBounds(s, refs, dfs, w, common, pass0)
+	if !ok || len(s.ubGroups) <= keep {
+		clearBounds(s)
+		return nil
+	}
+	// The neighbour boost is left out: it applies to the neighbours of the
+	// best group only, which neighbourHolds checks once that is known.
+	_, fb := laterFactorBound()
+	later := float32(fb * boundMargin)
+	sf := staticFactors()
+	ub := s.ub
+	vals := s.kth[:0]
+	for _, o := range s.ubGroups {
+		g := ix.groupPages[o]
+		v := ub[o] * sf[min(int(ix.kind[g]), numKinds-1)][ix.flags[g]] * later
+		ub[o] = v
+		vals = append(vals, float64(v))
+	}
+	bound := kthOf(vals, keep+1)
+	s.kth = vals
+	words := (ix.n + 63) / 64
+	if cap(s.marks) < words {
+		s.marks = make([]uint64, words)
+	}
+	// ub stays set for neighbourHolds; clearMarks clears it.
+	pl := &prunePlan{tail: make([]bool, len(dfs)), bound: bound, preBound: bound / fb, marks: s.marks[:words], pass0: pass0, ub: ub, tabs: tabs}
+	for i := range pl.tail {
+		pl.tail[i] = true
+	}
+	for _, o := range s.ubGroups {
+		if float64(ub[o]) > bound {
+			pl.mark(ix.groupPages[o])
+		}
+	}
+	for _, m := range []map[uint32]float64{r.sig.path, r.sig.focus} {
+		for p := range m {
+			pl.mark(ix.group[p])
+		}
+	}
+	for p := range r.sig.comp {
+		pl.mark(ix.group[p])
+	}
+	for p := range r.sig.phrase {
+		pl.mark(ix.group[p])
+	}
+	return pl
+}
+
+// textBounds sets s.ub, by group ordinal, to the sum of the question's
+// terms' group impacts times their weights w (per impact unit): a bound
+// on each group's text score. The groups set are listed in s.ubGroups. A
+// common term counts only in groups another term reached when pass0 (the
+// restrict rule). False when a term's group impacts cannot be had.
+func (ix *Index) textBounds(s *scratch, refs []termRef, dfs []int, w []float64, common []bool, pass0 bool) (tabs [][]*groupImps, ok bool) {
+	ix.groupOrdinals()
+	if len(s.ub) != len(ix.groupPages) {
+		s.ub = make([]float32, len(ix.groupPages))
+	}
+	ub := s.ub
+	reached := s.ubGroups[:0]
+	defer func() { s.ubGroups = reached }()
+	tabs = make([][]*groupImps, len(dfs))
+	for pass := range 2 {
+		for i, df := range dfs {
+			if df == 0 || common[i] != (pass == 1) {
+				continue
+			}
+			wi := float32(w[i] / groupImpScale)
+			for _, l := range refs[i].locs {
+				gi := ix.groupImpacts(int(l.seg), l.id)
+				if gi == nil {
+					return nil, false
+				}
+				tabs[i] = append(tabs[i], gi)
+				base := ix.segGroupBase[l.seg]
+				for j, o := range gi.ord {
+					gp := base + o
+					if ub[gp] == 0 {
+						if pass == 1 && pass0 || gi.v[j] == 0 {
+							continue
+						}
+						reached = append(reached, gp)
+					}
+					ub[gp] += wi * float32(gi.v[j])
+				}
+			}
+		}
+	}
+	return tabs, true
+}
+
+// clearBounds zeroes the upper bounds planBound set (scratch memory, kept
+// clear).
+func clearBounds(s *scratch) {
+	for _, g := range s.ubGroups {
+		s.ub[g] = 0
+	}
+	s.ubGroups = s.ubGroups[:0]
+}
+
+// neighbourBound raises the plan's bound, after scoreGroups, to what a
+// group planBound left unmarked can score once boosted as a neighbour of
+// one of the best groups (boostNeighbours: at most its score times the
+// largest boost, and below the best score, then times the file signals).
+// The groups scoring at least the neighbourTop-th best score are taken:
+// those boostNeighbours boosts the neighbours of, and any tied with them.
+func (r *queryRun) neighbourBound(ix *Index) {
+	pl := r.prune
+	if pl.ub == nil || neighbourBoost <= 0 {
+		return
+	}
+	s := r.s
+	scores := s.kth[:0]
+	for i := range s.groups {
+		if g := &s.groups[i]; g.extra == 0 && g.score > 0 {
+			scores = append(scores, g.score)
+		}
+	}
+	s.kth = scores
+	if len(scores) == 0 {
+		return
+	}
+	best := slices.Max(scores)
+	th := kthOf(scores, min(neighbourTop, len(scores)))
+	nb, fb := laterFactorBound()
+	for i := range s.groups {
+		g := &s.groups[i]
+		if g.extra != 0 || g.score <= 0 || g.score < th {
+			continue
+		}
+		for _, q := range ix.neighbours(g.page) {
+			if o, ok := ix.ordinalOf(q); ok && !pl.marked(q) {
+				pl.bound = max(pl.bound, min(float64(pl.ub[o])*nb, best*fb)*boundMargin)
+			}
+		}
+	}
+}
+
+// kthOf returns the k-th largest of v (1-based; v is reordered), by
+// quickselect.
+func kthOf(v []float64, k int) float64 {
+	lo, hi, want := 0, len(v)-1, k-1
+	for lo < hi {
+		p := v[(lo+hi)/2]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] > p {
+				i++
+			}
+			for v[j] < p {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case want <= j:
+			hi = j
+		case want >= i:
+			lo = i
+		default:
+			return v[want]
+		}
+	}
+	return v[want]
+}

@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path"
+	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// proseWords is proseGraph's vocabulary.
+var proseWords = []string{"retry", "cache", "flush", "token", "metric", "worker", "record", "template", "policy", "ledger",
+	"invoice", "session", "queue", "report", "router", "schema", "snapshot", "payment", "account", "client",
+	"server", "event", "config", "storage", "index", "handler", "request", "response", "backoff", "budget",
+	"cursor", "digest", "filter", "gateway", "journal", "kernel", "lease", "mirror", "notice", "quota"}
+
+// proseGraph is a repository of files files of 6 functions each whose
+// documentation holds two words of proseWords each (and the file's one):
+// a word is in about 5% of the pages, so a question of three of them
+// reaches most files, and the few files holding all three lead, as prose
+// questions at 100k files do.
+func proseGraph(files int) *graph.Graph {
+	r := rand.New(rand.NewPCG(11, 12))
+	w := func() string { return proseWords[r.IntN(len(proseWords))] }
+	var pages []graph.Page
+	var edges []graph.Edge
+	for f := range files {
+		p := fmt.Sprintf("svc%d/%s/%s_%d.go", f/50, w(), w(), f)
+		fi := uint32(len(pages))
+		pages = append(pages, graph.Page{ID: graph.FileID(p), Kind: graph.KindFile, Title: p, Name: path.Base(p), Path: p, Lang: "go", Doc: "Package " + w()})
+		for s := range 6 {
+			name := fmt.Sprintf("fn%d_%d", f, s)
+			si := uint32(len(pages))
+			pages = append(pages, graph.Page{ID: graph.SymbolID(p, name), Kind: graph.KindSymbol, Title: "func " + name + "()",
+				Name: name, Qualified: name, SymKind: "func", Path: p, Line: 10 + 20*s, EndLine: 25 + 20*s, Lang: "go", Doc: w() + " " + w()})
+			edges = append(edges, graph.Edge{From: fi, To: si, Type: graph.Contains})
+			if f > 0 && s == 0 {
+				edges = append(edges, graph.Edge{From: si, To: uint32(r.IntN(int(fi))), Type: graph.References})
+			}
+		}
+	}
+	return graph.NewGraph(pages, edges)
+}
+
+// questionTerms are q's terms as scoreTerms looks them up: references,
+// document frequencies, weights per impact unit, and which are common.
+func questionTerms(ix *Index, a analysis) (refs []termRef, dfs []int, w []float64, common []bool, pass0 bool) {
+	N := float64(ix.live)
+	commonDF := max(commonTermFloor, int(commonTermShare*N))
+	refs, dfs = make([]termRef, len(a.terms)), make([]int, len(a.terms))
+	w, common = make([]float64, len(a.terms)), make([]bool, len(a.terms))
+	for i, qt := range a.terms {
+		if ref, ok := ix.lookupTerm(qt.term); ok {
+			refs[i], dfs[i] = ref, ix.df(ref)
+		}
+		w[i], common[i] = idf(N, dfs[i])*qt.weight/impactQuantMax, dfs[i] > commonDF
+		pass0 = pass0 || dfs[i] > 0 && !common[i]
+	}
+	return refs, dfs, w, common, pass0
+}
+
+// TestTextBoundsHold: for every question, no group's text score under
+// exact evaluation exceeds the bound textBounds makes from the terms'
+// group impacts (groupbound.go), and a group it leaves at zero scores
+// nothing: the bound planBound prunes by is an upper bound.
+func TestTextBoundsHold(t *testing.T) {
+	ix, qs := prunedIndex(t)
+	qs = append(qs, "how are records validated", "where are retries configured", "which policy schedules the worker",
+		"template rendering of reports", "ledger of the invoice", "cache flush token")
+	checked, tight := 0, 0
+	for _, q := range qs {
+		a := analyze(q)
+		r := queryRun{q: q, a: a}
+		r.s = ix.getScratch()
+		ix.scoreTerms(&r, pruneMode{})
+		ix.foldGroups(r.s)
+		refs, dfs, w, common, pass0 := questionTerms(ix, a)
+		if _, ok := ix.textBounds(r.s, refs, dfs, w, common, pass0); !ok {
+			t.Fatalf("%q: no group impacts", q)
+		}
+		for i := range r.s.groups {
+			g := &r.s.groups[i]
+			ts := g.textScore()
+			o, ok := ix.ordinalOf(g.page)
+			if !ok {
+				t.Fatalf("%q: group page %d has no ordinal", q, g.page)
+			}
+			if b := float64(r.s.ub[o]); ts > b {
+				t.Errorf("%q: group %d text score %.6f above its bound %.6f", q, g.page, ts, b)
+			} else if ts > 0 && ts > b/(1.01*boundMargin) {
+				tight++
+			}
+			checked++
+		}
+		clearBounds(r.s)
+		ix.putScratch(r.s)
+	}
+	t.Logf("%d groups checked, %d within 1%% of their bound", checked, tight)
+	if tight == 0 {
+		t.Error("no group reaches its bound: the bound is not the group impacts'")
+	}
+}
+
+// TestBoundScoresFewerPages: on prose questions (terms of about the same
+// idf, none a tail term for planPrune), Query with planBound scores and
+// decodes far fewer pages and postings than planPrune alone (then exact),
+// counted, not timed; and the answers are the same.
+func TestBoundScoresFewerPages(t *testing.T) {
+	old, oldKeep := pruneMinPostings, boundKeep
+	pruneMinPostings, boundKeep = 100, 1024
+	t.Cleanup(func() { pruneMinPostings, boundKeep = old, oldKeep })
+	ix := NewIndex(proseGraph(5000))
+	prose := []string{"how is the session token cached", "which policy schedules the worker", "where is the ledger snapshot stored",
+		"how are invoice payments reported", "router handler for the request", "backoff budget of the client queue",
+		"journal cursor of the storage index", "config of the gateway filter", "lease quota of the kernel", "event digest of the mirror"}
+	ctx := context.Background()
+	count := func(bound bool) (pages, postings, bounded int64, answers []string) {
+		p0, d0, b0 := ix.stats.pages.Load(), ix.stats.postings.Load(), ix.stats.skippedGroups.Load()
+		for _, q := range prose {
+			if bound {
+				res, err := ix.Query(ctx, q, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				answers = append(answers, answerJSON(t, res))
+				continue
+			}
+			a := analyze(q)
+			res := Result{Query: q, BudgetTokens: DefaultBudgetTokens, Results: []Stub{}}
+			ix.exactSignal(&res, a.idents, nil)
+			out, po, _ := ix.query(ctx, q, Options{}, a, res, pruneMode{tail: true})
+			if po != pruneHeld {
+				out, _, _ = ix.query(ctx, q, Options{}, a, res, pruneMode{})
+			}
+			answers = append(answers, answerJSON(t, out))
+		}
+		return ix.stats.pages.Load() - p0, ix.stats.postings.Load() - d0, ix.stats.skippedGroups.Load() - b0, answers
+	}
+	pages0, post0, _, want := count(false)
+	pages1, post1, skipped, got := count(true)
+	t.Logf("%d prose questions: pages scored %d → %d, postings decoded %d → %d, %d groups' postings passed over",
+		len(prose), pages0, pages1, post0, post1, skipped)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%q: bounded answer\n%s\nwant\n%s", prose[i], got[i], want[i])
+		}
+	}
+	if pages1*2 > pages0 || post1*2 > post0 {
+		t.Errorf("planBound scored %d pages and decoded %d postings, planPrune alone %d and %d: want at most half", pages1, post1, pages0, post0)
+	}
+}
