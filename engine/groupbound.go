@@ -328,17 +328,7 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 			pl.mark(ix.groupPages[o])
 		}
 	}
-	for _, m := range []map[uint32]float64{r.sig.path, r.sig.focus} {
-		for p := range m {
-			pl.mark(ix.group[p])
-		}
-	}
-	for p := range r.sig.comp {
-		pl.mark(ix.group[p])
-	}
-	for p := range r.sig.phrase {
-		pl.mark(ix.group[p])
-	}
+	ix.markSignalGroups(r, pl)
 	return pl
 }
 

@@ -187,6 +187,14 @@ func (ix *Index) markGroups(r *queryRun, pl *prunePlan, refs []termRef, dfs []in
 	if pl.popcount() < pruneMinGroups {
 		return false // the answer would need the groups only tail terms reach
 	}
+	ix.markSignalGroups(r, pl)
+	return reached
+}
+
+// markSignalGroups marks the groups of the pages the question's path,
+// focus, component and phrase signals lift: those signals are not in
+// any term's bound.
+func (ix *Index) markSignalGroups(r *queryRun, pl *prunePlan) {
 	for _, m := range []map[uint32]float64{r.sig.path, r.sig.focus} {
 		for p := range m {
 			pl.mark(ix.group[p])
@@ -198,7 +206,6 @@ func (ix *Index) markGroups(r *queryRun, pl *prunePlan, refs []termRef, dfs []in
 	for p := range r.sig.phrase {
 		pl.mark(ix.group[p])
 	}
-	return reached
 }
 
 // clearMarks clears the plan's bitmap (scratch memory, kept clear).

@@ -1277,33 +1277,7 @@ func kthLargest(s *scratch, order []int, k int) float64 {
 		v = append(v, s.groups[gi].score)
 	}
 	s.kth = v
-	lo, hi, want := 0, len(v)-1, k-1
-	for lo < hi {
-		p := v[(lo+hi)/2]
-		i, j := lo, hi
-		for i <= j {
-			for v[i] > p {
-				i++
-			}
-			for v[j] < p {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case want <= j:
-			hi = j
-		case want >= i:
-			lo = i
-		default:
-			return v[want]
-		}
-	}
-	return v[want]
+	return kthOf(v, k)
 }
 
 // idf is BM25's inverse document frequency, never negative.
