@@ -127,7 +127,7 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 	var top [3]float32
 	flush := func() {
 		if cur != ^uint32(0) {
-			v := groupFileShare*float64(own) + groupTop1Share*float64(top[0]) + groupTop2Share*float64(top[1]) + groupTop3Share*float64(top[2])
+			v := shareScore(float64(own), top)
 			gi.v = append(gi.v, uint16(min(math.Ceil(v*boundMargin*groupImpScale), math.MaxUint16)))
 		}
 	}

@@ -491,8 +491,13 @@ type groupSignals struct {
 
 // textScore is a group's text part: its file page's score plus shares of
 // its three best members (scoreGroups multiplies it by the factors).
-func (g *groupAcc) textScore() float64 {
-	return groupFileShare*g.own + groupTop1Share*float64(g.top[0]) + groupTop2Share*float64(g.top[1]) + groupTop3Share*float64(g.top[2])
+func (g *groupAcc) textScore() float64 { return shareScore(g.own, g.top) }
+
+// shareScore is a group's text score from its page's own score and its
+// best three members' (textScore; groupbound.go bounds it with the same
+// shares).
+func shareScore(own float64, top [3]float32) float64 {
+	return groupFileShare*own + groupTop1Share*float64(top[0]) + groupTop2Share*float64(top[1]) + groupTop3Share*float64(top[2])
 }
 
 // scoreGroups is step 3: each group's score from its own and its best
