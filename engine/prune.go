@@ -278,6 +278,17 @@ func (pl *prunePlan) failed(reach bool) pruneOutcome {
 	return pruneBoundTop
 }
 
+// firstPrune is the mode a question is first run in: planPrune's tail
+// bound, then planBound's group bounds. A member-only question gets the
+// tail bound alone, which answerMembers checks (memberprune.go):
+// planBound's group bounds say nothing of a member's own score.
+func firstPrune(opt Options) pruneMode {
+	if memberOnly(kindMask(opt.Kinds)) {
+		return pruneMode{tail: true}
+	}
+	return pruneMode{tail: true, keep: boundKeep}
+}
+
 // next is the mode to run a question again in after outcome po, at most
 // twice pruned: a question planPrune failed is bounded (planBound); one
 // whose first answer reached into planBound's bound keeps eight times as

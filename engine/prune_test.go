@@ -174,7 +174,7 @@ func runQuery(ix *Index, q string, opt Options, prune bool) (Result, bool) {
 	ix.exactSignal(&res, a.idents, opt.Extra)
 	pm := pruneMode{}
 	if prune {
-		pm = pruneMode{tail: true, keep: boundKeep}
+		pm = firstPrune(opt)
 	}
 	out, po, _ := ix.query(context.Background(), q, opt, a, res, pm)
 	return out, po == pruneHeld

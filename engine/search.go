@@ -191,7 +191,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
 	ix.addSiblings(&a)
-	pm := pruneMode{tail: true, keep: boundKeep}
+	pm := firstPrune(opt)
 	for {
 		out, po, err := ix.query(ctx, q, opt, a, res, pm)
 		if po == pruneHeld || err != nil {
@@ -209,12 +209,6 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 // which plan's pruned answer might not be the exact one (then it is to
 // run again, pruned otherwise or not: pruneMode.next).
 func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, res Result, pm pruneMode) (_ Result, po pruneOutcome, _ error) {
-	if memberOnly(kindMask(opt.Kinds)) {
-		// A member-only question is pruned by planPrune's tail bound
-		// alone, which answerMembers checks (memberprune.go); planBound's
-		// group bounds say nothing of a member's own score.
-		pm.keep = 0
-	}
 	r := queryRun{q: q, opt: opt, a: a}
 	r.s = ix.getScratch()
 	defer ix.putScratch(r.s)
