@@ -130,9 +130,9 @@ func TestBoundScoresFewerPages(t *testing.T) {
 			a := analyze(q)
 			res := Result{Query: q, BudgetTokens: DefaultBudgetTokens, Results: []Stub{}}
 			ix.exactSignal(&res, a.idents, nil)
-			out, po, _ := ix.query(ctx, q, Options{}, a, res, pruneMode{tail: true})
+			out, po, _ := ix.query(ctx, q, Options{}, a, ix.signals(a, Options{}), res, pruneMode{tail: true})
 			if po != pruneHeld {
-				out, _, _ = ix.query(ctx, q, Options{}, a, res, pruneMode{})
+				out, _, _ = ix.query(ctx, q, Options{}, a, ix.signals(a, Options{}), res, pruneMode{})
 			}
 			answers = append(answers, answerJSON(t, out))
 		}

@@ -63,6 +63,8 @@ type Index struct {
 	projOnce  sync.Once // sets projWords
 	projWords []string  // words that name a large share of the paths (projectWords)
 
+	comps compMemo // componentHits per leading component (compmemo.go)
+
 	// fromSegments: made by OpenSegments, whose segments keep only what
 	// queries read (detach, chunkRecords), so it does not encode.
 	fromSegments bool

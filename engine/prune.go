@@ -79,6 +79,8 @@ type queryStats struct {
 	skipped                        atomic.Int64 // postings blocks a common term skipped (skip.go)
 	skippedGroups                  atomic.Int64 // groups whose postings accumulateGroups passed over (groupbound.go)
 	bounded                        atomic.Int64 // pruned questions whose plan was planBound's (groupbound.go)
+	compTerms                      atomic.Int64 // path-segment terms componentHits scanned (compmemo.go)
+	runs                           atomic.Int64 // runs of Query's steps (query): one per question, more when a pruned answer failed
 }
 
 // prunePlan is one question's pruning: which terms are tail terms, the

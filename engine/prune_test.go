@@ -176,7 +176,7 @@ func runQuery(ix *Index, q string, opt Options, prune bool) (Result, bool) {
 	if prune {
 		pm = firstPrune(opt)
 	}
-	out, po, _ := ix.query(context.Background(), q, opt, a, res, pm)
+	out, po, _ := ix.query(context.Background(), q, opt, a, ix.signals(a, opt), res, pm)
 	return out, po == pruneHeld
 }
 

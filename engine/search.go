@@ -191,9 +191,11 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
 	ix.addSiblings(&a)
+	sig := ix.signals(a, opt)
 	pm := firstPrune(opt)
 	for {
-		out, po, err := ix.query(ctx, q, opt, a, res, pm)
+		ix.stats.runs.Add(1)
+		out, po, err := ix.query(ctx, q, opt, a, sig, res, pm)
 		if po == pruneHeld || err != nil {
 			return out, err
 		}
@@ -204,21 +206,15 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	}
 }
 
-// query is Query's steps after the question's analysis, pruning as pm
-// lets it (prune.go, groupbound.go); po says whether the answer holds or
-// which plan's pruned answer might not be the exact one (then it is to
-// run again, pruned otherwise or not: pruneMode.next).
-func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, res Result, pm pruneMode) (_ Result, po pruneOutcome, _ error) {
-	r := queryRun{q: q, opt: opt, a: a}
+// query is Query's steps after the question's analysis and signals,
+// pruning as pm lets it (prune.go, groupbound.go); po says whether the
+// answer holds or which plan's pruned answer might not be the exact one
+// (then it is to run again, pruned otherwise or not: pruneMode.next).
+func (ix *Index) query(ctx context.Context, q string, opt Options, a analysis, sig groupSignals, res Result, pm pruneMode) (_ Result, po pruneOutcome, _ error) {
+	r := queryRun{q: q, opt: opt, a: a, sig: sig}
 	r.s = ix.getScratch()
 	defer ix.putScratch(r.s)
 
-	r.sig = groupSignals{
-		phrase: ix.phraseFiles(r.a.phrase),
-		path:   ix.resolvePaths(r.a, r.s),
-		comp:   ix.componentHits(newComponentMatch(r.a.component), r.s),
-		focus:  ix.focusBoosts(r.opt.Focus),
-	}
 	ix.scoreTerms(&r, pm)
 	defer r.prune.clearMarks(r.s)
 	if err := ctx.Err(); err != nil {
@@ -481,6 +477,19 @@ type groupSignals struct {
 	path   map[uint32]float64
 	comp   map[uint32][2]float64
 	focus  map[uint32]float64
+}
+
+// signals finds the question's signals (phrase, path, component, focus):
+// once per question, not per run, as no run changes them and a question
+// may run up to three times (pruned, bounded, exact: pruneMode.next). The
+// maps are read only afterwards.
+func (ix *Index) signals(a analysis, opt Options) groupSignals {
+	return groupSignals{
+		phrase: ix.phraseFiles(a.phrase),
+		path:   ix.resolvePaths(a),
+		comp:   ix.componentSignal(a.component),
+		focus:  ix.focusBoosts(opt.Focus),
+	}
 }
 
 // textScore is a group's text part: its file page's score plus shares of
@@ -1418,7 +1427,7 @@ func (ix *Index) explain(g *groupAcc, factors []string, rep uint32, tps []termPo
 }
 
 // resolvePaths maps the files a question names to their boost.
-func (ix *Index) resolvePaths(a analysis, s *scratch) map[uint32]float64 {
+func (ix *Index) resolvePaths(a analysis) map[uint32]float64 {
 	if len(a.paths) == 0 {
 		return nil
 	}
@@ -1474,22 +1483,26 @@ func (ix *Index) resolvePaths(a analysis, s *scratch) map[uint32]float64 {
 // parent part, so a question pays for the paths that can match rather than
 // decoding the path of every scored file (100k of them in a 50k-file
 // monorepo).
-func (ix *Index) componentHits(m *componentMatch, s *scratch) map[uint32][2]float64 {
+func (ix *Index) componentHits(m *componentMatch) map[uint32][2]float64 {
 	if m == nil {
 		return nil
 	}
 	var out map[uint32][2]float64
+	var pages []uint32
+	var imps []uint8
+	scanned := 0
+	defer func() { ix.stats.compTerms.Add(int64(scanned)) }()
 	ix.eachTermFrom(string(segPrefix), func(t termRef, term string) bool { // segment terms sort together
 		if term == "" || term[0] != segPrefix {
 			return false
 		}
+		scanned++
 		seg := term[1:]
 		if !strings.Contains(seg, m.last) && len(term) < maxTermBytes && !slices.Contains(m.parents, seg) {
 			return true
 		}
-		start := len(s.pages)
-		s.pages, s.imps = ix.postings(t, s.pages, s.imps)
-		for _, p := range s.pages[start:] {
+		pages, imps = ix.postings(t, pages[:0], imps[:0])
+		for _, p := range pages {
 			k := graph.Kind(ix.kind[p])
 			if k != graph.KindFile && k != graph.KindModule {
 				continue
@@ -1503,7 +1516,6 @@ func (ix *Index) componentHits(m *componentMatch, s *scratch) map[uint32][2]floa
 			f, fd := m.factor(ix.path(p), k == graph.KindFile)
 			out[p] = [2]float64{f, fd}
 		}
-		s.pages, s.imps = s.pages[:start], s.imps[:start]
 		return true
 	})
 	return out
