@@ -291,20 +291,27 @@ func firstPrune(opt Options) pruneMode {
 	return pruneMode{tail: true, keep: boundKeep}
 }
 
-// next is the mode to run a question again in after outcome po, at most
-// twice pruned: a question planPrune failed is bounded (planBound); one
-// whose first answer reached into planBound's bound keeps eight times as
-// many groups; otherwise it runs exactly.
+// next is the mode to run a question again in after outcome po: a
+// question planPrune failed is bounded (planBound); one whose bounded
+// answer reached into planBound's bound keeps eight times as many groups,
+// once, whether or not planPrune failed it first (a stack trace fails
+// planPrune's tail bound, then reaches into the 1024 groups' bound, and
+// holds with 8192: 25 ms at 100k files against 46 ms exact); otherwise it
+// runs exactly.
 func (pm pruneMode) next(po pruneOutcome) pruneMode {
 	switch {
-	case pm.retry || pm.keep == 0:
-	case po == pruneTailFailed:
+	case pm.keep == 0:
+	case po == pruneTailFailed && !pm.retry:
 		return pruneMode{keep: pm.keep, retry: true}
-	case po == pruneBoundReach:
-		return pruneMode{keep: 8 * pm.keep, retry: true}
+	case po == pruneBoundReach && pm.keep < boundWiden*boundKeep:
+		return pruneMode{keep: boundWiden * pm.keep, retry: true}
 	}
 	return pruneMode{}
 }
+
+// boundWiden: a bounded question whose answer reached into the bound runs
+// again keeping boundWiden times as many groups.
+const boundWiden = 8
 
 // countAbove is the number of groups scoring above b.
 func (r *queryRun) countAbove(b float64) int {

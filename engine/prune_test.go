@@ -260,3 +260,36 @@ func ExampleResult_moreAtLeast() {
 	fmt.Print(moreLine(48527, true))
 	// Output: … 48527+ more matched; raise the budget or narrow the question
 }
+
+// TestPruneModeSequence: a question runs at most three times pruned —
+// planPrune's tail bound, planBound's boundKeep groups, boundWiden times
+// as many when the bounded answer reached into the bound (also after a
+// failed tail bound: stack traces at 100k files hold there instead of
+// running exactly) — and then exactly.
+func TestPruneModeSequence(t *testing.T) {
+	wide := pruneMode{keep: boundWiden * boundKeep, retry: true}
+	for _, c := range []struct {
+		outcomes []pruneOutcome
+		want     []pruneMode
+	}{
+		{[]pruneOutcome{pruneTailFailed, pruneBoundReach, pruneBoundReach}, []pruneMode{{keep: boundKeep, retry: true}, wide, {}}},
+		{[]pruneOutcome{pruneTailFailed, pruneBoundTop}, []pruneMode{{keep: boundKeep, retry: true}, {}}},
+		{[]pruneOutcome{pruneBoundReach, pruneBoundReach}, []pruneMode{wide, {}}},
+		{[]pruneOutcome{pruneBoundTop}, []pruneMode{{}}},
+		{[]pruneOutcome{pruneTailFailed, pruneTailFailed}, []pruneMode{{keep: boundKeep, retry: true}, {}}},
+	} {
+		pm := firstPrune(Options{})
+		for i, po := range c.outcomes {
+			pm = pm.next(po)
+			if pm != c.want[i] {
+				t.Errorf("outcomes %v: after %d, mode %+v, want %+v", c.outcomes, i+1, pm, c.want[i])
+			}
+		}
+		if pm == (pruneMode{}) && pm.next(pruneBoundReach) != (pruneMode{}) {
+			t.Errorf("outcomes %v: an exact run is run again", c.outcomes)
+		}
+	}
+	if pm := firstPrune(Options{Kinds: []graph.Kind{graph.KindSymbol}}).next(pruneTailFailed); pm != (pruneMode{}) {
+		t.Errorf("a member-only question after a failed tail bound: mode %+v, want exact", pm)
+	}
+}
