@@ -123,14 +123,9 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 	n := uint64(sg.n)
 	last := uint64(0)
 	cur := ^uint32(0)
-	var own float32
-	var top [3]float32
-	flush := func() {
-		if cur != ^uint32(0) {
-			v := shareScore(float64(own), top)
-			gi.v = append(gi.v, uint16(min(math.Ceil(v*boundMargin*groupImpScale), math.MaxUint16)))
-		}
-	}
+	// own and top are the current group's impacts, kept in locals (no
+	// closure captures them: the loop runs once per posting).
+	var own, top0, top1, top2 float32
 	seg := ix.groupPages[ix.segGroupBase[si]:]
 	if si+1 < len(ix.segs) {
 		seg = ix.groupPages[ix.segGroupBase[si]:ix.segGroupBase[si+1]]
@@ -138,8 +133,11 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 	b, off := post, 0
 	o := 0 // the ordinal of the last group found: postings come in page order
 	for len(b) > 1 {
-		d, k := uvarint(b)
-		if k <= 0 || k >= len(b) {
+		var d uint64
+		k := 1
+		if b[0] < 0x80 { // one-byte delta, the common case
+			d = uint64(b[0])
+		} else if d, k = uvarint(b); k <= 0 || k >= len(b) {
 			break
 		}
 		p := last + d
@@ -149,7 +147,9 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 		imp := float32(b[k])
 		g := sg.group[p]
 		if g != cur {
-			flush()
+			if cur != ^uint32(0) {
+				gi.v = append(gi.v, groupImpOf(own, top0, top1, top2))
+			}
 			gp := sg.base + g
 			if o < len(seg) && seg[o] < gp {
 				// Gallop forward from the last group, then search.
@@ -168,23 +168,24 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 			gi.ord = append(gi.ord, uint32(o))
 			gi.off = append(gi.off, uint32(off))
 			gi.rel = append(gi.rel, uint16(p-uint64(g)))
-			cur, own, top = g, 0, [3]float32{}
+			cur, own, top0, top1, top2 = g, 0, 0, 0, 0
 		}
 		last = p
 		b, off = b[k+1:], off+k+1
-		if uint32(p) == g {
+		switch {
+		case uint32(p) == g:
 			own = imp
-			continue
-		}
-		for j := range top {
-			if imp > top[j] {
-				copy(top[j+1:], top[j:len(top)-1])
-				top[j] = imp
-				break
-			}
+		case imp > top0:
+			top0, top1, top2 = imp, top0, top1
+		case imp > top1:
+			top1, top2 = imp, top1
+		case imp > top2:
+			top2 = imp
 		}
 	}
-	flush()
+	if cur != ^uint32(0) {
+		gi.v = append(gi.v, groupImpOf(own, top0, top1, top2))
+	}
 	gi.ord, gi.off, gi.v, gi.rel = slices.Clip(gi.ord), slices.Clip(gi.off), slices.Clip(gi.v), slices.Clip(gi.rel)
 	if ix.gimpBytes.Add(gi.size()) > groupImpBudget {
 		ix.gimpBytes.Add(-gi.size())
@@ -195,6 +196,14 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 		ix.gimpBytes.Add(-gi.size())
 	}
 	return v.(*groupImps)
+}
+
+// groupImpOf is a group's impact in 1/groupImpScale units, rounded up,
+// from the term's impact on its group page and its three largest member
+// impacts.
+func groupImpOf(own, top0, top1, top2 float32) uint16 {
+	v := shareScore(float64(own), [3]float32{top0, top1, top2})
+	return uint16(min(math.Ceil(v*boundMargin*groupImpScale), math.MaxUint16))
 }
 
 // accumulateGroups is accumulate for a term of a planBound plan: only
