@@ -151,3 +151,52 @@ func TestBoundScoresFewerPages(t *testing.T) {
 		t.Errorf("planBound scored %d pages and decoded %d postings, planPrune alone %d and %d: want at most half", pages1, post1, pages0, post0)
 	}
 }
+
+// TestGroupImpactsKept: the group impacts a prose question computed are
+// kept, 8 bytes a group reached, while they fit groupImpBudget, and the
+// question asked again computes none (counted, not timed); its answer is
+// the same.
+func TestGroupImpactsKept(t *testing.T) {
+	old, oldKeep, oldBudget := pruneMinPostings, boundKeep, groupImpBudget
+	pruneMinPostings, boundKeep = 100, 1024
+	t.Cleanup(func() { pruneMinPostings, boundKeep, groupImpBudget = old, oldKeep, oldBudget })
+	ix := NewIndex(proseGraph(5000))
+	ctx := context.Background()
+	prose := []string{"how is the session token cached", "which policy schedules the worker", "router handler for the request"}
+	var first []string
+	for _, q := range prose {
+		res, err := ix.Query(ctx, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first = append(first, answerJSON(t, res))
+	}
+	computed := ix.stats.groupImps.Load()
+	groups := int64(0)
+	for _, sg := range ix.segs {
+		sg.gimps.Range(func(_, v any) bool {
+			groups += int64(len(v.(*groupImps).e))
+			return true
+		})
+	}
+	if computed == 0 || groups == 0 {
+		t.Fatalf("%d group impacts computed, %d groups kept: the questions were not bounded", computed, groups)
+	}
+	if b := ix.gimpBytes.Load(); b > 8*groups {
+		t.Errorf("%d bytes kept for %d groups reached: want at most 8 a group", b, groups)
+	}
+	for i, q := range prose {
+		c0 := ix.stats.groupImps.Load()
+		res, err := ix.Query(ctx, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := ix.stats.groupImps.Load() - c0; c != 0 {
+			t.Errorf("%q asked again computed %d group impacts, want 0 (kept)", q, c)
+		}
+		if got := answerJSON(t, res); got != first[i] {
+			t.Errorf("%q asked again: answer\n%s\nwant\n%s", q, got, first[i])
+		}
+	}
+	t.Logf("%d group impacts computed, %d groups kept in %d bytes", computed, groups, ix.gimpBytes.Load())
+}

@@ -81,6 +81,7 @@ type queryStats struct {
 	bounded                        atomic.Int64 // pruned questions whose plan was planBound's (groupbound.go)
 	compTerms                      atomic.Int64 // path-segment terms componentHits scanned (compmemo.go)
 	runs                           atomic.Int64 // runs of Query's steps (query): one per question, more when a pruned answer failed
+	groupImps                      atomic.Int64 // terms' group impacts computed, per segment (groupImpacts; the rest were kept)
 }
 
 // prunePlan is one question's pruning: which terms are tail terms, the
