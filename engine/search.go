@@ -191,6 +191,9 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
 	ix.addSiblings(&a)
+	if memberOnly(kindMask(opt.Kinds)) {
+		memberTerms(&a)
+	}
 	pm := firstPrune(opt)
 	for {
 		out, po, err := ix.query(ctx, q, opt, a, res, pm)
