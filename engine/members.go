@@ -1,6 +1,9 @@
 package engine
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // memberTerms adjusts a member-only question's terms (Query calls it
 // before scoring, so the prune plans' ceilings read the same weights).
@@ -15,16 +18,18 @@ import "slices"
 // term weighs memberNameShare of its weight; its pieces (ContentType →
 // content, type), already terms of the question, still count. A
 // question made only of the names it writes (a lookup: "ContentType",
-// "Context.Value") keeps them whole: there the name is what is asked.
+// "Context.Value") keeps them whole: there the name is what is asked; so
+// does the name a question opens with, its subject (subjectTerms).
 // Terms left at zero weight are dropped (a posting adding nothing would
 // be folded twice).
 func memberTerms(a *analysis) {
 	if isLookup(a) {
 		return
 	}
+	subject := subjectTerms(a)
 	out := a.terms[:0]
 	for _, t := range a.terms {
-		if t.role == roleExact {
+		if t.role == roleExact && !slices.Contains(subject, t.term) {
 			t.weight *= memberNameShare
 		}
 		if t.weight > 0 {
@@ -51,4 +56,26 @@ func isLookup(a *analysis) bool {
 		}
 	}
 	return true
+}
+
+// subjectTerms returns the whole-name terms of the name a question opens
+// with, when it opens with one written as code (an identifier, a
+// qualified or backticked name): "MustBindWith binds the passed struct
+// pointer …", the way a doc comment names its subject.
+func subjectTerms(a *analysis) []string {
+	q := strings.TrimLeft(a.phrase, " \t\r\n`")
+	for _, id := range a.idents {
+		if !strings.HasPrefix(q, id) {
+			continue
+		}
+		id = strings.TrimSuffix(id, "()")
+		id = strings.NewReplacer("::", ".", "#", ".", "->", ".").Replace(id)
+		parts := strings.Split(id, ".")
+		out := []string{exactTerm(id), exactTerm(parts[len(parts)-1])}
+		if n := len(parts); n >= 2 {
+			out = append(out, exactTerm(parts[n-2]+"."+parts[n-1]), exactTerm(parts[n-2]))
+		}
+		return out
+	}
+	return nil
 }

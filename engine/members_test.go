@@ -3,8 +3,9 @@ package engine
 import "testing"
 
 // TestMemberTermsKeepLookups checks memberTerms: a member-only question
-// made only of the names it writes keeps their whole-name weight, and one
-// describing a definition weighs them memberNameShare.
+// made only of the names it writes keeps their whole-name weight, and so
+// does the name a question opens with; one describing a definition
+// weighs the other names memberNameShare.
 func TestMemberTermsKeepLookups(t *testing.T) {
 	weight := func(a analysis, term string) float64 {
 		for _, qt := range a.terms {
@@ -24,6 +25,9 @@ func TestMemberTermsKeepLookups(t *testing.T) {
 		{"Add the sales tax of a TaxRate to each line total.", "=taxrate", false},
 		{"is a shortcut for router.Handle", "=router.handle", false},
 		{"returns the value associated with the key", "=value", false},
+		{"MustBindWith binds the passed struct pointer", "=mustbindwith", true}, // the subject
+		{"`Context.Value` returns the value for key", "=context.value", true},   // the subject
+		{"binds the passed struct pointer with MustBindWith", "=mustbindwith", false},
 	} {
 		a := analyze(c.q)
 		before := weight(a, c.term)
