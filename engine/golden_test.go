@@ -77,8 +77,11 @@ var symbolCases = []struct {
 	q    string
 	gold []string
 }{
-	{"Round a price to the nearest cent.", []string{"shop/money.py"}},                   // packMembers (shop/currency.py holds ten similar conversions)
-	{"Record a refund against the customer balance.", []string{"shop/returns_desk.py"}}, // no neighbour boost (shop/statements.py neighbours shop/accounts.py, the best file)
+	{"Round a price to the nearest cent.", []string{"shop/money.py"}},                                    // packMembers (shop/currency.py holds ten similar conversions)
+	{"Record a refund against the customer balance.", []string{"shop/returns_desk.py"}},                  // no neighbour boost (shop/statements.py neighbours shop/accounts.py, the best file)
+	{"Add the sales tax of a TaxRate to each line total.", []string{"shop/orders.py"}},                   // memberNameShare (TaxRate, a name the sentence writes, is defined in shop/regions.py)
+	{"order_total is the total of every line of an order, kept in the books.", []string{"shop/till.py"}}, // subjectTerms (shop/ledger.py's total_order has the same words and sorts first)
+	{"TaxRate", []string{"shop/regions.py"}},                                                             // a lookup (TestMemberTermsKeepLookups guards isLookup)
 }
 
 // TestGoldenRanking builds the polyglot fixture, asks every question and

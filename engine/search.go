@@ -191,6 +191,9 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
 	ix.addSiblings(&a)
+	if memberOnly(kindMask(opt.Kinds)) {
+		memberTerms(&a)
+	}
 	sig := ix.signals(a, opt)
 	pm := firstPrune(opt)
 	for {
@@ -286,6 +289,12 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 	refs := make([]termRef, len(r.a.terms))
 	dfs := make([]int, len(r.a.terms))
 	for i, qt := range r.a.terms {
+		// A term of no weight adds nothing, and must not be looked up: the
+		// accumulators take a page still at score 0 as untouched, so a
+		// zero contribution would list the page twice.
+		if qt.weight <= 0 {
+			continue
+		}
 		if ref, ok := ix.lookupTerm(qt.term); ok {
 			refs[i], dfs[i] = ref, ix.df(ref)
 		}

@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+)
+
+// memberTerms adjusts a member-only question's terms (Query calls it
+// before scoring, so the prune plans' ceilings read the same weights).
+//
+// A member-only question that describes a definition ("writes data with
+// custom ContentType", "is a shortcut for router.Handle") writes other
+// definitions' names as context: what the described one takes, calls or
+// implements. Weighed as a name written as code (weightExactCode, and
+// wExactName in the index), such a name made its own definition the
+// answer over the one the sentence describes, whose doc holds the
+// sentence's words (RANK7: 107 of 182 misses). Here every whole-name
+// term weighs memberNameShare of its weight; its pieces (ContentType →
+// content, type), already terms of the question, still count. A
+// question made only of the names it writes (a lookup: "ContentType",
+// "Context.Value") keeps them whole: there the name is what is asked; so
+// does the name a question opens with, its subject (subjectTerms).
+// Terms left at zero weight are dropped (a posting adding nothing would
+// be folded twice).
+func memberTerms(a *analysis) {
+	if isLookup(a) {
+		return
+	}
+	subject := subjectTerms(a)
+	out := a.terms[:0]
+	for _, t := range a.terms {
+		if t.role == roleExact && !slices.Contains(subject, t.term) {
+			t.weight *= memberNameShare
+		}
+		if t.weight > 0 {
+			out = append(out, t)
+		}
+	}
+	a.terms = out
+}
+
+// isLookup reports whether a question is made only of names: a single
+// word, or words that are all pieces of the identifiers it writes as code.
+func isLookup(a *analysis) bool {
+	ws, scratch := wordTerms(nil, a.phrase, nil)
+	if len(ws) <= 1 {
+		return true
+	}
+	var names []string
+	for _, id := range a.idents {
+		names, scratch = wordTerms(names, id, scratch)
+	}
+	for _, w := range ws {
+		if !slices.Contains(names, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// subjectTerms returns the whole-name terms of the name a question opens
+// with, when it opens with one written as code (an identifier, a
+// qualified or backticked name): "MustBindWith binds the passed struct
+// pointer …", the way a doc comment names its subject.
+func subjectTerms(a *analysis) []string {
+	q := strings.TrimLeft(a.phrase, " \t\r\n`")
+	for _, id := range a.idents {
+		if !strings.HasPrefix(q, id) {
+			continue
+		}
+		id = strings.TrimSuffix(id, "()")
+		id = strings.NewReplacer("::", ".", "#", ".", "->", ".").Replace(id)
+		parts := strings.Split(id, ".")
+		out := []string{exactTerm(id), exactTerm(parts[len(parts)-1])}
+		if n := len(parts); n >= 2 {
+			out = append(out, exactTerm(parts[n-2]+"."+parts[n-1]), exactTerm(parts[n-2]))
+		}
+		return out
+	}
+	return nil
+}
