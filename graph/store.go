@@ -15,6 +15,7 @@ package graph
 //	authored/         notes and memories: a build only adds to it (package graph/annotate)
 //	shared.stamp      the listing of <root>/.wiki/ at its last import
 //	walk-sketch       the directories of the tree with their times (walksketch.go), a cache
+//	walk-sketch.gen   the generation the sketch describes and its hash (rewritten alone when no directory moved)
 //	stat-table        the stats of the live generation's files (stattable.go), a cache
 //	seal-verified     how the sealed segment files looked when last found whole (sealcache.go), a cache
 //
@@ -174,7 +175,9 @@ type BuildInfo struct {
 	// skipped files.
 	NotIndexed []walk.NotIndexed `json:"not_indexed"`
 	// Phases holds the seconds spent in each phase of the build (walk,
-	// parse, load, resolve, rank, write), for benchmarks and --verbose.
+	// parse, load, resolve, rank, write; an incremental build also open,
+	// stats and sketch before its walk, publish and stattable after its
+	// write), for benchmarks and --verbose.
 	Phases map[string]float64 `json:"phases,omitempty"`
 	// DirsRead is how many directories the build's walk read: all of the
 	// tree's, or with BuildOptions.Changed those at or below the paths.
