@@ -125,7 +125,19 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		goneNames = append(goneNames, p)
 	}
 	for _, sr := range segs {
-		if err := sr.lookup("d/", goneNames, func(sg *segment, p string, v []byte) {
+		// A segment holding only dead copies of the files is not asked
+		// (an agent editing one file over and over left a copy in each
+		// delta before; each asked was a segment opened).
+		names := goneNames
+		if len(sr.dead) > 0 {
+			names = nil
+			for _, p := range goneNames {
+				if !sr.dead[p] {
+					names = append(names, p)
+				}
+			}
+		}
+		if err := sr.lookup("d/", names, func(sg *segment, p string, v []byte) {
 			if sr.dead[p] {
 				return
 			}
