@@ -68,6 +68,12 @@ type BuildOptions struct {
 	// cannot be walked alone (walk.ErrWalkAll), or there is no live
 	// generation to build on, the whole tree is walked.
 	Changed []string
+	// PauseGC, for a short-lived process (the CLI's build), runs an
+	// incremental build of a small change without the garbage collector
+	// (pauseGC): its garbage is the fixed cost's, which the process exit
+	// frees. A long-running process (the server) leaves it false, so that
+	// its heap does not grow by a build's garbage.
+	PauseGC bool
 	// BlobsFormat names the form of what Segment stores; a generation
 	// written with another BlobsFormat (or graph FormatVersion) is rebuilt
 	// in full rather than reused.
@@ -222,11 +228,13 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 	}
 	var prevSorted []FileStat // by path
 	resumeGC := func() {}
-	if prev != nil {
+	if prev != nil && opt.PauseGC {
 		// An edit's build: no collection while its garbage is the fixed
 		// cost's (pauseGC); collected again once the change proves large.
 		resumeGC = pauseGC()
 		defer resumeGC()
+	}
+	if prev != nil {
 		stats, err := prev.Stats()
 		if err != nil {
 			return nil, prevError{err}
