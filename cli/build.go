@@ -80,6 +80,7 @@ func runBuild(e *env, args []string) error {
 		Root:     abs,
 		IndexDir: indexDir,
 		Full:     *full,
+		PauseGC:  true, // the process exits after the build
 		Waiting: func() {
 			if !*quiet {
 				fmt.Fprintln(e.stderr, "wikitoolkit: another build of this index is running; waiting for it to finish")

@@ -68,6 +68,12 @@ type BuildOptions struct {
 	// cannot be walked alone (walk.ErrWalkAll), or there is no live
 	// generation to build on, the whole tree is walked.
 	Changed []string
+	// PauseGC, for a short-lived process (the CLI's build), runs an
+	// incremental build of a small change without the garbage collector
+	// (pauseGC): its garbage is the fixed cost's, which the process exit
+	// frees. A long-running process (the server) leaves it false, so that
+	// its heap does not grow by a build's garbage.
+	PauseGC bool
 	// BlobsFormat names the form of what Segment stores; a generation
 	// written with another BlobsFormat (or graph FormatVersion) is rebuilt
 	// in full rather than reused.
@@ -89,6 +95,7 @@ func (opt *BuildOptions) format() string {
 // index directory: Build holds its build lock (LockBuild) throughout.
 func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	start := time.Now()
+	opened := start
 	root, err := filepath.Abs(opt.Root)
 	if err != nil {
 		return nil, err
@@ -114,6 +121,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 	var repaired string
 	if !opt.Full {
 		prev, err := openForBuild(dir)
+		opened = time.Now()
 		switch {
 		case errors.Is(err, ErrNoIndex):
 		case err != nil:
@@ -122,7 +130,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 			repaired = reasonOf(err)
 			opt.Full = true
 		default:
-			info, err := buildFrom(ctx, opt, root, dir, start, prev)
+			info, err := buildFrom(ctx, opt, root, dir, start, opened, prev)
 			var pe prevError
 			if !errors.As(err, &pe) {
 				return info, err
@@ -131,7 +139,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildInfo, error) {
 			opt.Full = true
 		}
 	}
-	info, err := buildFrom(ctx, opt, root, dir, start, nil)
+	info, err := buildFrom(ctx, opt, root, dir, start, time.Now(), nil)
 	if err == nil {
 		info.Repaired = repaired
 	}
@@ -200,8 +208,9 @@ func reasonOf(err error) string {
 }
 
 // buildFrom runs one build with the lock held, from the previous generation
-// prev (nil: a full build), which it closes.
-func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start time.Time, prev *Snapshot) (*BuildInfo, error) {
+// prev (nil: a full build), which it closes; opened is when prev was open
+// (its seals checked), for the phase "open".
+func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, opened time.Time, prev *Snapshot) (*BuildInfo, error) {
 	closePrev := func() {
 		if prev != nil {
 			prev.Close()
@@ -218,6 +227,13 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		closePrev()
 	}
 	var prevSorted []FileStat // by path
+	resumeGC := func() {}
+	if prev != nil && opt.PauseGC {
+		// An edit's build: no collection while its garbage is the fixed
+		// cost's (pauseGC); collected again once the change proves large.
+		resumeGC = pauseGC()
+		defer resumeGC()
+	}
 	if prev != nil {
 		stats, err := prev.Stats()
 		if err != nil {
@@ -225,43 +241,53 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		}
 		prevSorted = stats
 	}
+	statsRead := time.Now()
 
 	// Without a watcher's paths, the sketch of the live generation's walk
 	// names those that may have changed (walksketch.go).
 	var sketch *walk.Sketch
+	var sketchHash uint64
 	var sketchDirs map[string]walk.DirStamp
 	watched := opt.Changed != nil
 	if prev != nil && !watched {
-		if sk := loadSketch(dir, prev.Generation); sk != nil {
+		if sk, sum := loadSketch(dir, prev.Generation); sk != nil {
 			if paths, dirs, ok := sk.Since(ctx, root, buildWalk(opt.Walk), knownFiles(prevSorted, prev.Info())); ok {
 				opt.Changed = append([]string{}, paths...) // not nil: nothing changed is an answer too
-				sketch, sketchDirs = sk, dirs
+				sketch, sketchHash, sketchDirs = sk, sum, dirs
 			}
 		}
 	}
+	sketched := time.Now()
 	listed, scope, err := walkChanged(ctx, opt, root, prev != nil)
 	if err != nil {
 		return nil, err
 	}
-	// The sketch of the generation this build leaves, saved once it is live.
-	var nextSketch func() *walk.Sketch
+	// Writes the sketch of the generation this build leaves, once it is live.
+	var writeSketch func(gen int)
 	switch {
 	case scope == nil:
-		nextSketch = func() *walk.Sketch { return listed.Sketch }
+		writeSketch = func(gen int) { saveSketch(dir, gen, listed.Sketch) }
 	case sketch != nil:
-		nextSketch = func() *walk.Sketch { return sketch.Update(opt.Changed, sketchDirs, listed) }
-	default: // a watcher's paths: the directories holding them are to be read again
-		old := loadSketch(dir, prev.Generation)
-		nextSketch = func() *walk.Sketch {
-			if old == nil {
-				return nil
+		writeSketch = func(gen int) {
+			if sketch.Same(opt.Changed, sketchDirs, listed) {
+				retagSketch(dir, gen, sketchHash) // no directory moved: the file stands
+				return
 			}
-			return old.Untrust(opt.Changed)
+			saveSketch(dir, gen, sketch.Update(opt.Changed, sketchDirs, listed))
+		}
+	default: // a watcher's paths: the directories holding them are to be read again
+		old, _ := loadSketch(dir, prev.Generation)
+		writeSketch = func(gen int) {
+			if old == nil {
+				saveSketch(dir, gen, nil)
+				return
+			}
+			saveSketch(dir, gen, old.Untrust(opt.Changed))
 		}
 	}
 	saveNext := func(info *BuildInfo, err error) (*BuildInfo, error) {
 		if err == nil {
-			saveSketch(dir, info.Generation, nextSketch())
+			writeSketch(info.Generation)
 		}
 		return info, err
 	}
@@ -277,7 +303,16 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		}
 	}
 	info := &BuildInfo{Root: root, Mode: "full", Started: start.UTC(), Phases: map[string]float64{}, Format: opt.format()}
+	if prev != nil {
+		// What an edit's build pays before it knows what changed.
+		info.Phases["open"] = opened.Sub(start).Seconds()
+		info.Phases["stats"] = statsRead.Sub(opened).Seconds()
+		info.Phases["sketch"] = sketched.Sub(statsRead).Seconds()
+	}
 	phase := start
+	if prev != nil {
+		phase = sketched
+	}
 	lap := func(name string) {
 		now := time.Now()
 		info.Phases[name] += now.Sub(phase).Seconds()
@@ -303,6 +338,9 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	todo := append(changes.Added, changes.Modified...)
 	slices.SortFunc(todo, func(a, b walk.File) int { return strings.Compare(a.Path, b.Path) })
 	info.FilesRemoved += len(changes.Removed)
+	if len(todo)+len(changes.Removed) > pauseGCFiles {
+		resumeGC()
+	}
 
 	if prev == nil {
 		info, err := saveNext(fullBuild(ctx, opt, root, dir, start, info, todo, listed.NotIndexed, lap))
@@ -370,7 +408,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			saveStatTable(dir, prev.Generation, prev.statTableKey(), prevSorted)
 		}
 		if len(opt.Changed) > 0 || scope == nil {
-			saveSketch(dir, info.Generation, nextSketch())
+			writeSketch(info.Generation)
 		}
 		// A build stopped after switching CURRENT left the generation before
 		// it (and perhaps a partial one): remove them here too.

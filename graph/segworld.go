@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // segWorld is the World of a tree whose derived data the segments of the
@@ -75,11 +76,18 @@ func (w *segWorld) prefetch(names []string) {
 	w.load(todo)
 }
 
+// loadParallel is how many segments load asks at once.
+const loadParallel = 4
+
 // load reads the definitions of names (none known yet) from every segment
-// whose filter may hold one, and adds the overlay's.
+// whose filter may hold one, and adds the overlay's. Segments are asked
+// loadParallel at once (each open syncs a folder: a function added at
+// 100k files asks 28), their answers merged in segment order.
 func (w *segWorld) load(names []string) {
-	found := make(map[string][]DefInfo, len(names))
-	for _, r := range w.segs {
+	perSeg := make([]map[string][]DefInfo, len(w.segs))
+	ask := func(k int) {
+		r := w.segs[k]
+		found := map[string][]DefInfo{}
 		_ = r.lookup("n/", names, func(sg *segment, name string, v []byte) {
 			stats, err := sg.cachedStats()
 			if err != nil {
@@ -101,9 +109,28 @@ func (w *segWorld) load(names []string) {
 				out = append(out, DefInfo{ID: SymbolID(p, qual), Qualified: qual, Path: p, Lang: sg.info.Langs[lang], Local: langLocal&1 != 0})
 			}
 		})
+		perSeg[k] = found
 	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(loadParallel, len(w.segs)) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(w.segs) {
+					return
+				}
+				ask(k)
+			}
+		})
+	}
+	wg.Wait()
 	for _, name := range names {
-		w.defs[name] = append(found[name], w.over[name]...)
+		var ds []DefInfo
+		for _, found := range perSeg {
+			ds = append(ds, found[name]...)
+		}
+		w.defs[name] = append(ds, w.over[name]...)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -239,12 +240,26 @@ func (s *Snapshot) segmentAt(i int) (*segment, error) {
 		return sg, nil
 	}
 	ps := s.pending[i]
+	// Opened without the lock, so that segments open at once (segWorld's
+	// lookups): an open syncs the segment's folder. The first of two opens
+	// of one segment is kept.
+	s.openMu.Unlock()
 	sg, err := openSegmentSealed(s.Dir, ps.ms.ID, ps.ms.Dead, ps.seal, ps.seen)
+	s.openMu.Lock()
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, damaged(s.Dir, "segment %d of generation %d is missing", ps.ms.ID, s.Generation)
 		}
 		return nil, err
+	}
+	if s.opened == nil {
+		// Closed meanwhile.
+		sg.close()
+		return nil, fmt.Errorf("segment %d of generation %d: the generation was closed", ps.ms.ID, s.Generation)
+	}
+	if had := s.opened[i]; had != nil {
+		sg.close()
+		return had, nil
 	}
 	s.opened[i] = sg
 	return sg, nil
@@ -286,30 +301,61 @@ func (s *Snapshot) modulesSegment() (*segment, error) {
 func (s *Snapshot) Close() error {
 	s.openMu.Lock()
 	defer s.openMu.Unlock()
-	var first error
+	var all []*segment
 	for _, sg := range s.opened {
 		if sg != nil {
-			if err := sg.close(); err != nil && first == nil {
-				first = err
-			}
+			all = append(all, sg)
 		}
 	}
 	s.pending, s.opened = nil, nil
-	if err := s.closeSegs(); err != nil && first == nil {
-		first = err
-	}
-	return first
+	all = append(all, s.segs...)
+	s.segs = nil
+	return closeSegments(all)
 }
 
 func (s *Snapshot) closeSegs() error {
-	var first error
-	for _, sg := range s.segs {
-		if err := sg.close(); err != nil && first == nil {
-			first = err
+	err := closeSegments(s.segs)
+	s.segs = nil
+	return err
+}
+
+// closeParallel is how many segment databases closeSegments closes at once.
+const closeParallel = 8
+
+// closeSegments closes segs, several at once. Badger syncs a database's
+// folder when it opens and twice when it closes, read-only or not, and
+// msyncs its mapped files: on a loaded disk each sync of a folder took
+// 1.5 ms, and an edit at 100k files that adds a function closes the 28
+// segments it looked names up in (139 ms of syncs, one after another). It
+// returns the first error.
+func closeSegments(segs []*segment) error {
+	if len(segs) <= 1 {
+		for _, sg := range segs {
+			return sg.close()
+		}
+		return nil
+	}
+	errs := make([]error, len(segs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(closeParallel, len(segs)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(segs) {
+					return
+				}
+				errs[i] = segs[i].close()
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
-	s.segs = nil
-	return first
+	return nil
 }
 
 // Info returns the build info of the generation.

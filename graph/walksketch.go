@@ -20,24 +20,48 @@ import (
 // options walks the whole tree and takes a new one. It is written after
 // the generation is live, without fsync: a build killed before leaves the
 // sketch of the generation before, which no longer matches CURRENT.
+//
 
-const sketchName = "walk-sketch"
+// The sketch is two files: walk-sketch, the directories and what else the
+// sketch holds, and walk-sketch.gen, the generation it describes with the
+// hash of the first. An edit that moves no directory (a file's content
+// changed) leaves the sketch as it was: its build writes the small tag
+// alone (retagSketch) instead of encoding and writing the sketch again
+// (3 MB at 100k files, 20 ms of an edit's CPU). A build killed between
+// the two writes of a new sketch leaves a tag naming the old one's hash:
+// the next build walks the whole tree.
 
-// loadSketch reads the sketch of generation gen, or nil.
-func loadSketch(dir string, gen int) *walk.Sketch {
+const (
+	sketchName     = "walk-sketch"
+	sketchTagName  = "walk-sketch.gen"
+	sketchMagic    = "sketch2"
+	sketchTagMagic = "wksktag1"
+)
+
+// loadSketch reads the sketch of generation gen, or nil; hash is that of
+// its file (for retagSketch).
+func loadSketch(dir string, gen int) (sk *walk.Sketch, hash uint64) {
+	tag, err := os.ReadFile(filepath.Join(dir, sketchTagName))
+	if err != nil || len(tag) != len(sketchTagMagic)+24 || string(tag[:len(sketchTagMagic)]) != sketchTagMagic {
+		return nil, 0
+	}
+	t := tag[len(sketchTagMagic):]
+	if xxhash.Sum64(tag[:len(tag)-8]) != binary.LittleEndian.Uint64(t[16:]) || binary.LittleEndian.Uint64(t) != uint64(gen) {
+		return nil, 0
+	}
 	b, err := os.ReadFile(filepath.Join(dir, sketchName))
 	if err != nil || len(b) < 8 {
-		return nil
+		return nil, 0
 	}
 	body, sum := b[:len(b)-8], binary.LittleEndian.Uint64(b[len(b)-8:])
-	if xxhash.Sum64(body) != sum {
-		return nil
+	if xxhash.Sum64(body) != sum || sum != binary.LittleEndian.Uint64(t[8:]) {
+		return nil, 0
 	}
 	d := dec{b: body}
-	if d.str() != "sketch1" || d.int() != gen {
-		return nil
+	if d.str() != sketchMagic {
+		return nil, 0
 	}
-	sk := &walk.Sketch{Options: d.str()}
+	sk = &walk.Sketch{Options: d.str()}
 	n := d.count()
 	sk.Dirs = make([]walk.DirStamp, 0, n)
 	for range n {
@@ -49,9 +73,9 @@ func loadSketch(dir string, gen int) *walk.Sketch {
 	}
 	sk.GitIndex = walk.FileStamp{Path: d.str(), Stamp: walk.Stamp{Size: int64(d.int()), ModTime: int64(d.int())}}
 	if d.err != nil || len(d.b) != 0 {
-		return nil
+		return nil, 0
 	}
-	return sk
+	return sk, sum
 }
 
 // viewStr is dec.str sharing d's bytes instead of copying them: a
@@ -75,12 +99,12 @@ func viewStr(d *dec) string {
 func saveSketch(dir string, gen int, sk *walk.Sketch) {
 	path := filepath.Join(dir, sketchName)
 	if sk == nil {
+		os.Remove(filepath.Join(dir, sketchTagName))
 		os.Remove(path)
 		return
 	}
 	e := enc{}
-	e.str("sketch1")
-	e.int(gen)
+	e.str(sketchMagic)
 	e.str(sk.Options)
 	e.uint(uint64(len(sk.Dirs)))
 	for _, ds := range sk.Dirs {
@@ -97,8 +121,24 @@ func saveSketch(dir string, gen int, sk *walk.Sketch) {
 	e.str(sk.GitIndex.Path)
 	e.int(int(sk.GitIndex.Size))
 	e.int(int(sk.GitIndex.ModTime))
-	e.b = binary.LittleEndian.AppendUint64(e.b, xxhash.Sum64(e.b))
+	sum := xxhash.Sum64(e.b)
+	e.b = binary.LittleEndian.AppendUint64(e.b, sum)
+	// The old tag goes first: a build killed after the new sketch is
+	// written must not leave a tag that a later sketch could match.
+	os.Remove(filepath.Join(dir, sketchTagName))
 	writeCacheFile(path, e.b)
+	retagSketch(dir, gen, sum)
+}
+
+// retagSketch names the sketch file of hash sum (loadSketch) the sketch
+// of generation gen.
+func retagSketch(dir string, gen int, sum uint64) {
+	b := make([]byte, 0, len(sketchTagMagic)+24)
+	b = append(b, sketchTagMagic...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(gen))
+	b = binary.LittleEndian.AppendUint64(b, sum)
+	b = binary.LittleEndian.AppendUint64(b, xxhash.Sum64(b))
+	writeCacheFile(filepath.Join(dir, sketchTagName), b)
 }
 
 // knownFiles are what a sketch's Since compares: the indexed files with

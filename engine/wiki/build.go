@@ -35,6 +35,9 @@ type BuildOptions struct {
 	// just them. Nil: the paths the context carries (WithChanged, which is
 	// how the watcher hands them to LiveOptions.Build), else the whole tree.
 	Changed []string
+	// PauseGC is graph.BuildOptions.PauseGC: set by a short-lived process
+	// (the CLI's build), never by the server.
+	PauseGC bool
 }
 
 // changedKey is the context key of WithChanged.
@@ -178,6 +181,7 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 		Segment:     engine.BuildBlobs,
 		Weigh:       engine.Weighed,
 		BlobsFormat: engine.Format,
+		PauseGC:     opt.PauseGC,
 	})
 	if err != nil {
 		return nil, err

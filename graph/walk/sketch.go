@@ -369,24 +369,26 @@ type anchorPlan struct {
 }
 
 func planAnchors(dirs []DirStamp, known []FileStamp) anchorPlan {
-	idx := make(map[string]int32, len(dirs))
-	for i, d := range dirs {
-		idx[d.Rel] = int32(i)
-	}
-	// Sorted entries come in runs of one parent: the last one found is
-	// asked first (a map lookup per directory, not per entry).
-	lastRel, last := "\x00", int32(-1)
+	// The parent of an entry is found in dirs (sorted) by a binary search,
+	// after a look at the parent found last and the directories after it:
+	// entries come sorted, so their parents mostly come in order too (a
+	// map of the directories, at 100k files 82k of them, cost 40 ms of an
+	// edit to build and ask).
+	last := int32(-1)
 	parent := func(rel string) int32 {
 		pr := parentRel(rel)
-		if pr == lastRel {
-			return last
+		for k := max(last, 0); k < last+3 && int(k) < len(dirs); k++ {
+			if dirs[k].Rel == pr {
+				last = k
+				return k
+			}
 		}
-		p, ok := idx[pr]
+		i, ok := slices.BinarySearchFunc(dirs, pr, func(d DirStamp, rel string) int { return strings.Compare(d.Rel, rel) })
 		if !ok {
-			p = -1
+			return -1
 		}
-		lastRel, last = pr, p
-		return p
+		last = int32(i)
+		return last
 	}
 	dpar := make([]int32, len(dirs))
 	fpar := make([]int32, len(known))
@@ -513,6 +515,38 @@ func (sk *Sketch) Update(paths []string, dirs map[string]DirStamp, walked *Resul
 	out.Ignores = append(out.Ignores, walked.sketch.ignores...)
 	slices.SortFunc(out.Ignores, func(a, b FileStamp) int { return strings.Compare(a.Path, b.Path) })
 	return out
+}
+
+// Same reports whether Update(paths, dirs, walked) would return sk as it
+// is: no directory's times moved (dirs empty), the walk of paths read no
+// directory and no ignore file, and sk holds none at or below paths. A
+// file's content changed is such a change, which saves a build encoding
+// the sketch again (82k directories at 100k files).
+func (sk *Sketch) Same(paths []string, dirs map[string]DirStamp, walked *Result) bool {
+	if walked.sketch == nil || walked.sketch.links || len(dirs) > 0 || len(walked.sketch.dirs) > 0 || len(walked.sketch.ignores) > 0 {
+		return false
+	}
+	sc, ok := NewScope(paths)
+	if !ok {
+		return false
+	}
+	for _, p := range sc.Paths() {
+		// Sorted, the directories at or below p are p and a run after
+		// the names starting with p+"/".
+		if _, found := slices.BinarySearchFunc(sk.Dirs, p, func(d DirStamp, p string) int { return strings.Compare(d.Rel, p) }); found {
+			return false
+		}
+		i, _ := slices.BinarySearchFunc(sk.Dirs, p+"/", func(d DirStamp, p string) int { return strings.Compare(d.Rel, p) })
+		if i < len(sk.Dirs) && strings.HasPrefix(sk.Dirs[i].Rel, p+"/") {
+			return false
+		}
+	}
+	for _, ig := range sk.Ignores {
+		if !strings.HasPrefix(ig.Path, "/") && sc.Contains(ig.Path) {
+			return false
+		}
+	}
+	return true
 }
 
 // Untrust returns sk with the directories holding paths, and those at or

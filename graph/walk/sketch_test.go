@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -126,10 +127,15 @@ func TestSketchSince(t *testing.T) {
 						t.Errorf("round %d: %s is gone but Since did not name it (paths %q)", round, f.Path, paths)
 					}
 				}
-				sk = sk.Update(paths, dirs, walked)
-				if sk == nil {
+				same := sk.Same(paths, dirs, walked)
+				next := sk.Update(paths, dirs, walked)
+				if next == nil {
 					t.Fatal("Update gave no sketch")
 				}
+				if same && !reflect.DeepEqual(next, sk) {
+					t.Errorf("round %d: Same says the sketch stands after %q, but Update changed it", round, paths)
+				}
+				sk = next
 				prev = full
 				settle()
 			}
@@ -138,6 +144,55 @@ func TestSketchSince(t *testing.T) {
 	if answered < 12 {
 		t.Errorf("Since answered %d of 24 rounds: it gives up too often to test", answered)
 	}
+}
+
+// TestSketchSame: after a file's content changed, Since names the file
+// alone, moves no directory, and the sketch stands (Same, and Update gives
+// it back); after a file added beside it, it does not.
+func TestSketchSame(t *testing.T) {
+	old := RacyMargin
+	RacyMargin = 20 * time.Millisecond
+	t.Cleanup(func() { RacyMargin = old })
+	root := t.TempDir()
+	walktest.WriteTree(t, root, map[string]string{"a/b/x.go": "package b\n", "a/b/y.go": "package b\n", "a/c/z.go": "package c\n", "top.go": "package top\n"})
+	opt := Options{Detect: testDetect, Sketch: true}
+	time.Sleep(3 * RacyMargin)
+	prev := mustWalk(t, root, opt)
+	sk := prev.Sketch
+	step := func(name string, change func(), wantSame bool) {
+		t.Helper()
+		change()
+		time.Sleep(3 * RacyMargin) // the directories' new times are not racy
+		paths, dirs, ok := sk.Since(context.Background(), root, opt, known(prev))
+		if !ok {
+			t.Fatalf("%s: Since gave up", name)
+		}
+		walked, err := WalkPaths(context.Background(), root, opt, paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := sk.Update(paths, dirs, walked)
+		if got := sk.Same(paths, dirs, walked); got != wantSame {
+			t.Errorf("%s: Same(%q, %d dirs moved) = %v, want %v", name, paths, len(dirs), got, wantSame)
+		}
+		if wantSame && !reflect.DeepEqual(next, sk) {
+			t.Errorf("%s: Update changed the sketch", name)
+		}
+		sk, prev = next, mustWalk(t, root, opt)
+		time.Sleep(3 * RacyMargin)
+	}
+	clock := time.Now().Add(time.Hour)
+	step("content edited", func() {
+		abs := filepath.Join(root, "a", "b", "x.go")
+		os.WriteFile(abs, []byte("package b // edited\n"), 0o644)
+		os.Chtimes(abs, clock, clock)
+	}, true)
+	step("file added", func() { walktest.WriteFile(t, root, "a/b/w.go", "package b\n") }, false)
+	step("top file edited", func() {
+		abs := filepath.Join(root, "top.go")
+		os.WriteFile(abs, []byte("package top // edited\n"), 0o644)
+		os.Chtimes(abs, clock.Add(time.Second), clock.Add(time.Second))
+	}, true)
 }
 
 // TestSketchGivesUp: an edited ignore file, other options and a symbolic
