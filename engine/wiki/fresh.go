@@ -166,6 +166,16 @@ func (f *freshness) check(ctx context.Context, s *Live, listDirs bool, paths []s
 		}
 	}
 	if paths == nil {
+		if s.callsBusy() {
+			// The walk of the whole tree waits for a pause in the calls
+			// (awaitQuiet), without holding the generation meanwhile.
+			release()
+			s.awaitQuiet(ctx)
+			if g, release, err = s.Acquire(); err != nil {
+				return checkResult{}
+			}
+			res.root = s.Root(g)
+		}
 		f.walks.Add(1)
 		c, err = g.Snap.Changes(ctx, res.root, wopt)
 	}
