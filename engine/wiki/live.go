@@ -358,8 +358,12 @@ func (s *Live) retire(g *Gen) {
 const callQuiet = 250 * time.Millisecond
 
 // maxCallDefer bounds how long a walk waits for a pause in the calls: a
-// client that never pauses still has its saved files noticed. A variable
-// for tests.
+// client that never pauses still has its saved files noticed, at most
+// this much later. It matters before the watches exist (a start, when a
+// save is found by such a walk): mcpbench's `saved`, polling every 50 ms
+// on a loaded machine, found its first save after 17 s (7 s without the
+// wait); with 2 s here, walks ran beside mcpbench's 120 queries again. A
+// variable for tests.
 var maxCallDefer = 10 * time.Second
 
 // callGate counts the calls in flight (Live.Call), for the background
