@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"time"
@@ -62,6 +63,11 @@ func runMCP(e *env, args []string) error {
 		defer f.Close()
 		logw = f
 	}
+	stopProfile, err := startProfiles(e.stderr)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	root, indexDir := e.rootAndIndex()
 	var buildMu sync.Mutex // one background build per process; the build lock handles other processes
 	// Between builds the server's heap is its open generation, whose
@@ -142,6 +148,43 @@ func runMCP(e *env, args []string) error {
 		defer cancel()
 		return hs.Shutdown(ctx)
 	}
+}
+
+// startProfiles starts the profiles the environment asks for: a CPU
+// profile written to $WIKITOOLKIT_CPUPROFILE and a heap profile written to
+// $WIKITOOLKIT_MEMPROFILE when the command ends (files only, never
+// stdout). The returned function stops and writes them.
+func startProfiles(stderr io.Writer) (func(), error) {
+	cpu, mem := os.Getenv("WIKITOOLKIT_CPUPROFILE"), os.Getenv("WIKITOOLKIT_MEMPROFILE")
+	var cpuFile *os.File
+	if cpu != "" {
+		f, err := os.Create(cpu)
+		if err != nil {
+			return nil, fmt.Errorf("WIKITOOLKIT_CPUPROFILE: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("WIKITOOLKIT_CPUPROFILE: %w", err)
+		}
+		cpuFile = f
+	}
+	return func() {
+		if cpuFile != nil {
+			pprof.StopCPUProfile()
+			cpuFile.Close()
+		}
+		if mem != "" {
+			f, err := os.Create(mem)
+			if err != nil {
+				fmt.Fprintf(stderr, "wikitoolkit: WIKITOOLKIT_MEMPROFILE: %v\n", err)
+				return
+			}
+			defer f.Close()
+			if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+				fmt.Fprintf(stderr, "wikitoolkit: WIKITOOLKIT_MEMPROFILE: %v\n", err)
+			}
+		}
+	}, nil
 }
 
 // rootAndIndex returns the repository root and the index directory: from

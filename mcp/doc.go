@@ -12,8 +12,9 @@
 //
 // Many processes, one index (see graph/store.go): a Server uses a wiki.Live
 // view, which holds one read-only generation and swaps in a newer one when a
-// build made it live, checks freshness in the background and runs
-// Options.Build (normally wiki.Build) when files changed. Any number of
+// build made it live, checks freshness in the background (each tool call
+// is a wiki.Live.Call: walks of the whole tree wait for a pause in the
+// calls) and runs Options.Build (normally wiki.Build) when files changed. Any number of
 // servers and builds run side by side.
 //
 // Safety: a panic in a tool becomes a tool error, never a dead session;

@@ -234,7 +234,7 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, needIndex bool, tune func(prop
 			return toolError(err), nil
 		}
 		c := &call{s: s}
-		s.live.Touch()
+		defer s.live.Call()() // ends after release: background walks of the tree wait for it
 		if needIndex {
 			if t.Name != "wiki_status" {
 				s.live.WaitFirstBuild(ctx)

@@ -212,12 +212,18 @@ func remoteLoopback(r *http.Request) bool {
 }
 
 // acquire returns the live generation for one request, as an MCP tool call
-// gets it: a freshness check is noted, a first build is waited for (a
+// gets it: the call is noted (a freshness check when one is due; walks of
+// the whole tree wait until it ends), a first build is waited for (a
 // bounded time), and the caller must call release.
 func (s *Server) acquire(r *http.Request) (*wiki.Gen, func(), error) {
-	s.live.Touch()
+	end := s.live.Call()
 	s.live.WaitFirstBuild(r.Context())
-	return s.live.Acquire()
+	g, release, err := s.live.Acquire()
+	if err != nil {
+		end()
+		return nil, nil, err
+	}
+	return g, func() { release(); end() }, nil
 }
 
 // acquireOrFail is acquire answering 503 itself when there is no index

@@ -25,8 +25,9 @@
 //	authored.go       AnnotationPages, AnnotateResult: notes and memories in answers
 //	live.go, fresh.go Live: the live view of an index for a long-running
 //	firstbuild.go     process (open, notice a new generation, swap, freshness
-//	                  checks, background and first builds); it owns its state
-//	                  and is given its logger
+//	                  checks, background and first builds, the calls in flight
+//	                  that walks of the whole tree wait for); it owns its
+//	                  state and is given its logger
 //	watch.go          the watcher: saved files start the freshness check
 //	                  (fsnotify, debounced; polling where watches run out)
 //	format.go         CountsLine, HumanBytes: text both front ends print

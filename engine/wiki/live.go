@@ -79,6 +79,7 @@ type Live struct {
 	bgStop     context.CancelFunc
 	nowFunc    func() time.Time
 
+	calls    callGate      // the calls in flight (Call)
 	watch    *watcher      // never nil after NewLive
 	progress buildProgress // of the running background build
 	// FirstWait overrides firstBuildWait when positive (tests).
@@ -347,6 +348,103 @@ func (s *Live) retire(g *Gen) {
 	s.mu.Unlock()
 	if closeNow {
 		g.Snap.Close()
+	}
+}
+
+// callQuiet is the pause in the calls a walk of the whole tree waits for
+// (awaitQuiet): an agent's calls come seconds apart (a model's turn),
+// a script's back to back, a few milliseconds apart (tens on a loaded
+// machine).
+const callQuiet = 250 * time.Millisecond
+
+// maxCallDefer bounds how long a walk waits for a pause in the calls: a
+// client that never pauses still has its saved files noticed, at most
+// this much later. It matters before the watches exist (a start, when a
+// save is found by such a walk): mcpbench's `saved`, polling every 50 ms
+// on a loaded machine, found its first save after 17 s (7 s without the
+// wait); with 2 s here, walks ran beside mcpbench's 120 queries again. A
+// variable for tests.
+var maxCallDefer = 10 * time.Second
+
+// callGate counts the calls in flight (Live.Call), for the background
+// walks of the whole tree, which wait for a pause in the calls
+// (awaitQuiet): at 100k files the freshness check's walk is two seconds
+// of both cores, and beside the calls that follow a server's start it
+// doubled wiki_query's latency over MCP.
+type callGate struct {
+	mu       sync.Mutex
+	inflight int
+	lastEnd  time.Time     // when the last call returned
+	idle     chan struct{} // closed when the calls in flight drop to none
+	deferred atomic.Int64  // walks that waited for calls (tests)
+}
+
+// Call notes the start of a call (a tool call): it starts a freshness
+// check in the background when one is due (Touch), and until the
+// returned function is called, background walks of the whole tree wait
+// (they start once no call ran for callQuiet, or after maxCallDefer).
+// The returned function may be called more than once.
+func (s *Live) Call() (end func()) {
+	c := &s.calls
+	c.mu.Lock()
+	if c.inflight == 0 {
+		c.idle = make(chan struct{})
+	}
+	c.inflight++
+	c.mu.Unlock()
+	s.Touch()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			c.inflight--
+			c.lastEnd = time.Now()
+			if c.inflight == 0 {
+				close(c.idle)
+			}
+			c.mu.Unlock()
+		})
+	}
+}
+
+// callsBusy reports whether a call runs, or one returned less than
+// callQuiet ago.
+func (s *Live) callsBusy() bool {
+	c := &s.calls
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.inflight > 0 || time.Since(c.lastEnd) < callQuiet
+}
+
+// awaitQuiet waits until no call ran for callQuiet (Call), at most
+// maxCallDefer, or until ctx ends.
+func (s *Live) awaitQuiet(ctx context.Context) {
+	c := &s.calls
+	deadline := time.Now().Add(maxCallDefer)
+	for counted := false; ; counted = true {
+		c.mu.Lock()
+		n, last, idle := c.inflight, c.lastEnd, c.idle
+		c.mu.Unlock()
+		now := time.Now()
+		left := deadline.Sub(now)
+		wait := left
+		if n == 0 {
+			idle = nil // nothing to wait for but the pause
+			wait = min(left, callQuiet-now.Sub(last))
+		}
+		if wait <= 0 || ctx.Err() != nil {
+			return
+		}
+		if !counted {
+			c.deferred.Add(1)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+		case <-idle:
+		case <-t.C:
+		}
+		t.Stop()
 	}
 }
 

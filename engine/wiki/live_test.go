@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -166,4 +167,45 @@ func sameAsWhole(t *testing.T, g *Gen, name string, qs []string) {
 	if !found {
 		t.Errorf("%s is not answered", name)
 	}
+}
+
+// TestWalkWaitsForCalls: a freshness check's walk of the whole tree does
+// not run while a call is in flight (at 100k files it is two seconds of
+// both cores, which doubled the latency of the calls beside it): it waits
+// for the calls to pause, and then finds what was saved meanwhile.
+func TestWalkWaitsForCalls(t *testing.T) {
+	r := newWatchRig(t, LiveOptions{CheckEvery: time.Nanosecond})
+	end := r.live.Call() // the first call: a check is due at once
+	r.waitFor("the check waits for the call", func() bool {
+		return r.live.calls.deferred.Load() > 0 || r.live.fresh.walks.Load() > 0
+	})
+	if n := r.live.fresh.walks.Load(); n != 0 {
+		t.Fatalf("%d walks of the whole tree ran while a call was in flight, want 0", n)
+	}
+	r.write("pay/refund.go", "package pay\n\n// RefundDuringCall returns money.\nfunc RefundDuringCall(amount int) error { return nil }\n")
+	second := r.live.Call()
+	end()
+	end() // a second end is a no-op: the other call still runs
+	if n := r.live.fresh.walks.Load(); n != 0 {
+		t.Fatalf("%d walks ran while the second call was in flight, want 0", n)
+	}
+	second()
+	r.waitFor("the check walks once the calls pause", func() bool { return r.live.fresh.walks.Load() == 1 })
+	r.waitFor("the file saved during the call is answered", func() bool { return r.has("RefundDuringCall") })
+}
+
+// TestWalkWaitsAtMostMaxCallDefer: a client whose calls never pause still
+// has its saved files noticed, after maxCallDefer.
+func TestWalkWaitsAtMostMaxCallDefer(t *testing.T) {
+	defer func(d time.Duration) { maxCallDefer = d }(maxCallDefer)
+	maxCallDefer = 50 * time.Millisecond
+	r := newWatchRig(t, LiveOptions{CheckEvery: time.Nanosecond})
+	r.write("pay/refund.go", "package pay\n\n// RefundNoPause returns money.\nfunc RefundNoPause(amount int) error { return nil }\n")
+	end := r.live.Call()
+	defer end()
+	r.waitFor("the walk runs beside a call that does not end", func() bool { return r.live.fresh.walks.Load() == 1 })
+	if r.live.calls.deferred.Load() != 1 {
+		t.Errorf("the walk did not wait for the call first (%d waits)", r.live.calls.deferred.Load())
+	}
+	r.waitFor("the saved file is answered", func() bool { return r.has("RefundNoPause") })
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -252,6 +253,13 @@ func (w *watcher) checkNow(ctx context.Context) {
 		w.mu.Lock()
 		w.checking = false
 		w.mu.Unlock()
+		if paths == nil && w.fw != nil {
+			// A walk of the whole tree leaves its listing as garbage (at
+			// 100k files a server's RSS rose from 315 to 414 MB after the
+			// first checks, and stayed): hand it back. Not while polling,
+			// whose walks come every pollEvery.
+			debug.FreeOSMemory()
+		}
 	}()
 	w.checks.Add(1)
 	w.wopt = graph.SourceWalk(w.s.WalkOptions())
