@@ -126,7 +126,7 @@ const (
 	pathExactBoost        = 4.0  // the question names this file ("engine/rank.go", a traceback frame)
 	pathBaseBoost         = 2.0  // the question names the file's base name ("rank.go") and it is not unique
 	componentStemBoost    = 1.8  // leading component equals the file stem ("runner:" → runner.py)
-	componentDirBoost     = 1.5  // leading component is a directory on the file's path
+	componentDirBoost     = 1.8  // leading component is a directory on the file's path (1.5 until issue #14's sixth pass, TUNING.md)
 	componentPartialBoost = 1.25 // ... is a prefix or suffix of one ("pki" → caddypki/), or one
 	// snake/kebab piece of the file stem ("types" → default_types.rs); also each
 	// directory of a path component ("ignore" of "ignore/types:"). Measured on
