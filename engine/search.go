@@ -92,13 +92,14 @@ type scratch struct {
 	pages    []uint32
 	imps     []uint8
 	groups   []groupAcc
-	members  []uint32  // reused by stub
-	order    []int     // groups in rank order, reused by Query
-	kth      []float64 // reused by kthLargest
-	bits     []uint64  // foldDense's bitmap of touched pages, all clear between uses
-	marks    []uint64  // prunePlan.marks: a bit per group page, all clear between uses
-	ub       []float32 // planBound's upper bounds per group page, zero between uses
-	ubGroups []uint32  // the group pages planBound set in ub
+	members  []uint32    // reused by stub
+	order    []int       // groups in rank order, reused by Query
+	kth      []float64   // reused by kthLargest
+	bits     []uint64    // foldDense's bitmap of touched pages, all clear between uses
+	marks    []uint64    // prunePlan.marks: a bit per group page, all clear between uses
+	ub       []float32   // planBound's upper bounds per group page, zero between uses
+	ubGroups []uint32    // the group pages planBound set in ub
+	shared   []sharedHit // reused by boostShared
 }
 
 // groupAcc accumulates one answer group: a file with its matching members,
@@ -656,29 +657,31 @@ func (ix *Index) boostShared(r *queryRun, order []int) {
 		return
 	}
 	// Each neighbour of the top groups, with how many it neighbours and
-	// the weakest of them: neighbours lists are short, so they are
-	// counted in a small slice rather than a map.
-	type hit struct {
-		page  uint32
-		count int
-		low   float64
-	}
-	var hits []hit
+	// the weakest of them: the top groups' neighbour lists, concatenated
+	// and sorted by page, in a slice the scratch keeps (a hub file's list
+	// is long, and a map would allocate per question).
+	hits := s.shared[:0]
 	for _, bi := range top[:n] {
 		bs := s.groups[bi].score
 		for _, q := range ix.neighbours(s.groups[bi].page) {
-			if q == s.groups[bi].page {
-				continue
+			if q != s.groups[bi].page {
+				hits = append(hits, sharedHit{q, 1, bs})
 			}
-			j := slices.IndexFunc(hits, func(h hit) bool { return h.page == q })
-			if j < 0 {
-				hits = append(hits, hit{q, 1, bs})
-				continue
-			}
-			hits[j].count++
-			hits[j].low = min(hits[j].low, bs)
 		}
 	}
+	slices.SortFunc(hits, func(a, b sharedHit) int { return cmp.Compare(a.page, b.page) })
+	k := 0
+	for i, h := range hits {
+		if i > 0 && h.page == hits[k-1].page {
+			hits[k-1].count++
+			hits[k-1].low = min(hits[k-1].low, h.low)
+			continue
+		}
+		hits[k] = h
+		k++
+	}
+	hits = hits[:k]
+	s.shared = hits
 	bound := 0.0
 	if pl != nil {
 		bound = pl.bound
@@ -705,6 +708,14 @@ func (ix *Index) boostShared(r *queryRun, order []int) {
 			r.factors[gi] = append(r.factors[gi], fmt.Sprintf("shared×%.2f", 1+sharedNeighbourBoost))
 		}
 	}
+}
+
+// sharedHit is a neighbour of boostShared's top groups: how many of
+// them it neighbours and the lowest score among those.
+type sharedHit struct {
+	page  uint32
+	count int32
+	low   float64
 }
 
 // groupBefore reports whether g ranks before h: higher score, then ID (as
