@@ -67,6 +67,7 @@ var signalCases = []struct {
 	{"send frames over h3", []string{"shop/modern.py"}},                              // pieceTerms: a digit run joined to its letters (send_h3_frames holds "h3")
 	{"check the `CART_VOLUME` of an order", []string{"shop/limits.py"}},              // addSiblings (CART_VOLUME is new; CART_ITEMS and CART_WEIGHT are its siblings)
 	{"fix the `assert entry.sku not in self.skus` crash", []string{"shop/carts.py"}}, // codeAndWords: "not", "in" of a code excerpt are keywords, not names (shop/tokens.py defines not_, in_)
+	{"ledger: write an entry", []string{"shop/ledger/posting.py"}},                   // componentDirBoost 1.8: the component's directory outweighs shop/journal.py's 1.7× text (1.5 lost it)
 }
 
 // symbolCases are questions about fixtures/symbols asked with the kind

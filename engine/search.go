@@ -92,13 +92,14 @@ type scratch struct {
 	pages    []uint32
 	imps     []uint8
 	groups   []groupAcc
-	members  []uint32  // reused by stub
-	order    []int     // groups in rank order, reused by Query
-	kth      []float64 // reused by kthLargest
-	bits     []uint64  // foldDense's bitmap of touched pages, all clear between uses
-	marks    []uint64  // prunePlan.marks: a bit per group page, all clear between uses
-	ub       []float32 // planBound's upper bounds per group page, zero between uses
-	ubGroups []uint32  // the group pages planBound set in ub
+	members  []uint32    // reused by stub
+	order    []int       // groups in rank order, reused by Query
+	kth      []float64   // reused by kthLargest
+	bits     []uint64    // foldDense's bitmap of touched pages, all clear between uses
+	marks    []uint64    // prunePlan.marks: a bit per group page, all clear between uses
+	ub       []float32   // planBound's upper bounds per group page, zero between uses
+	ubGroups []uint32    // the group pages planBound set in ub
+	shared   []sharedHit // reused by boostShared
 }
 
 // groupAcc accumulates one answer group: a file with its matching members,
@@ -633,6 +634,114 @@ func (ix *Index) boostNeighbours(r *queryRun) {
 	}
 }
 
+// boostShared is step 4b: a file neighbouring at least two of the best
+// sharedNeighbourTop groups (order, after the file signals) is lifted by
+// sharedNeighbourBoost, never above the weakest of the groups it
+// neighbours. It runs after fileSignals so that no later factor carries a
+// capped group past the ones it was capped below.
+func (ix *Index) boostShared(r *queryRun, order []int) {
+	if sharedNeighbourBoost <= 0 {
+		return
+	}
+	s := r.s
+	var top [sharedNeighbourTop]int
+	n := 0
+	for _, gi := range order {
+		g := &s.groups[gi]
+		if g.extra != 0 || g.score <= 0 {
+			continue
+		}
+		k := n
+		for k > 0 && groupBefore(ix, g, &s.groups[top[k-1]]) {
+			k--
+		}
+		if k >= len(top) {
+			continue
+		}
+		if n < len(top) {
+			n++
+		}
+		copy(top[k+1:n], top[k:n-1])
+		top[k] = gi
+	}
+	pl := r.prune
+	if pl != nil && (n < len(top) || s.groups[top[n-1]].score <= pl.bound) {
+		// A group the pruned run left unscored could be one of the top
+		// groups: the pruned answer cannot be shown to be the exact one.
+		pl.bound = math.Inf(1)
+		return
+	}
+	if n < 2 {
+		return
+	}
+	// Each neighbour of the top groups, with how many it neighbours and
+	// the weakest of them: the top groups' neighbour lists, concatenated
+	// and sorted by page, in a slice the scratch keeps (a hub file's list
+	// is long, and a map would allocate per question).
+	hits := s.shared[:0]
+	for _, bi := range top[:n] {
+		bs := s.groups[bi].score
+		for _, q := range ix.neighbours(s.groups[bi].page) {
+			if q != s.groups[bi].page {
+				hits = append(hits, sharedHit{q, 1, bs})
+			}
+		}
+	}
+	slices.SortFunc(hits, func(a, b sharedHit) int { return cmp.Compare(a.page, b.page) })
+	k := 0
+	for i, h := range hits {
+		if i > 0 && h.page == hits[k-1].page {
+			hits[k-1].count++
+			hits[k-1].low = min(hits[k-1].low, h.low)
+			continue
+		}
+		hits[k] = h
+		k++
+	}
+	hits = hits[:k]
+	s.shared = hits
+	bound := 0.0
+	if pl != nil {
+		bound = pl.bound
+	}
+	for _, h := range hits {
+		if h.count < 2 {
+			continue
+		}
+		if pl != nil && !pl.marked(h.page) {
+			// Left unscored, or partly scored, by the pruned run: the
+			// exact run may lift it up to this.
+			pl.bound = max(pl.bound, min(bound*(1+sharedNeighbourBoost), h.low*0.999))
+		}
+		gi := int(s.slot[h.page]) - 1
+		if gi < 0 {
+			continue
+		}
+		g := &s.groups[gi]
+		if g.extra != 0 || g.score <= 0 || g.score >= h.low {
+			continue
+		}
+		g.score = min(g.score*(1+sharedNeighbourBoost), h.low*0.999)
+		if r.opt.Explain {
+			r.factors[gi] = append(r.factors[gi], fmt.Sprintf("shared×%.2f", 1+sharedNeighbourBoost))
+		}
+	}
+}
+
+// sharedHit is a neighbour of boostShared's top groups: how many of
+// them it neighbours and the lowest score among those.
+type sharedHit struct {
+	page  uint32
+	count int32
+	low   float64
+}
+
+// groupBefore reports whether g ranks before h: higher score, then ID (as
+// rankGroups orders them).
+func groupBefore(ix *Index, g, h *groupAcc) bool {
+	return g.score > h.score || g.score == h.score && compareParts(ix.idParts(g.page), ix.idParts(h.page)) < 0
+}
+
 // rankGroups is step 4: the groups scoring at least minScoreShare of the
 // best, in rank order (score, then ID). Only the head that can fit in an
 // answer, order[:sorted], is sorted; the tail (all scoring below the head)
@@ -650,6 +759,7 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int, cut float64) 
 	cut = best * minScoreShare
 	order = slices.DeleteFunc(order, func(i int) bool { return s.groups[i].score < cut })
 	ix.fileSignals(r, order)
+	ix.boostShared(r, order)
 	s.order = order
 	sorted = len(order)
 	if len(order) > rankHead {
