@@ -63,11 +63,12 @@ var signalCases = []struct {
 	{"upload retry with exponential backoff", []string{"shop/upload.py"}},                 // helperFactor (benches/ holds the same code)
 	{"shop printing each line then the total", []string{"shop/receipts.py"}},              // projectWords ("shop" names the project, not shop/shop.py)
 	{"active health checks of a payment backend", []string{"shop/healthchecks.py"}},
-	{"the browser lists a page of items", []string{"shop/browse.py"}},                // nameFactor on an agent noun's verb (browser → browse.py)       // nameFactor on two adjacent words written as one stem
-	{"send frames over h3", []string{"shop/modern.py"}},                              // pieceTerms: a digit run joined to its letters (send_h3_frames holds "h3")
-	{"check the `CART_VOLUME` of an order", []string{"shop/limits.py"}},              // addSiblings (CART_VOLUME is new; CART_ITEMS and CART_WEIGHT are its siblings)
-	{"fix the `assert entry.sku not in self.skus` crash", []string{"shop/carts.py"}}, // codeAndWords: "not", "in" of a code excerpt are keywords, not names (shop/tokens.py defines not_, in_)
-	{"ledger: write an entry", []string{"shop/ledger/posting.py"}},                   // componentDirBoost 1.8: the component's directory outweighs shop/journal.py's 1.7× text (1.5 lost it)
+	{"the browser lists a page of items", []string{"shop/browse.py"}},                               // nameFactor on an agent noun's verb (browser → browse.py)       // nameFactor on two adjacent words written as one stem
+	{"send frames over h3", []string{"shop/modern.py"}},                                             // pieceTerms: a digit run joined to its letters (send_h3_frames holds "h3")
+	{"check the `CART_VOLUME` of an order", []string{"shop/limits.py"}},                             // addSiblings (CART_VOLUME is new; CART_ITEMS and CART_WEIGHT are its siblings)
+	{"fix the `assert entry.sku not in self.skus` crash", []string{"shop/carts.py"}},                // codeAndWords: "not", "in" of a code excerpt are keywords, not names (shop/tokens.py defines not_, in_)
+	{"ledger: write an entry", []string{"shop/ledger/posting.py"}},                                  // componentDirBoost 1.8: the component's directory outweighs shop/journal.py's 1.7× text (1.5 lost it)
+	{"use `collections.Merge` for the price of a quantity of an item", []string{"shop/pricing.py"}}, // demoteForeign: collections.Merge is a library's name, not shop/stockroom.py's Stockroom.Merge
 }
 
 // symbolCases are questions about fixtures/symbols asked with the kind

@@ -192,6 +192,7 @@ func (ix *Index) Query(ctx context.Context, q string, opt Options) (Result, erro
 	a := analyze(q)
 	ix.exactSignal(&res, a.idents, opt.Extra)
 	ix.addSiblings(&a)
+	ix.demoteForeign(&a)
 	if memberOnly(kindMask(opt.Kinds)) {
 		memberTerms(&a)
 	}
