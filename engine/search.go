@@ -100,6 +100,7 @@ type scratch struct {
 	ub       []float32   // planBound's upper bounds per group page, zero between uses
 	ubGroups []uint32    // the group pages planBound set in ub
 	shared   []sharedHit // reused by boostShared
+	text     []byte      // the packer's stub buffer (packer.buf)
 }
 
 // groupAcc accumulates one answer group: a file with its matching members,
@@ -1153,6 +1154,8 @@ func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) (r
 	reached = len(order)
 	allowed := kindMask(r.opt.Kinds)
 	p := newPacker(res)
+	p.buf = r.s.text
+	defer func() { r.s.text = p.buf }()
 	for rank := range order {
 		if rank == sorted {
 			ix.sortGroups(r, order[sorted:])
@@ -1272,6 +1275,8 @@ func (ix *Index) packMembers(r *queryRun, res *Result) (cands []memberCand, reac
 	final := 0 // cands[rank:final] come from the heap
 	var run idHeap
 	p := newPacker(res)
+	p.buf = s.text
+	defer func() { s.text = p.buf }()
 	reached = len(cands)
 	for rank := range cands {
 		if p.full() || p.skipped >= maxSkippedStubs {
