@@ -63,6 +63,9 @@ type Index struct {
 	projOnce  sync.Once // sets projWords
 	projWords []string  // words that name a large share of the paths (projectWords)
 
+	factOnce sync.Once       // makes facts
+	facts    []atomic.Uint32 // per page, its file facts once computed (filefacts.go)
+
 	comps compMemo // componentHits per leading component (compmemo.go)
 
 	// fromSegments: made by OpenSegments, whose segments keep only what

@@ -206,8 +206,8 @@ type packer struct {
 // moreReserve is the packer's reserve: the tokens of the longest "more" line.
 var moreReserve = CountTokens(moreLine(1<<20, false))
 
-func newPacker(r *Result) *packer {
-	p := &packer{r: r, reserve: moreReserve}
+func newPacker(r *Result) packer {
+	p := packer{r: r, reserve: moreReserve}
 	if r.Note != "" {
 		p.used = CountTokens(noteLine(r.Note))
 	}

@@ -813,8 +813,10 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 		floor = kthLargest(r.s, order, k) / nameFactor
 	}
 	var sw, scratch, proj []string
+	var qsig, psig uint32
 	if len(words) > 0 {
 		proj = r.a.unnamed(ix.projectWords())
+		qsig, psig = wordSig(words), wordSig(proj)
 	}
 	for _, gi := range order {
 		g := &r.s.groups[gi]
@@ -827,8 +829,17 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 		if !named && !header {
 			continue
 		}
-		p := ix.path(g.page)
+		// The file's facts say which name signals may apply at all.
+		nameCan, helperCan := false, false
 		if named {
+			f := ix.fileFact(g.page, &sw, &scratch)
+			nameCan, helperCan = nameMayApply(f, qsig, psig), f&factHelper != 0
+			if !nameCan && !helperCan && !header {
+				continue
+			}
+		}
+		p := ix.path(g.page)
+		if nameCan {
 			sw, scratch = nameWords(sw[:0], fileStem(namePath(p)), scratch)
 			if n := len(sw); n > 0 && allIn(sw, words) {
 				if sw = dropWords(sw, proj); len(sw) > 0 {
@@ -844,9 +855,9 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 					r.mulGroup(gi, "name", nameFactor)
 				}
 			}
-			if helperPath(p, words, scratch) {
-				r.mulGroup(gi, "helper", helperFactor)
-			}
+		}
+		if helperCan && helperPath(p, words, scratch) {
+			r.mulGroup(gi, "helper", helperFactor)
 		}
 		if header && ix.isHeaderWithImpl(p) {
 			r.mulGroup(gi, "header", headerFactor)
@@ -1055,6 +1066,23 @@ func allIn(ws, set []string) bool {
 // kind of helper ("bench", "mocks", "test utils": one of helperWords of
 // the directory or file name is among its words).
 func helperPath(p string, words, scratch []string) bool {
+	sg, ok := helperSegment(p)
+	if !ok {
+		return false
+	}
+	var ws []string
+	ws, _ = nameWords(nil, sg, scratch)
+	for _, w := range ws {
+		if helperWords[w] && slices.Contains(words, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// helperSegment returns the first element of path p (lower-cased) that
+// makes it helper code: a helper directory or a mock file's stem.
+func helperSegment(p string) (string, bool) {
 	for rest := p; rest != ""; {
 		sg := rest
 		last := true
@@ -1074,16 +1102,9 @@ func helperPath(p string, words, scratch []string) bool {
 		} else if !helperDir(sg) {
 			continue
 		}
-		var ws []string
-		ws, scratch = nameWords(nil, sg, scratch)
-		for _, w := range ws {
-			if helperWords[w] && slices.Contains(words, w) {
-				return false
-			}
-		}
-		return true
+		return sg, true
 	}
-	return false
+	return "", false
 }
 
 // hasUpperASCII reports whether s holds an ASCII capital letter.
