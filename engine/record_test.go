@@ -33,6 +33,13 @@ func TestRecordsDerive(t *testing.T) {
 			if r != want {
 				t.Errorf("page %d:\n got %+v\nwant %+v", i, r, want)
 			}
+			wantName := p.Qualified
+			if wantName == "" {
+				wantName = p.Name
+			}
+			if name, line := ix.symbolName(uint32(i)); name != wantName || line != max(0, p.Line) {
+				t.Errorf("symbolName(%d) = %q, %d; want %q, %d", i, name, line, wantName, max(0, p.Line))
+			}
 			if got := ix.path(uint32(i)); got != p.Path {
 				t.Errorf("path(%d) = %q, want %q", i, got, p.Path)
 			}

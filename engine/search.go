@@ -102,6 +102,7 @@ type scratch struct {
 	shared   []sharedHit // reused by boostShared
 	text     []byte      // the packer's stub buffer (packer.buf)
 	keys     []rankKey   // reused by sortGroups
+	idKeys   []idKey     // reused by sortGroups
 }
 
 // groupAcc accumulates one answer group: a file with its matching members,
@@ -1171,12 +1172,45 @@ func (ix *Index) sortGroups(r *queryRun, order []int) {
 			}
 			return 1
 		}
-		return compareParts(ix.groupID(&groups[a.gi], extra), ix.groupID(&groups[b.gi], extra))
+		return cmp.Compare(a.gi, b.gi)
 	})
+	// Runs of equal scores are put in ID order with each ID decoded once
+	// (comparing decoded IDs at every step was most of the sort on moby).
+	ids := r.s.idKeys
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].score == keys[i].score {
+			j++
+		}
+		if j-i > 1 {
+			ids = ids[:0]
+			for _, k := range keys[i:j] {
+				ids = append(ids, idKey{ix.groupID(&groups[k.gi], extra), k.gi})
+			}
+			slices.SortFunc(ids, func(a, b idKey) int {
+				if c := compareParts(a.id, b.id); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.gi, b.gi)
+			})
+			for n, k := range ids {
+				keys[i+n].gi = k.gi
+			}
+		}
+		i = j
+	}
+	clear(ids) // they alias index memory
+	r.s.idKeys = ids[:0]
 	for i, k := range keys {
 		order[i] = k.gi
 	}
 	r.s.keys = keys
+}
+
+// idKey is a group of a run of equal scores with its decoded ID.
+type idKey struct {
+	id [5]string
+	gi int
 }
 
 // rankKey is a group to sort: its score and its index in scratch.groups.
@@ -1537,13 +1571,9 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	}
 	if asFile && len(list) > 0 {
 		for _, m := range list {
-			mr := ix.record(m)
-			name := mr.qual
-			if name == "" {
-				name = mr.name
-			}
+			name, line := ix.symbolName(m)
 			st.Symbols = append(st.Symbols, strings.Clone(name))
-			st.symLines = append(st.symLines, mr.line)
+			st.symLines = append(st.symLines, line)
 		}
 		if st.Snippet == "" {
 			r := ix.record(list[0])
