@@ -13,6 +13,7 @@ type record struct {
 	id, title, path, name, qual, snippet string
 	line                                 int
 	marks                                uint64 // graph.TextTitleMark, graph.TextSnippetMark: title, snippet hold graph.NameMark
+	idBuilt                              bool   // id was built (defaultID), not read: it aliases no index memory
 }
 
 // titleCopy and snippetCopy return the title and snippet, their name mark
@@ -148,7 +149,7 @@ func (ix *Index) record(i uint32) record {
 	}
 	r.id = id
 	if flags&recID == 0 {
-		r.id = defaultID(kind, r.path, r.name, r.qual)
+		r.id, r.idBuilt = defaultID(kind, r.path, r.name, r.qual), true
 	}
 	return r
 }

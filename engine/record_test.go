@@ -28,7 +28,7 @@ func TestRecordsDerive(t *testing.T) {
 		for i := range g.Pages {
 			p := &g.Pages[i]
 			r := ix.record(uint32(i))
-			r.title, r.snippet, r.marks = r.titleCopy(), r.snippetCopy(), 0
+			r.title, r.snippet, r.marks, r.idBuilt = r.titleCopy(), r.snippetCopy(), 0, false
 			want := record{id: p.ID, title: p.Title, path: p.Path, name: p.Name, qual: p.Qualified, snippet: firstLine(p.Doc, snippetMaxBytes), line: max(0, p.Line)}
 			if r != want {
 				t.Errorf("page %d:\n got %+v\nwant %+v", i, r, want)

@@ -1530,9 +1530,13 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	// Members worth listing.
 	var list []uint32
 	if g.nMember > 0 {
+		// Only members scoring at least groupListShare of the best are
+		// listed: the rest are left out before sorting, not after.
 		members := s.members[:0]
 		for m := g.head; m != 0; m = s.next[m-1] {
-			members = append(members, m-1)
+			if float64(s.score[m-1]) >= groupListShare*float64(g.top[0]) {
+				members = append(members, m-1)
+			}
 		}
 		s.members = members
 		slices.SortFunc(members, func(x, y uint32) int {
@@ -1564,7 +1568,11 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	}
 	// A line named in the question picks the member holding it.
 	r := ix.record(rep)
-	st := Stub{ID: strings.Clone(r.id), Kind: graph.Kind(ix.kind[rep]).String(), Title: r.titleCopy(),
+	id := r.id
+	if !r.idBuilt {
+		id = strings.Clone(id)
+	}
+	st := Stub{ID: id, Kind: graph.Kind(ix.kind[rep]).String(), Title: r.titleCopy(),
 		Path: strings.Clone(r.path), Line: r.line, Score: score, Snippet: r.snippetCopy()}
 	if st.Kind == "module" {
 		st.Path, st.Line = "", 0
