@@ -57,11 +57,14 @@ type Index struct {
 	segGroupBase []uint32     // per segment, the ordinal of its first group
 	gimpBytes    atomic.Int64 // bytes of group impacts kept with the segments (groupImpBudget)
 
-	hdrOnce    sync.Once // sets hasHeaders
-	hasHeaders bool      // some file page has a header extension (isHeaderFile)
+	hdrOnce sync.Once // sets hdrBits
+	hdrBits []uint64  // a bit per header file page, nil when none (isHeaderFile)
 
 	projOnce  sync.Once // sets projWords
 	projWords []string  // words that name a large share of the paths (projectWords)
+
+	factOnce sync.Once       // makes facts
+	facts    []atomic.Uint32 // per page, its file facts once computed (filefacts.go)
 
 	comps compMemo // componentHits per leading component (compmemo.go)
 

@@ -54,29 +54,62 @@ func CountTokens(s string) int {
 // many more matched when the answer was truncated (only if it fits).
 // UsedTokens is CountTokens(r.Render()).
 func (r Result) Render() string {
-	var b strings.Builder
+	var b []byte
 	used := 0
-	if t := noteLine(r.Note); r.Note != "" && CountTokens(t) <= r.BudgetTokens {
-		used += CountTokens(t)
-		b.WriteString(t)
+	if t, n, ok := r.noteFits(); ok {
+		used += n
+		b = append(b, t...)
 	}
 	for i := range r.Results {
-		t := renderStub(&r.Results[i])
-		used += CountTokens(t)
-		b.WriteString(t)
+		start := len(b)
+		b = appendStub(b, &r.Results[i])
+		used += CountTokens(unsafeString(b[start:]))
 	}
-	if len(r.Results) == 0 && !r.Truncated {
-		if t := emptyLine(r.Query); used+CountTokens(t) <= r.BudgetTokens {
-			b.WriteString(t)
-		}
-		return b.String()
+	if t := r.lastLine(used); t != "" {
+		b = append(b, t...)
 	}
-	if r.Truncated {
-		if t := moreLine(r.More, r.MoreAtLeast); used+CountTokens(t) <= r.BudgetTokens {
-			b.WriteString(t)
-		}
+	return string(b)
+}
+
+// noteFits returns the answer's note line and its tokens, ok when the
+// answer has a note that fits the budget (Render writes it first).
+func (r *Result) noteFits() (line string, tokens int, ok bool) {
+	if r.Note == "" {
+		return "", 0, false
 	}
-	return b.String()
+	line = noteLine(r.Note)
+	tokens = CountTokens(line)
+	return line, tokens, tokens <= r.BudgetTokens
+}
+
+// lastLine is the line Render ends the answer with after stubs taking
+// used tokens (with the note): "no results" for an empty answer, the
+// "more" line for a truncated one, if it fits; else "".
+func (r *Result) lastLine(used int) string {
+	var t string
+	switch {
+	case len(r.Results) == 0 && !r.Truncated:
+		t = emptyLine(r.Query)
+	case r.Truncated:
+		t = moreLine(r.More, r.MoreAtLeast)
+	default:
+		return ""
+	}
+	if used+CountTokens(t) > r.BudgetTokens {
+		return ""
+	}
+	return t
+}
+
+// renderedTokens is CountTokens(r.Render()) when the stubs render to
+// stubTokens tokens, without rendering them: CountTokens is additive over
+// the answer's lines, and every block ends with a newline.
+func (r *Result) renderedTokens(stubTokens int) int {
+	used := stubTokens
+	if _, n, ok := r.noteFits(); ok {
+		used += n
+	}
+	return used + CountTokens(r.lastLine(used))
 }
 
 // renderStub renders one stub:
@@ -85,45 +118,48 @@ func (r Result) Render() string {
 //	  func countTokens(s string) int
 //	  countTokens estimates …
 //	  symbols: Ranker.Query:42, Ranker.score:88
-func renderStub(s *Stub) string {
-	var b strings.Builder
-	b.WriteString(oneLine(s.ID))
+func renderStub(s *Stub) string { return string(appendStub(nil, s)) }
+
+// appendStub appends renderStub(s) to b: the packer measures each stub in
+// one reused buffer rather than building a string per try.
+func appendStub(b []byte, s *Stub) []byte {
+	b = append(b, oneLine(s.ID)...)
 	if s.Line > 0 {
-		b.WriteString(" :")
-		b.WriteString(strconv.Itoa(s.Line))
+		b = append(b, " :"...)
+		b = strconv.AppendInt(b, int64(s.Line), 10)
 	}
-	b.WriteByte('\n')
+	b = append(b, '\n')
 	if s.Title != "" && s.Title != s.Path {
-		b.WriteString("  ")
-		b.WriteString(oneLine(s.Title))
-		b.WriteByte('\n')
+		b = append(b, "  "...)
+		b = append(b, oneLine(s.Title)...)
+		b = append(b, '\n')
 	}
 	if s.Snippet != "" {
-		b.WriteString("  ")
-		b.WriteString(oneLine(s.Snippet))
-		b.WriteByte('\n')
+		b = append(b, "  "...)
+		b = append(b, oneLine(s.Snippet)...)
+		b = append(b, '\n')
 	}
 	if len(s.Symbols) > 0 {
-		b.WriteString("  symbols:")
+		b = append(b, "  symbols:"...)
 		for i, name := range s.Symbols {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			b.WriteByte(' ')
-			b.WriteString(oneLine(name))
+			b = append(b, ' ')
+			b = append(b, oneLine(name)...)
 			if i < len(s.symLines) && s.symLines[i] > 0 {
-				b.WriteByte(':')
-				b.WriteString(strconv.Itoa(s.symLines[i]))
+				b = append(b, ':')
+				b = strconv.AppendInt(b, int64(s.symLines[i]), 10)
 			}
 		}
-		b.WriteByte('\n')
+		b = append(b, '\n')
 	}
 	if s.Explain != "" {
-		b.WriteString("  explain: ")
-		b.WriteString(oneLine(s.Explain))
-		b.WriteByte('\n')
+		b = append(b, "  explain: "...)
+		b = append(b, oneLine(s.Explain)...)
+		b = append(b, '\n')
 	}
-	return b.String()
+	return b
 }
 
 func emptyLine(q string) string {
@@ -159,14 +195,19 @@ func oneLine(s string) string {
 // (symbols trimmed, snippet dropped) before it is skipped; a skipped stub
 // counts in More, and smaller later stubs may still fill the rest.
 type packer struct {
-	r       *Result
-	used    int
-	reserve int // tokens kept for the "more" line
-	skipped int
+	r          *Result
+	used       int
+	stubTokens int // tokens of the stubs in r.Results
+	reserve    int // tokens kept for the "more" line
+	skipped    int
+	buf        []byte // the stub being measured, reused
 }
 
-func newPacker(r *Result) *packer {
-	p := &packer{r: r, reserve: CountTokens(moreLine(1<<20, false))}
+// moreReserve is the packer's reserve: the tokens of the longest "more" line.
+var moreReserve = CountTokens(moreLine(1<<20, false))
+
+func newPacker(r *Result) packer {
+	p := packer{r: r, reserve: moreReserve}
 	if r.Note != "" {
 		p.used = CountTokens(noteLine(r.Note))
 	}
@@ -192,9 +233,11 @@ func (p *packer) add(s Stub) {
 	room := p.r.BudgetTokens - p.used - p.reserve
 	// Each step shrinks the stub once; the steps are finite, so is the loop.
 	for step := 0; ; step++ {
-		t := CountTokens(renderStub(&s))
+		p.buf = appendStub(p.buf[:0], &s)
+		t := CountTokens(unsafeString(p.buf))
 		if t <= room {
 			p.used += t
+			p.stubTokens += t
 			p.r.Results = append(p.r.Results, s)
 			return
 		}
@@ -226,10 +269,14 @@ func (p *packer) add(s Stub) {
 	}
 }
 
-// finish sets UsedTokens to the exact count of the rendered answer.
+// finish sets UsedTokens to the exact count of the rendered answer,
+// from the counts add took (renderedTokens), without rendering it again.
 func (p *packer) finish() {
 	if p.r.More > 0 {
 		p.r.Truncated = true
+	}
+	if p.r.UsedTokens = p.r.renderedTokens(p.stubTokens); p.r.UsedTokens <= p.r.BudgetTokens || len(p.r.Results) == 0 {
+		return
 	}
 	for {
 		p.r.UsedTokens = CountTokens(p.r.Render())

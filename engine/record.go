@@ -13,6 +13,7 @@ type record struct {
 	id, title, path, name, qual, snippet string
 	line                                 int
 	marks                                uint64 // graph.TextTitleMark, graph.TextSnippetMark: title, snippet hold graph.NameMark
+	idBuilt                              bool   // id was built (defaultID), not read: it aliases no index memory
 }
 
 // titleCopy and snippetCopy return the title and snippet, their name mark
@@ -148,7 +149,7 @@ func (ix *Index) record(i uint32) record {
 	}
 	r.id = id
 	if flags&recID == 0 {
-		r.id = defaultID(kind, r.path, r.name, r.qual)
+		r.id, r.idBuilt = defaultID(kind, r.path, r.name, r.qual), true
 	}
 	return r
 }
@@ -162,6 +163,44 @@ func (ix *Index) pathOf(i uint32, flags uint64, rr *recReader) string {
 		return ix.path(g)
 	}
 	return ""
+}
+
+// symbolName returns what a file's stub lists of its member i: the
+// member's qualified name, else its name, and its line, decoding no
+// more of its record than that (record builds the ID and title too).
+// Strings alias index memory.
+func (ix *Index) symbolName(i uint32) (string, int) {
+	rr := ix.recReader(i)
+	flags := rr.uint()
+	if rr.bad {
+		return "", 0
+	}
+	if flags&recPath != 0 {
+		rr.str()
+	}
+	var name string
+	if flags&recName != 0 {
+		name = rr.str()
+	}
+	if flags&recTitle != 0 {
+		rr.str()
+	}
+	if flags&recID != 0 {
+		rr.str()
+	}
+	qual := rr.str()
+	rr.str() // snippet
+	line := int(rr.uint())
+	switch {
+	case rr.bad:
+		return "", 0
+	case qual != "":
+		return qual, line
+	case flags&recName == 0:
+		r := ix.record(i) // the default name, which may need the path
+		return r.name, r.line
+	}
+	return name, line
 }
 
 // id returns page i's ID.

@@ -28,10 +28,17 @@ func TestRecordsDerive(t *testing.T) {
 		for i := range g.Pages {
 			p := &g.Pages[i]
 			r := ix.record(uint32(i))
-			r.title, r.snippet, r.marks = r.titleCopy(), r.snippetCopy(), 0
+			r.title, r.snippet, r.marks, r.idBuilt = r.titleCopy(), r.snippetCopy(), 0, false
 			want := record{id: p.ID, title: p.Title, path: p.Path, name: p.Name, qual: p.Qualified, snippet: firstLine(p.Doc, snippetMaxBytes), line: max(0, p.Line)}
 			if r != want {
 				t.Errorf("page %d:\n got %+v\nwant %+v", i, r, want)
+			}
+			wantName := p.Qualified
+			if wantName == "" {
+				wantName = p.Name
+			}
+			if name, line := ix.symbolName(uint32(i)); name != wantName || line != max(0, p.Line) {
+				t.Errorf("symbolName(%d) = %q, %d; want %q, %d", i, name, line, wantName, max(0, p.Line))
 			}
 			if got := ix.path(uint32(i)); got != p.Path {
 				t.Errorf("path(%d) = %q, want %q", i, got, p.Path)

@@ -100,6 +100,9 @@ type scratch struct {
 	ub       []float32   // planBound's upper bounds per group page, zero between uses
 	ubGroups []uint32    // the group pages planBound set in ub
 	shared   []sharedHit // reused by boostShared
+	text     []byte      // the packer's stub buffer (packer.buf)
+	keys     []rankKey   // reused by sortGroups
+	idKeys   []idKey     // reused by sortGroups
 }
 
 // groupAcc accumulates one answer group: a file with its matching members,
@@ -813,8 +816,10 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 		floor = kthLargest(r.s, order, k) / nameFactor
 	}
 	var sw, scratch, proj []string
+	var qsig, psig uint32
 	if len(words) > 0 {
 		proj = r.a.unnamed(ix.projectWords())
+		qsig, psig = wordSig(words), wordSig(proj)
 	}
 	for _, gi := range order {
 		g := &r.s.groups[gi]
@@ -827,8 +832,17 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 		if !named && !header {
 			continue
 		}
-		p := ix.path(g.page)
+		// The file's facts say which name signals may apply at all.
+		nameCan, helperCan := false, false
 		if named {
+			f := ix.fileFact(g.page, &sw, &scratch)
+			nameCan, helperCan = nameMayApply(f, qsig, psig), f&factHelper != 0
+			if !nameCan && !helperCan && !header {
+				continue
+			}
+		}
+		p := ix.path(g.page)
+		if nameCan {
 			sw, scratch = nameWords(sw[:0], fileStem(namePath(p)), scratch)
 			if n := len(sw); n > 0 && allIn(sw, words) {
 				if sw = dropWords(sw, proj); len(sw) > 0 {
@@ -844,9 +858,9 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 					r.mulGroup(gi, "name", nameFactor)
 				}
 			}
-			if helperPath(p, words, scratch) {
-				r.mulGroup(gi, "helper", helperFactor)
-			}
+		}
+		if helperCan && helperPath(p, words, scratch) {
+			r.mulGroup(gi, "helper", helperFactor)
 		}
 		if header && ix.isHeaderWithImpl(p) {
 			r.mulGroup(gi, "header", headerFactor)
@@ -1055,6 +1069,23 @@ func allIn(ws, set []string) bool {
 // kind of helper ("bench", "mocks", "test utils": one of helperWords of
 // the directory or file name is among its words).
 func helperPath(p string, words, scratch []string) bool {
+	sg, ok := helperSegment(p)
+	if !ok {
+		return false
+	}
+	var ws []string
+	ws, _ = nameWords(nil, sg, scratch)
+	for _, w := range ws {
+		if helperWords[w] && slices.Contains(words, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// helperSegment returns the first element of path p (lower-cased) that
+// makes it helper code: a helper directory or a mock file's stem.
+func helperSegment(p string) (string, bool) {
 	for rest := p; rest != ""; {
 		sg := rest
 		last := true
@@ -1074,16 +1105,9 @@ func helperPath(p string, words, scratch []string) bool {
 		} else if !helperDir(sg) {
 			continue
 		}
-		var ws []string
-		ws, scratch = nameWords(nil, sg, scratch)
-		for _, w := range ws {
-			if helperWords[w] && slices.Contains(words, w) {
-				return false
-			}
-		}
-		return true
+		return sg, true
 	}
-	return false
+	return "", false
 }
 
 // hasUpperASCII reports whether s holds an ASCII capital letter.
@@ -1132,19 +1156,68 @@ func helperDir(sg string) bool {
 	return false
 }
 
-// sortGroups sorts order by rank: score, then ID.
+// sortGroups sorts order by rank: score, then ID. It sorts keys holding
+// each group's score beside its index, not the indexes: comparing through
+// the groups (80 bytes each, in no order) missed the cache at every step.
+// The comparisons are the same, so is the order.
 func (ix *Index) sortGroups(r *queryRun, order []int) {
 	groups, extra := r.s.groups, r.opt.Extra
-	slices.SortFunc(order, func(x, y int) int {
-		a, b := &groups[x], &groups[y]
+	keys := r.s.keys[:0]
+	for _, gi := range order {
+		keys = append(keys, rankKey{groups[gi].score, gi})
+	}
+	slices.SortFunc(keys, func(a, b rankKey) int {
 		if a.score != b.score {
 			if a.score > b.score {
 				return -1
 			}
 			return 1
 		}
-		return compareParts(ix.groupID(a, extra), ix.groupID(b, extra))
+		return cmp.Compare(a.gi, b.gi)
 	})
+	// Runs of equal scores are put in ID order with each ID decoded once
+	// (comparing decoded IDs at every step was most of the sort on moby).
+	ids := r.s.idKeys
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].score == keys[i].score {
+			j++
+		}
+		if j-i > 1 {
+			ids = ids[:0]
+			for _, k := range keys[i:j] {
+				ids = append(ids, idKey{ix.groupID(&groups[k.gi], extra), k.gi})
+			}
+			slices.SortFunc(ids, func(a, b idKey) int {
+				if c := compareParts(a.id, b.id); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.gi, b.gi)
+			})
+			for n, k := range ids {
+				keys[i+n].gi = k.gi
+			}
+		}
+		i = j
+	}
+	clear(ids) // they alias index memory
+	r.s.idKeys = ids[:0]
+	for i, k := range keys {
+		order[i] = k.gi
+	}
+	r.s.keys = keys
+}
+
+// idKey is a group of a run of equal scores with its decoded ID.
+type idKey struct {
+	id [5]string
+	gi int
+}
+
+// rankKey is a group to sort: its score and its index in scratch.groups.
+type rankKey struct {
+	score float64
+	gi    int
 }
 
 // packStubs is step 5: stubs, packed in rank order until the budget is
@@ -1154,6 +1227,8 @@ func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) (r
 	reached = len(order)
 	allowed := kindMask(r.opt.Kinds)
 	p := newPacker(res)
+	p.buf = r.s.text
+	defer func() { r.s.text = p.buf }()
 	for rank := range order {
 		if rank == sorted {
 			ix.sortGroups(r, order[sorted:])
@@ -1273,6 +1348,8 @@ func (ix *Index) packMembers(r *queryRun, res *Result) (cands []memberCand, reac
 	final := 0 // cands[rank:final] come from the heap
 	var run idHeap
 	p := newPacker(res)
+	p.buf = s.text
+	defer func() { s.text = p.buf }()
 	reached = len(cands)
 	for rank := range cands {
 		if p.full() || p.skipped >= maxSkippedStubs {
@@ -1454,9 +1531,13 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	// Members worth listing.
 	var list []uint32
 	if g.nMember > 0 {
+		// Only members scoring at least groupListShare of the best are
+		// listed: the rest are left out before sorting, not after.
 		members := s.members[:0]
 		for m := g.head; m != 0; m = s.next[m-1] {
-			members = append(members, m-1)
+			if float64(s.score[m-1]) >= groupListShare*float64(g.top[0]) {
+				members = append(members, m-1)
+			}
 		}
 		s.members = members
 		slices.SortFunc(members, func(x, y uint32) int {
@@ -1488,20 +1569,20 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	}
 	// A line named in the question picks the member holding it.
 	r := ix.record(rep)
-	st := Stub{ID: strings.Clone(r.id), Kind: graph.Kind(ix.kind[rep]).String(), Title: r.titleCopy(),
+	id := r.id
+	if !r.idBuilt {
+		id = strings.Clone(id)
+	}
+	st := Stub{ID: id, Kind: graph.Kind(ix.kind[rep]).String(), Title: r.titleCopy(),
 		Path: strings.Clone(r.path), Line: r.line, Score: score, Snippet: r.snippetCopy()}
 	if st.Kind == "module" {
 		st.Path, st.Line = "", 0
 	}
 	if asFile && len(list) > 0 {
 		for _, m := range list {
-			mr := ix.record(m)
-			name := mr.qual
-			if name == "" {
-				name = mr.name
-			}
+			name, line := ix.symbolName(m)
 			st.Symbols = append(st.Symbols, strings.Clone(name))
-			st.symLines = append(st.symLines, mr.line)
+			st.symLines = append(st.symLines, line)
 		}
 		if st.Snippet == "" {
 			r := ix.record(list[0])
