@@ -25,8 +25,7 @@ const foreignShare = 0.5
 // a whose qualifier the index does not hold (see above).
 func (ix *Index) demoteForeign(a *analysis) {
 	for _, id := range a.idents {
-		id = strings.NewReplacer("::", ".", "#", ".", "->", ".").Replace(id)
-		parts := strings.Split(id, ".")
+		parts := nameParts(id)
 		if len(parts) < 2 {
 			continue
 		}

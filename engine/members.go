@@ -20,23 +20,16 @@ import (
 // question made only of the names it writes (a lookup: "ContentType",
 // "Context.Value") keeps them whole: there the name is what is asked; so
 // does the name a question opens with, its subject (subjectTerms).
-// Terms left at zero weight are dropped (a posting adding nothing would
-// be folded twice).
 func memberTerms(a *analysis) {
 	if isLookup(a) {
 		return
 	}
 	subject := subjectTerms(a)
-	out := a.terms[:0]
-	for _, t := range a.terms {
+	for k, t := range a.terms {
 		if t.role == roleExact && !slices.Contains(subject, t.term) {
-			t.weight *= memberNameShare
-		}
-		if t.weight > 0 {
-			out = append(out, t)
+			a.terms[k].weight *= memberNameShare
 		}
 	}
-	a.terms = out
 }
 
 // isLookup reports whether a question is made only of names: a single
@@ -69,9 +62,8 @@ func subjectTerms(a *analysis) []string {
 			continue
 		}
 		id = strings.TrimSuffix(id, "()")
-		id = strings.NewReplacer("::", ".", "#", ".", "->", ".").Replace(id)
-		parts := strings.Split(id, ".")
-		out := []string{exactTerm(id), exactTerm(parts[len(parts)-1])}
+		parts := nameParts(id)
+		out := []string{exactTerm(strings.Join(parts, ".")), exactTerm(parts[len(parts)-1])}
 		if n := len(parts); n >= 2 {
 			out = append(out, exactTerm(parts[n-2]+"."+parts[n-1]), exactTerm(parts[n-2]))
 		}

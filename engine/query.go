@@ -502,11 +502,17 @@ func (z *analyzer) keepStrongest() {
 	z.a.terms = kept
 }
 
+// qualSep turns every separator of a qualified name ("a::b", "A#b",
+// "a->b") into a dot.
+var qualSep = strings.NewReplacer("::", ".", "#", ".", "->", ".")
+
+// nameParts splits a qualified name at its separators: "a::b.c" → a, b, c.
+func nameParts(id string) []string { return strings.Split(qualSep.Replace(id), ".") }
+
 // addQualified adds the terms of "pkg.Func", "Class.method", "a::b::c":
 // the last two parts as a qualified exact name, the last part, and every part's words.
 func (z *analyzer) addQualified(tok string, w float64) {
-	tok = strings.NewReplacer("::", ".", "#", ".", "->", ".").Replace(tok)
-	parts := strings.Split(tok, ".")
+	parts := nameParts(tok)
 	last := parts[len(parts)-1]
 	if len(parts) >= 2 {
 		z.add(exactTerm(parts[len(parts)-2]+"."+last), w, roleExact)

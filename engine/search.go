@@ -2031,7 +2031,7 @@ func (ix *Index) exactSignal(r *Result, idents []string, extra []graph.Page) {
 		seen[tok] = true
 		last := tok
 		if isQualified(tok) {
-			parts := strings.Split(strings.NewReplacer("::", ".", "#", ".", "->", ".").Replace(tok), ".")
+			parts := nameParts(tok)
 			last = parts[len(parts)-1]
 		}
 		t := exactTerm(last)
