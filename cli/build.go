@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,6 +45,13 @@ type buildJSON struct {
 	Indexed map[string]map[string]int `json:"indexed"`
 	// DiagnosticFiles are the files with syntax diagnostics, at path:line.
 	DiagnosticFiles []graph.FileDiagnostic `json:"diagnostic_files,omitempty"`
+	// Walked is what the walk read with --changed: "changed" (just the
+	// paths) or "tree" (the paths needed a walk of the whole tree).
+	Walked string `json:"walked,omitempty"`
+	// ChangedLeftOut are the --changed paths that exist but that no build
+	// indexes (ignored, omitted, not indexed, below a vendored or ignored
+	// directory), with why.
+	ChangedLeftOut []walk.Skip `json:"changed_left_out,omitempty"`
 }
 
 func runBuild(e *env, args []string) error {
@@ -54,6 +62,7 @@ func runBuild(e *env, args []string) error {
 	maxBytes := fs.Int64("max-file-bytes", walk.DefaultMaxFileBytes, "skip files larger than this (default: what the index's last build used, else the default)")
 	exclude := fs.String("exclude-dirs", strings.Join(walk.DefaultExcludeDirs, ","), "vendored directory names to skip, comma-separated (default: what the index's last build used, else the default)")
 	verbose := fs.Bool("verbose", false, "list every skipped file with its reason")
+	changedArg := fs.String("changed", "", "update only these paths (comma-separated; - reads one a line from stdin): files or directories added, modified, deleted or renamed (both names)")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -76,10 +85,29 @@ func runBuild(e *env, args []string) error {
 	if indexDir == "" {
 		indexDir = filepath.Join(abs, graph.IndexDirName)
 	}
+	var changed []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "changed" {
+			changed = []string{} // given: nothing listed means nothing changed
+		}
+	})
+	if changed != nil {
+		if *full {
+			return usagef("build: --changed and --full exclude each other: --full reparses every file")
+		}
+		list, err := changedList(e, *changedArg)
+		if err != nil {
+			return err
+		}
+		if changed, err = repoPaths(abs, list); err != nil {
+			return err
+		}
+	}
 	opt := wiki.BuildOptions{
 		Root:     abs,
 		IndexDir: indexDir,
 		Full:     *full,
+		Changed:  changed,
 		PauseGC:  true, // the process exits after the build
 		Waiting: func() {
 			if !*quiet {
@@ -121,11 +149,16 @@ func runBuild(e *env, args []string) error {
 		if skipped == nil {
 			skipped = []walk.Skip{}
 		}
+		walked := ""
+		if changed != nil {
+			walked = info.Walked
+		}
 		return writeJSON(e.stdout, buildJSON{Mode: info.Mode, FilesParsed: info.FilesParsed, FilesUnchanged: info.FilesUnchanged,
 			FilesRemoved: info.FilesRemoved, FilesSkipped: info.FilesSkipped, FilesFailed: info.FilesFailed,
 			Pages: pages, Edges: edges, Seconds: round3(info.Seconds), Skipped: skipped, Failed: info.Failed,
 			Generation: info.Generation, Index: indexDir, Shared: info.Shared, Repaired: info.Repaired,
-			NotIndexed: notIndexedList(info.NotIndexed), Indexed: graph.IndexedBy(info.Languages), DiagnosticFiles: info.DiagnosticFiles})
+			NotIndexed: notIndexedList(info.NotIndexed), Indexed: graph.IndexedBy(info.Languages), DiagnosticFiles: info.DiagnosticFiles,
+			Walked: walked, ChangedLeftOut: info.Unwalked})
 	}
 	if *quiet {
 		return nil
@@ -137,6 +170,12 @@ func runBuild(e *env, args []string) error {
 		info.Mode, info.FilesParsed, info.FilesUnchanged, info.FilesRemoved, info.FilesSkipped, info.FilesFailed, pages, edges, info.Seconds)
 	if len(info.NotIndexed) > 0 {
 		fmt.Fprintf(e.stdout, "  not indexed: %s\n", walk.NotIndexedLine(info.NotIndexed, 8))
+	}
+	for _, s := range info.Unwalked {
+		fmt.Fprintf(e.stdout, "  changed path left out %s: %s\n", s.Path, s.Reason)
+	}
+	if changed != nil && info.Walked == "tree" && *verbose {
+		fmt.Fprintf(e.stdout, "  note: the changed paths needed a walk of the whole tree (an ignore file, a symbolic link or a git-ignored directory among them, or other walk options)\n")
 	}
 	if *verbose {
 		for _, g := range info.NotIndexed {
@@ -167,6 +206,73 @@ func runBuild(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "  (skipped files and reasons: 'wikitoolkit build --verbose' or 'wikitoolkit status')\n")
 	}
 	return nil
+}
+
+// changedList returns the paths of --changed: comma-separated, or with
+// "-" one a line read from stdin (empty lines dropped).
+func changedList(e *env, arg string) ([]string, error) {
+	var raw []string
+	if arg == "-" {
+		if e.stdin == nil {
+			return nil, usagef("build --changed -: no standard input to read the paths from")
+		}
+		b, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return nil, fmt.Errorf("build --changed -: reading the paths from stdin: %w", err)
+		}
+		raw = strings.Split(string(b), "\n")
+	} else {
+		raw = strings.Split(arg, ",")
+	}
+	var out []string
+	for _, p := range raw {
+		if p = strings.TrimRight(p, "\r"); strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// repoPaths returns paths (absolute, or relative to the current
+// directory) as repo-relative slash paths of root (absolute), or an error
+// naming the first one outside it. A path that exists is compared with its
+// directory's symbolic links resolved, as is root, so that /tmp/x and its
+// real path agree; one that is gone, by its cleaned name.
+func repoPaths(root string, paths []string) ([]string, error) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		rel, ok := relInside(root, abs)
+		if !ok {
+			// The path's directory resolved (the path itself may be gone,
+			// or a symbolic link that is the change).
+			if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+				rel, ok = relInside(realRoot, filepath.Join(dir, filepath.Base(abs)))
+			}
+		}
+		if !ok {
+			return nil, usagef("build --changed: %s is outside the repository %s; give paths inside it (absolute, or relative to the current directory)", p, root)
+		}
+		out = append(out, rel)
+	}
+	return out, nil
+}
+
+// relInside returns abs relative to root as a slash path when it lies
+// inside root ("." for root itself).
+func relInside(root, abs string) (string, bool) {
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 // notIndexedList is groups, never null in JSON.

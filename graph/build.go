@@ -250,8 +250,10 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 	var sketchDirs map[string]walk.DirStamp
 	watched := opt.Changed != nil
 	if prev != nil && !watched {
-		if sk, sum := loadSketch(dir, prev.Generation); sk != nil {
-			if paths, dirs, ok := sk.Since(ctx, root, buildWalk(opt.Walk), knownFiles(prevSorted, prev.Info())); ok {
+		sk, sum := loadSketch(dir, prev.Generation)
+		if sk != nil {
+			paths, dirs, ok := sk.Since(ctx, root, buildWalk(opt.Walk), knownFiles(prevSorted, prev.Info()))
+			if ok {
 				opt.Changed = append([]string{}, paths...) // not nil: nothing changed is an answer too
 				sketch, sketchHash, sketchDirs = sk, sum, dirs
 			}
@@ -275,15 +277,9 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 			}
 			saveSketch(dir, gen, sketch.Update(opt.Changed, sketchDirs, listed))
 		}
-	default: // a watcher's paths: the directories holding them are to be read again
-		old, _ := loadSketch(dir, prev.Generation)
-		writeSketch = func(gen int) {
-			if old == nil {
-				saveSketch(dir, gen, nil)
-				return
-			}
-			saveSketch(dir, gen, old.Untrust(opt.Changed))
-		}
+	default: // a watcher's paths: the sketch stands (keepSketch)
+		sum, ok := sketchTag(dir, prev.Generation)
+		writeSketch = func(gen int) { keepSketch(dir, gen, sum, ok) }
 	}
 	saveNext := func(info *BuildInfo, err error) (*BuildInfo, error) {
 		if err == nil {
@@ -320,6 +316,10 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 	}
 	lap("walk")
 	info.DirsRead = listed.Dirs
+	info.Walked, info.Unwalked = "tree", listed.Unwalked
+	if scope != nil && watched {
+		info.Walked = "changed"
+	}
 	if prev != nil {
 		info.Mode = "incremental"
 	}

@@ -198,6 +198,15 @@ type BuildInfo struct {
 	// Repaired says why the previous generation could not be read (damaged,
 	// unreadable) when an incremental build therefore rebuilt in full.
 	Repaired string `json:"repaired,omitempty"`
+	// Walked is what the build's walk read: "tree" (the whole tree, or
+	// what the walk sketch named), or "changed" (just BuildOptions.Changed:
+	// walk.WalkPaths). Not stored in the generation.
+	Walked string `json:"-"`
+	// Unwalked are the paths of BuildOptions.Changed that exist but that
+	// the walk lists nothing at or below, with why (walk.Result.Unwalked):
+	// ignored, omitted, not indexed or below a vendored or ignored
+	// directory. Not stored in the generation.
+	Unwalked []walk.Skip `json:"-"`
 }
 
 // FileStat is the part of a FileRecord a no-change rebuild compares.

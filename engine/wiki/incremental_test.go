@@ -56,7 +56,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	if testing.Short() {
 		steps = 6
 	}
-	incrementalEqualsFull(t, steps, 13, false, nil)
+	incrementalEqualsFull(t, steps, 13, incrWalk, nil)
 }
 
 // TestIncrementalEqualsFullSketch is TestIncrementalEqualsFull with the
@@ -73,7 +73,7 @@ func TestIncrementalEqualsFullSketch(t *testing.T) {
 		steps = 6
 	}
 	sketched := 0
-	incrementalEqualsFull(t, steps, 41, false, func(i int, index string) {
+	incrementalEqualsFull(t, steps, 41, incrWalk, func(i int, index string) {
 		time.Sleep(60 * time.Millisecond) // before the next build: the times settle
 		if i < 0 {
 			return
@@ -102,7 +102,25 @@ func TestIncrementalEqualsFullChanged(t *testing.T) {
 	if testing.Short() {
 		steps = 8
 	}
-	incrementalEqualsFull(t, steps, 17, true, nil)
+	incrementalEqualsFull(t, steps, 17, incrChanged, nil)
+}
+
+// TestIncrementalEqualsFullChangedThenSketch is TestIncrementalEqualsFullChanged
+// as `build --changed` is used, the walk's sketch trusted
+// (walk.RacyMargin shortened, the tree let settle before each build): one
+// step in two the paths given leave one out, which the next build without
+// paths must find from the sketch that the builds given paths kept
+// (graph's keepSketch), reading a few directories, not the tree; the
+// others are compared as they are. Both give what a full build gives.
+func TestIncrementalEqualsFullChangedThenSketch(t *testing.T) {
+	old := walk.RacyMargin
+	walk.RacyMargin = 20 * time.Millisecond
+	t.Cleanup(func() { walk.RacyMargin = old })
+	steps := 24
+	if testing.Short() {
+		steps = 8
+	}
+	incrementalEqualsFull(t, steps, 53, incrChangedSome, nil)
 }
 
 // TestIncrementalEqualsFullSegments is TestIncrementalEqualsFull with
@@ -120,7 +138,7 @@ func TestIncrementalEqualsFullSegments(t *testing.T) {
 	}
 	var manyDead, merges int
 	var prev map[int]int // live files of each file segment of the previous generation
-	incrementalEqualsFull(t, steps, 29, false, func(i int, index string) {
+	incrementalEqualsFull(t, steps, 29, incrWalk, func(i int, index string) {
 		m := graphtest.LiveManifest(t, index)
 		files := 0
 		withDead := 0
@@ -211,7 +229,18 @@ var statTablesRead int
 // first build (i -1) and each incremental one, check, if not nil, is
 // given the index folder. With changed, each incremental build is given
 // the paths the step changed (see TestIncrementalEqualsFullChanged).
-func incrementalEqualsFull(t *testing.T, steps int, seed uint64, changed bool, check func(i int, index string)) {
+// incrMode is how incrementalEqualsFull's incremental builds learn what
+// changed.
+type incrMode int
+
+const (
+	incrWalk        incrMode = iota // by a walk (or the sketch)
+	incrChanged                     // given the changed paths (BuildOptions.Changed)
+	incrChangedSome                 // given them, one step in two less one, then a build without paths
+)
+
+func incrementalEqualsFull(t *testing.T, steps int, seed uint64, mode incrMode, check func(i int, index string)) {
+	changed := mode != incrWalk
 	if s := os.Getenv("WIKITOOLKIT_INCR_STEPS"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
@@ -233,6 +262,9 @@ func incrementalEqualsFull(t *testing.T, steps int, seed uint64, changed bool, c
 	if changed {
 		r.write(".gitignore", "*_ignored.go\nscratch/\n")
 	}
+	if mode == incrChangedSome {
+		time.Sleep(60 * time.Millisecond) // the first build's sketch is trusted
+	}
 	if _, err := Build(ctx, BuildOptions{Root: r.root}); err != nil {
 		t.Fatal(err)
 	}
@@ -240,6 +272,7 @@ func incrementalEqualsFull(t *testing.T, steps int, seed uint64, changed bool, c
 		check(-1, index)
 	}
 	walkedDirs := 0
+	forgotten, sketchedAfter := 0, 0 // builds after one given paths less one; of them, those the sketch served
 	statTablesRead = 0
 	snap := graphtest.Open(t, index)
 	gen := snap.Generation
@@ -268,12 +301,31 @@ func incrementalEqualsFull(t *testing.T, steps int, seed uint64, changed bool, c
 				}
 			}
 		}
+		forgot := ""
+		if mode == incrChangedSome {
+			if i%2 == 1 && len(paths) > 1 {
+				k := r.rng.IntN(len(paths))
+				forgot, paths = paths[k], slices.Delete(slices.Clone(paths), k, k+1)
+				r.steps = append(r.steps, "build --changed without "+forgot)
+			}
+			time.Sleep(60 * time.Millisecond) // the times settle: the sketch is trusted
+		}
 		res, err := Build(ctx, BuildOptions{Root: r.root, Changed: paths})
 		if err != nil {
 			t.Fatalf("incremental build after %s: %v", r.trace(), err)
 		}
 		ignoreFile := slices.ContainsFunc(paths, func(p string) bool { return filepath.Base(p) == ".gitignore" })
-		if changed && !ignoreFile { // a changed ignore file makes the build walk the tree
+		if forgot != "" {
+			if res.Generation != gen {
+				gen = res.Generation
+				stale = false
+			}
+			res, err = Build(ctx, BuildOptions{Root: r.root})
+			if err != nil {
+				t.Fatalf("build after %s: %v", r.trace(), err)
+			}
+			forgotten++
+		} else if changed && !ignoreFile { // a changed ignore file makes the build walk the tree
 			if res.DirsRead > newDirs {
 				t.Fatalf("the build given %q read %d directories, want at most %d (the new ones)", paths, res.DirsRead, newDirs)
 			}
@@ -283,8 +335,12 @@ func incrementalEqualsFull(t *testing.T, steps int, seed uint64, changed bool, c
 			check(i, index)
 		}
 		fullDir := filepath.Join(t.TempDir(), "full")
-		if _, err := Build(ctx, BuildOptions{Root: r.root, IndexDir: fullDir, Full: true}); err != nil {
+		fullRes, err := Build(ctx, BuildOptions{Root: r.root, IndexDir: fullDir, Full: true})
+		if err != nil {
 			t.Fatalf("full build after %s: %v", r.trace(), err)
+		}
+		if forgot != "" && res.DirsRead < fullRes.DirsRead {
+			sketchedAfter++ // the sketch named what to read: not the whole tree
 		}
 		inc := graphtest.Open(t, filepath.Join(r.root, graph.IndexDirName))
 		full := graphtest.Open(t, fullDir)
@@ -304,7 +360,10 @@ func incrementalEqualsFull(t *testing.T, steps int, seed uint64, changed bool, c
 	if statTablesRead < steps/2 {
 		t.Errorf("the stats of %d of %d incremental generations came from a stat table, want most", statTablesRead, steps)
 	}
-	if changed && walkedDirs == 0 {
+	if mode == incrChangedSome && (forgotten < steps/4 || sketchedAfter*2 < forgotten) {
+		t.Errorf("%d builds found a path left out of the paths given, %d of them from the sketch (read fewer directories than the tree has): want %d, most from the sketch", forgotten, sketchedAfter, steps/4)
+	}
+	if mode == incrChanged && walkedDirs == 0 {
 		t.Errorf("no build given paths walked a new directory: the steps did not test it")
 	}
 	t.Logf("seed %d: %d steps, incremental equals full after each:%s", seed, steps, r.trace())

@@ -3,6 +3,8 @@ package walk
 import (
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -158,5 +160,35 @@ func TestWalkTrackedIgnoredMany(t *testing.T) {
 	res := mustWalk(t, root, Options{})
 	if got := filePaths(res); !slices.Equal(got, want) {
 		t.Errorf("files: only Walk %q, only wanted %q", minus(got, want), minus(want, got))
+	}
+}
+
+// TestWalkPathsBelowGitIgnored: a path below a directory git ignore rules
+// exclude is walked alone when git tracks nothing at or below it (it is
+// Unwalked, ignored), and left to a walk of the whole tree (ErrWalkAll)
+// when git tracks a file there; a tracked ignored file is listed.
+func TestWalkPathsBelowGitIgnored(t *testing.T) {
+	root := t.TempDir()
+	walktest.GitInit(t, root, walktest.TrackedIgnoredRepo, walktest.TrackedIgnoredFiles...)
+	opt := Options{Detect: testDetect}
+	res, err := WalkPaths(context.Background(), root, opt, []string{"build/out.go", "cobra/new/x.go", "debug.log.txt", "keep.log.txt"})
+	if err != nil {
+		t.Fatalf("WalkPaths of untracked paths below ignored directories: %v", err)
+	}
+	got := map[string]string{}
+	for _, s := range res.Unwalked {
+		got[s.Path] = s.Reason
+	}
+	want := map[string]string{"build/out.go": "below build: " + ReasonIgnored, "cobra/new/x.go": "below cobra: " + ReasonIgnored, "debug.log.txt": ReasonIgnored}
+	if !maps(got, want) {
+		t.Errorf("Unwalked = %v, want %v", got, want)
+	}
+	if got := filePaths(res); !slices.Equal(got, []string{"keep.log.txt"}) {
+		t.Errorf("files = %q, want the tracked keep.log.txt", got)
+	}
+	for _, p := range []string{"cobra/cmd/root.go", "build/gen"} {
+		if _, err := WalkPaths(context.Background(), root, opt, []string{p}); !errors.Is(err, ErrWalkAll) {
+			t.Errorf("WalkPaths(%s), tracked below an ignored directory: %v, want ErrWalkAll", p, err)
+		}
 	}
 }

@@ -125,7 +125,9 @@ func WalkPaths(ctx context.Context, root string, opt Options, paths []string) (*
 	if data, err := os.ReadFile(joinAbs(resolved, ".gitignore")); err == nil {
 		top.ign = parseIgnore("", data, base)
 	}
-	above := map[string]*dirTask{"": top}
+	above := map[string]reached{"": {t: top}}
+	var pending []string    // paths git ignore rules exclude: tracked or not, walkTracked decides
+	var belowIgnored []Skip // paths below directories git ignore rules exclude
 	for _, p := range sc.paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -134,11 +136,24 @@ func WalkPaths(ctx context.Context, root string, opt Options, paths []string) (*
 		if err != nil {
 			return nil, err
 		}
-		if parent == nil {
+		if parent.t == nil {
+			switch {
+			case parent.git:
+				belowIgnored = append(belowIgnored, Skip{Path: p, Reason: parent.why})
+			case parent.why != "": // else gone: a removal
+				w.res.Unwalked = append(w.res.Unwalked, Skip{Path: p, Reason: parent.why})
+			}
 			continue // below a directory Walk does not read
 		}
-		if err := w.entry(parent, path.Base(p)); err != nil {
+		why, git, err := w.entry(parent.t, path.Base(p))
+		if err != nil {
 			return nil, err
+		}
+		switch {
+		case git:
+			pending = append(pending, p)
+		case why != "":
+			w.res.Unwalked = append(w.res.Unwalked, Skip{Path: p, Reason: why})
 		}
 		if err := w.drain(ctx); err != nil {
 			return nil, err
@@ -156,7 +171,33 @@ func WalkPaths(ctx context.Context, root string, opt Options, paths []string) (*
 			return nil, ErrWalkAll
 		}
 	}
+	if len(belowIgnored) > 0 {
+		// Walk would list the tracked files below those directories: when
+		// git tracks none at or below the paths, they are ignored.
+		if len(belowIgnored) > maxGitPathspecs {
+			return nil, ErrWalkAll
+		}
+		specs := make([]string, len(belowIgnored))
+		for i, s := range belowIgnored {
+			specs[i] = s.Path
+		}
+		w.askedGit.Store(true)
+		tracked, err := gitTracked(ctx, w.root, specs)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err != nil || len(tracked) > 0 {
+			return nil, ErrWalkAll
+		}
+		w.res.Unwalked = append(w.res.Unwalked, belowIgnored...)
+	}
+	for _, p := range pending {
+		if !w.listedAt(p) {
+			w.res.Unwalked = append(w.res.Unwalked, Skip{Path: p, Reason: ReasonIgnored})
+		}
+	}
 	w.sortResult(opt.ListDirs)
+	slices.SortFunc(w.res.Unwalked, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
 	if cfg.sk != nil && cfg.askedGit.Load() {
 		cfg.sk.link() // git answered for paths below ignored ones: take a new sketch by a walk of the tree
 	}
@@ -164,102 +205,134 @@ func WalkPaths(ctx context.Context, root string, opt Options, paths []string) (*
 	return w.res, nil
 }
 
+// Why WalkPaths lists nothing for a path it was given that exists
+// (Result.Unwalked); a path below a directory Walk does not read has the
+// reason of that directory, "below DIR: REASON".
+const (
+	// ReasonOmitted: .git, the index folder or the shared notes folder
+	// (Options.OmitNames, OmitPaths).
+	ReasonOmitted = "omitted (.git, the index folder or the shared notes folder)"
+	// ReasonIgnored: .gitignore, .git/info/exclude or .wikitoolkitignore
+	// rules exclude it, and git does not track it.
+	ReasonIgnored = "ignored (.gitignore, .git/info/exclude or .wikitoolkitignore)"
+)
+
+// reached is what reach found of a directory: its task, or nil with why
+// Walk does not read it ("" when it is gone or no directory).
+type reached struct {
+	t   *dirTask
+	why string
+	git bool // git ignore rules exclude it: git may track files below it
+}
+
 // reach returns the task of the directory rel ("." the root) as Walk would
 // read it — its real path and the ignore rules of its entries — or nil when
-// Walk does not read it. above caches the answers by path.
-func (w *walker) reach(above map[string]*dirTask, rel string) (*dirTask, error) {
+// Walk does not read it, with why (Result.Unwalked; "" when it is gone or
+// no directory). above caches the answers by path.
+func (w *walker) reach(above map[string]reached, rel string) (reached, error) {
 	if rel == "." {
 		rel = ""
 	}
-	if t, ok := above[rel]; ok {
-		return t, nil
+	if r, ok := above[rel]; ok {
+		return r, nil
 	}
 	parentRel := path.Dir(rel)
 	parent, err := w.reach(above, parentRel)
-	if err != nil || parent == nil {
-		above[rel] = nil
-		return nil, err
+	if err != nil || parent.t == nil {
+		above[rel] = reached{why: parent.why, git: parent.git}
+		return above[rel], err
 	}
 	name := path.Base(rel)
-	t, err := w.subdir(parent, rel, name)
+	r, err := w.subdir(parent.t, rel, name)
 	if err != nil {
-		return nil, err
+		return reached{}, err
 	}
-	above[rel] = t
-	return t, nil
+	if r.why != "" {
+		r.why = "below " + rel + ": " + r.why
+	}
+	above[rel] = r
+	return r, nil
 }
 
 // subdir decides, as readDir and dir do, whether Walk reads the directory
 // entry name of parent (at rel), and returns its task with the ignore rules
-// of its entries (its .gitignore read), or nil.
-func (w *walker) subdir(parent *dirTask, rel, name string) (*dirTask, error) {
+// of its entries (its .gitignore read), or no task with why not ("" when
+// it is gone or no directory; git when git ignore rules exclude it, below
+// which git may track files).
+func (w *walker) subdir(parent *dirTask, rel, name string) (reached, error) {
 	if name == ".git" || slices.Contains(w.opt.OmitNames, name) || slices.Contains(w.opt.OmitPaths, rel) {
-		return nil, nil
+		return reached{why: ReasonOmitted}, nil
 	}
 	d, err := openDir(parent.abs)
 	if err != nil {
-		return nil, nil // unreadable: Walk reads nothing below it either
+		return reached{why: SkipReason(err)}, nil // unreadable: Walk reads nothing below it either
 	}
 	st, err := d.lstatAt(name)
 	d.close()
 	switch {
 	case err != nil:
-		return nil, nil // gone
+		return reached{}, nil // gone
 	case st.typ == fs.ModeSymlink:
-		return nil, ErrWalkAll
+		return reached{}, ErrWalkAll
 	case st.typ != fs.ModeDir:
-		return nil, nil
+		return reached{}, nil
 	}
 	if gitIgnoredBefore := len(w.gitIgnored); w.ignored(parent, parent.ign, rel, name, true) {
 		if len(w.gitIgnored) > gitIgnoredBefore {
-			return nil, ErrWalkAll // git may track files below it
+			// git may track files below it: WalkPaths asks git of the
+			// paths below it, not of the whole directory.
+			w.gitIgnored = w.gitIgnored[:gitIgnoredBefore]
+			return reached{why: ReasonIgnored, git: true}, nil
 		}
-		return nil, nil
+		return reached{why: ReasonIgnored}, nil
 	}
 	if slices.Contains(w.exclude, name) {
-		return nil, nil
+		return reached{why: reasonVendored}, nil
 	}
 	if !st.readable {
-		return nil, nil
+		return reached{why: reasonDenied}, nil
 	}
 	abs := joinAbs(parent.abs, name)
 	if len(abs) > pathMax {
-		return nil, nil
+		return reached{why: reasonTooLong}, nil
 	}
 	t := &dirTask{abs: abs, rel: rel, ign: parent.ign}
 	if data, err := os.ReadFile(joinAbs(abs, ".gitignore")); err == nil {
 		t.ign = parseIgnore(rel, data, t.ign)
 	}
-	return t, nil
+	return reached{t: t}, nil
 }
 
 // entry classifies the entry name of the directory of t as readDir does,
-// queueing it when it is a directory to read.
-func (w *walker) entry(t *dirTask, name string) error {
+// queueing it when it is a directory to read. why says why it lists
+// nothing (Result.Unwalked) when it exists and is neither listed, skipped
+// nor to be read; git that git ignore rules exclude it, for walkTracked to
+// decide.
+func (w *walker) entry(t *dirTask, name string) (why string, git bool, err error) {
 	rel := name
 	if t.rel != "" {
 		rel = t.rel + "/" + name
 	}
 	if name == ".git" || slices.Contains(w.opt.OmitNames, name) || slices.Contains(w.opt.OmitPaths, rel) {
-		return nil
+		return ReasonOmitted, false, nil
 	}
 	d, err := openDir(t.abs)
 	if err != nil {
-		return nil
+		return "", false, nil
 	}
 	defer d.close()
 	st, err := d.lstatAt(name)
 	if err != nil {
-		return nil // gone
+		return "", false, nil // gone
 	}
+	files, skips, rejected, stack, gitIgnored := len(w.res.Files), len(w.res.Skipped), w.res.Unsupported, len(w.stack), len(w.gitIgnored)
 	switch st.typ {
 	case fs.ModeDir:
-		before := len(w.gitIgnored)
 		w.dir(d, t, t.ign, rel, name)
-		if len(w.gitIgnored) > before {
+		if len(w.gitIgnored) > gitIgnored {
 			// git ignore rules exclude it: Walk would ask git for the
 			// tracked files below it, and so does walkTracked.
-			return nil
+			return "", true, nil
 		}
 	case 0:
 		w.file(d, t, t.ign, rel, name)
@@ -270,5 +343,24 @@ func (w *walker) entry(t *dirTask, name string) error {
 			w.skip(rel, reasonNotRegular)
 		}
 	}
-	return nil
+	switch {
+	case len(w.gitIgnored) > gitIgnored:
+		return "", true, nil
+	case w.res.Unsupported > rejected:
+		r, _ := w.rejectReason(rel)
+		return "not indexed: " + r, false, nil
+	case len(w.res.Files) == files && len(w.res.Skipped) == skips && len(w.stack) == stack && len(w.links) == 0:
+		return ReasonIgnored, false, nil
+	}
+	return "", false, nil
+}
+
+// listedAt reports whether the walk listed a file at or below rel.
+func (w *walker) listedAt(rel string) bool {
+	for _, f := range w.res.Files {
+		if f.Path == rel || strings.HasPrefix(f.Path, rel+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -166,3 +166,44 @@ func TestWalkPathsSkips(t *testing.T) {
 		t.Errorf("WalkPaths read %d directories, want 1 (a/b; a/b/c is ignored)", res.Dirs)
 	}
 }
+
+// TestWalkPathsUnwalked: the paths that exist but that Walk lists nothing
+// at or below are Unwalked, with why (omitted, ignored, not indexed, below
+// an excluded, ignored or omitted directory); a gone path, a listed file, a
+// skipped one and a directory read are not.
+func TestWalkPathsUnwalked(t *testing.T) {
+	root := t.TempDir()
+	walktest.WriteTree(t, root, map[string]string{
+		"a/ok.go": "package a", "a/vendor/v.go": "", "a/note.png": "", ".gitignore": "*.gen.go\nscratch/\n", "a/z.gen.go": "",
+		"scratch/s.go": "", "scratch/deep/d.go": "", ".wikitoolkit/x.go": "", "a/big.go": strings.Repeat("x", 300), "b/c.go": "",
+	})
+	opt := Options{MaxFileBytes: 100, Detect: testDetect, OmitNames: []string{".wikitoolkit"}}
+	res, err := WalkPaths(context.Background(), root, opt, []string{
+		"a/ok.go", "a/vendor/v.go", "a/note.png", "a/z.gen.go", "scratch/s.go", "scratch/deep", ".wikitoolkit/x.go", "a/big.go", "gone.go", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range res.Unwalked {
+		got[s.Path] = s.Reason
+	}
+	want := map[string]string{
+		"a/vendor/v.go":     "below a/vendor: " + reasonVendored,
+		"a/note.png":        "not indexed: ",
+		"a/z.gen.go":        ReasonIgnored,
+		"scratch/s.go":      "below scratch: " + ReasonIgnored,
+		"scratch/deep":      "below scratch: " + ReasonIgnored,
+		".wikitoolkit/x.go": "below .wikitoolkit: " + ReasonOmitted,
+	}
+	for p, w := range want {
+		if !strings.HasPrefix(got[p], w) {
+			t.Errorf("Unwalked[%s] = %q, want %q", p, got[p], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("Unwalked = %v, want just %v", res.Unwalked, want)
+	}
+	if len(res.Files) != 2 || len(res.Skipped) != 1 {
+		t.Errorf("files %v, skipped %v: want a/ok.go and b/c.go, and a/big.go skipped", res.Files, res.Skipped)
+	}
+}

@@ -332,11 +332,19 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	if len(set) > maxSincePaths {
 		return nil, nil, false
 	}
-	for _, ig := range []string{".gitignore", ".wikitoolkitignore"} {
-		for p := range set {
-			if path.Base(p) == ig {
+	// An ignore file the sketch holds had its stamp checked above: it is
+	// named again only because its directory moved, and stands. A new one
+	// changes what is ignored anywhere below it.
+	knownIgnore := map[string]bool{}
+	for _, ig := range sk.Ignores {
+		knownIgnore[ig.Path] = true
+	}
+	for p := range set {
+		if b := path.Base(p); b == ".gitignore" || b == ".wikitoolkitignore" {
+			if !knownIgnore[p] {
 				return nil, nil, false // a new ignore file
 			}
+			delete(set, p)
 		}
 	}
 	paths = make([]string, 0, len(set))

@@ -153,6 +153,12 @@ type Result struct {
 	// DirPaths are the repo-relative slash paths of the directories read
 	// ("" for the root), sorted; only with Options.ListDirs.
 	DirPaths []string
+	// Unwalked are the paths WalkPaths was given that exist but that Walk
+	// lists nothing at or below, with why: omitted (ReasonOmitted), ignored
+	// (ReasonIgnored), rejected by Detect ("not indexed: …") or below a
+	// directory Walk does not read ("below DIR: REASON"). Sorted by Path;
+	// Walk leaves it nil. A path that is gone is not among them.
+	Unwalked []Skip
 	// TrackedErr is why the tracked files that ignore rules exclude could
 	// not be listed (git missing or failing); they were then left out. It is
 	// nil when git succeeded or was not needed.
