@@ -425,22 +425,23 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 			r := pc.rec
 			written[i] = FileStat{Path: r.Path, Size: r.Size, ModTime: r.ModTime, Hash: r.Hash}
 		}
-		saveNextStatTable(dir, next, nextStats(sorted, gone, written, m.Touched))
+		saveNextStatTable(dir, next, prev.statBase, nextStats(sorted, gone, written, m.Touched))
 		lap("stattable")
 	}
 	return info, err
 }
 
 // saveNextStatTable writes stats as the stat table of generation gen, just
-// published (its manifest's hash is read back from its seal).
-func saveNextStatTable(dir string, gen int, stats []FileStat) {
+// published (its manifest's hash is read back from its seal): a delta from
+// base, the table the generation before was read from, when small.
+func saveNextStatTable(dir string, gen int, base *statBase, stats []FileStat) {
 	seal, err := readSeal(dir, genDir(dir, gen))
 	if err != nil {
 		return
 	}
 	for _, sf := range seal {
 		if sf.name == manifestName {
-			saveStatTable(dir, gen, sf.hash, stats)
+			saveStatDelta(dir, gen, sf.hash, base, stats)
 		}
 	}
 }

@@ -65,7 +65,8 @@ type Snapshot struct {
 	statOnce  sync.Once
 	stats     []FileStat
 	statErr   error
-	fromTable bool // stats came from the stat table (stattable.go)
+	fromTable bool      // stats came from the stat table (stattable.go)
+	statBase  *statBase // the stat table read, for the next build's delta
 }
 
 // OpenSnapshot opens the live generation of the index directory dir
@@ -447,8 +448,8 @@ func (s *Snapshot) modulesSeg() *segment {
 // Stats returns the stat of every indexed file, sorted by path.
 func (s *Snapshot) Stats() ([]FileStat, error) {
 	s.statOnce.Do(func() {
-		if st, ok := loadStatTable(s.Dir, s.Generation, s.statTableKey()); ok {
-			s.stats, s.fromTable = st, true
+		if st, base, ok := loadStatTable(s.Dir, s.Generation, s.statTableKey()); ok {
+			s.stats, s.fromTable, s.statBase = st, true, base
 			return
 		}
 		if s.statErr = s.openSegments(); s.statErr != nil {

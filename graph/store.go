@@ -126,6 +126,7 @@ package graph
 
 import (
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+	"sync/atomic"
 
 	"errors"
 	"fmt"
@@ -314,6 +315,7 @@ func WriteFileAtomic(path string, data []byte) error { return writeFileAtomic(pa
 // old content or the new, and a cache lost to a crash is rebuilt. Best
 // effort: an error leaves the old file (or none) and no temporary behind.
 func writeCacheFile(path string, data []byte) {
+	cacheBytesWritten.Add(int64(len(data)))
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
 		return
@@ -329,6 +331,15 @@ func writeCacheFile(path string, data []byte) {
 		os.Remove(tmp.Name())
 	}
 }
+
+// cacheBytesWritten counts the bytes of cache files written
+// (CacheBytesWritten).
+var cacheBytesWritten atomic.Int64
+
+// CacheBytesWritten returns how many bytes of the index folder's cache
+// files (the stat table and its delta, the walk's sketch and its tag, the
+// last build's record) this process wrote; for tests.
+func CacheBytesWritten() int64 { return cacheBytesWritten.Load() }
 
 // writeFileAtomic is WriteFileAtomic with the crash points point-tmp-written,
 // point-tmp-synced, point-renamed and point-dir-synced (none when point is

@@ -70,10 +70,13 @@ type complexityStep struct {
 	change      func(t *testing.T, root string)
 	wantDeltas  int // new file segments the change needs
 	newSegs     []string
-	alloc, size int64 // bytes held (diskFile.alloc) and apparent of the files the build created under seg/ and gen/
-	mods        int64 // of alloc, the bytes of a new modules segment
-	opens       int64 // segment databases the build opened (graph.SegmentOpens)
-	tableBytes  int64 // bytes of stat table it read (graph.StatTableBytes)
+	alloc, size int64    // bytes held (diskFile.alloc) and apparent of the files the build created under seg/ and gen/
+	mods        int64    // of alloc, the bytes of a new modules segment
+	opens       int64    // segment databases the build opened (graph.SegmentOpens)
+	tableBytes  int64    // bytes of stat table it read (graph.StatTableBytes)
+	paths       []string // what it changed, for a build given them (BuildOptions.Changed)
+	cacheBytes  int64    // bytes of cache files it wrote (graph.CacheBytesWritten)
+	dirsRead    int      // directories its walk read
 }
 
 // complexitySteps are the changes, the same on every tree: synth.Write
@@ -94,16 +97,19 @@ func complexitySteps() []*complexityStep {
 		}
 	}
 	return []*complexityStep{
-		{name: "nothing changed", change: func(*testing.T, string) {}, wantDeltas: 0},
-		{name: "edit a body", change: edit("services/svc000/user/user_0.go", "return a - b", "return a - b + 1"), wantDeltas: 1},
-		{name: "edit the body again", change: edit("services/svc000/user/user_0.go", "return a - b + 1", "return a - b + 2"), wantDeltas: 1},
+		{name: "nothing changed", change: func(*testing.T, string) {}, wantDeltas: 0, paths: []string{}},
+		{name: "edit a body", change: edit("services/svc000/user/user_0.go", "return a - b", "return a - b + 1"), wantDeltas: 1,
+			paths: []string{"services/svc000/user/user_0.go"}},
+		{name: "edit the body again", change: edit("services/svc000/user/user_0.go", "return a - b + 1", "return a - b + 2"), wantDeltas: 1,
+			paths: []string{"services/svc000/user/user_0.go"}},
 		{name: "add a function", change: edit("services/svc000/user/user_0.go", "func helper0(",
-			"// Extra0 is a function the test adds.\nfunc Extra0() int { return helper0(1, 2) }\n\nfunc helper0("), wantDeltas: 1},
+			"// Extra0 is a function the test adds.\nfunc Extra0() int { return helper0(1, 2) }\n\nfunc helper0("), wantDeltas: 1,
+			paths: []string{"services/svc000/user/user_0.go"}},
 		{name: "remove a file", change: func(t *testing.T, root string) {
 			if err := os.Remove(filepath.Join(root, "services/svc003/user/user_3.go")); err != nil {
 				t.Fatal(err)
 			}
-		}, wantDeltas: -1},
+		}, wantDeltas: -1, paths: []string{"services/svc003/user/user_3.go"}},
 	}
 }
 
@@ -131,6 +137,12 @@ func writeLater(t *testing.T, p, content string) {
 // full build still live and untouched. It fills in the steps' bytes and
 // returns the bytes of the full build's file segments.
 func costOnTree(t *testing.T, files int, steps []*complexityStep) (base int64) {
+	return costOnTreeGiven(t, files, steps, false)
+}
+
+// costOnTreeGiven is costOnTree, each build given the step's paths
+// (BuildOptions.Changed) when given is set.
+func costOnTreeGiven(t *testing.T, files int, steps []*complexityStep, given bool) (base int64) {
 	ctx := context.Background()
 	root := t.TempDir()
 	if _, err := synth.Write(root, synth.Options{Files: files, Seed: 5}); err != nil {
@@ -160,9 +172,17 @@ func costOnTree(t *testing.T, files int, steps []*complexityStep) (base int64) {
 	for _, st := range steps {
 		before := indexFiles(t, index)
 		st.change(t, root)
-		opens, table := graph.SegmentOpens(), graph.StatTableBytes()
-		res, err := Build(ctx, BuildOptions{Root: root})
+		opens, table, cache := graph.SegmentOpens(), graph.StatTableBytes(), graph.CacheBytesWritten()
+		var changed []string
+		if given {
+			changed = st.paths
+		}
+		res, err := Build(ctx, BuildOptions{Root: root, Changed: changed})
 		st.opens, st.tableBytes = graph.SegmentOpens()-opens, graph.StatTableBytes()-table
+		st.cacheBytes = graph.CacheBytesWritten() - cache
+		if err == nil {
+			st.dirsRead = res.DirsRead
+		}
 		if err != nil {
 			t.Fatalf("%d files, %s: %v", files, st.name, err)
 		}
@@ -220,8 +240,8 @@ func costOnTree(t *testing.T, files int, steps []*complexityStep) (base int64) {
 		if live := int64(len(m.Segments)); st.opens > live {
 			t.Errorf("%d files, %s: the build opened %d segment databases, more than the %d live", files, st.name, st.opens, live)
 		}
-		t.Logf("%d files, %s: %d parsed, new %v, %d bytes written (%d apparent; %d of a modules segment); %d segment databases opened, %d bytes of stat table read",
-			files, st.name, res.FilesParsed, st.newSegs, st.alloc, st.size, st.mods, st.opens, st.tableBytes)
+		t.Logf("%d files, %s: %d parsed, new %v, %d bytes written (%d apparent; %d of a modules segment); %d segment databases opened, %d bytes of stat table read, %d of cache files written, %d directories read",
+			files, st.name, res.FilesParsed, st.newSegs, st.alloc, st.size, st.mods, st.opens, st.tableBytes, st.cacheBytes, st.dirsRead)
 	}
 	return base
 }
@@ -250,6 +270,29 @@ func TestIncrementalCostFollowsChange(t *testing.T) {
 		}
 		if l.alloc*10 > baseLarge || s.alloc*10 > baseSmall {
 			t.Errorf("%s: wrote %d / %d bytes, not far below the full build's %d / %d", s.name, s.alloc, l.alloc, baseSmall, baseLarge)
+		}
+	}
+}
+
+// TestIncrementalChangedCostFollowsChange makes the changes of
+// TestIncrementalCostFollowsChange on a 500- and a 2,000-file tree, each
+// build given the paths changed (BuildOptions.Changed, `build
+// --changed`): besides what that test asks, the builds must read no
+// directory, and the cache files they write beside the generation (the
+// stat table, the walk's sketch) must not grow with the tree: within
+// 1.5× + 1 KiB of the 500-file tree's, where rewriting the stat table and
+// the sketch wrote a record per file and per directory of the tree.
+func TestIncrementalChangedCostFollowsChange(t *testing.T) {
+	small, large := complexitySteps(), complexitySteps()
+	costOnTreeGiven(t, 500, small, true)
+	costOnTreeGiven(t, 2000, large, true)
+	for i := range small {
+		s, l := small[i], large[i]
+		if s.dirsRead != 0 || l.dirsRead != 0 {
+			t.Errorf("%s: the builds given the paths read %d / %d directories, want none", s.name, s.dirsRead, l.dirsRead)
+		}
+		if float64(l.cacheBytes) > 1.5*float64(s.cacheBytes)+1<<10 {
+			t.Errorf("%s: wrote %d bytes of cache files on 2,000 files, %d on 500: the cost grows with the tree", s.name, l.cacheBytes, s.cacheBytes)
 		}
 	}
 }
