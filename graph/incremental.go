@@ -425,24 +425,34 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 			r := pc.rec
 			written[i] = FileStat{Path: r.Path, Size: r.Size, ModTime: r.ModTime, Hash: r.Hash}
 		}
-		saveNextStatTable(dir, next, prev.statBase, nextStats(sorted, gone, written, m.Touched))
+		saveNextStatTable(dir, next, prev.statBase, sorted, gone, written, m.Touched)
 		lap("stattable")
 	}
 	return info, err
 }
 
-// saveNextStatTable writes stats as the stat table of generation gen, just
-// published (its manifest's hash is read back from its seal): a delta from
-// base, the table the generation before was read from, when small.
-func saveNextStatTable(dir string, gen int, base *statBase, stats []FileStat) {
+// saveNextStatTable writes the stat table of generation gen, just
+// published (its manifest's hash is read back from its seal), whose stats
+// are nextStats(old, gone, written, touched): a delta from base, the table
+// the generation before was read from (with its delta, when it had one),
+// when small; found from the paths the build changed alone (statDeltaNext),
+// without the stats of the whole tree merged and compared.
+func saveNextStatTable(dir string, gen int, base *statBase, old []FileStat, gone map[string]bool, written []FileStat, touched map[string]int64) {
 	seal, err := readSeal(dir, genDir(dir, gen))
 	if err != nil {
 		return
 	}
 	for _, sf := range seal {
-		if sf.name == manifestName {
-			saveStatDelta(dir, gen, sf.hash, base, stats)
+		if sf.name != manifestName {
+			continue
 		}
+		if base != nil {
+			if dgone, dchanged, ok := statDeltaNext(base, old, gone, written, touched); ok {
+				writeStatDelta(dir, gen, sf.hash, base, dgone, dchanged)
+				return
+			}
+		}
+		saveStatDelta(dir, gen, sf.hash, base, nextStats(old, gone, written, touched))
 	}
 }
 

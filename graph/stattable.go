@@ -2,6 +2,7 @@ package graph
 
 import (
 	"encoding/binary"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,6 +70,10 @@ type statBase struct {
 	gen   int
 	key   uint64
 	stats []FileStat
+	// gone and changed are the delta the snapshot's stats were read with
+	// (nil: the table named the snapshot's generation).
+	gone    []string
+	changed []FileStat
 }
 
 // statTableWrites counts the bytes of stat tables and deltas written
@@ -114,6 +119,7 @@ func loadStatTable(dir string, gen int, key uint64) (stats []FileStat, base *sta
 	if !ok {
 		return nil, nil, false
 	}
+	base.gone, base.changed = gone, changed
 	return applyStatDelta(tstats, gone, changed), base, true
 }
 
@@ -238,10 +244,86 @@ func saveStatDelta(dir string, gen int, key uint64, base *statBase, stats []File
 		return
 	}
 	gone, changed := statDelta(base.stats, stats)
-	if n := len(gone) + len(changed); n > maxStatDelta || n > len(stats)/64+64 {
+	if bigStatDelta(len(gone)+len(changed), len(stats)) {
 		saveStatTable(dir, gen, key, stats)
 		return
 	}
+	writeStatDelta(dir, gen, key, base, gone, changed)
+}
+
+// bigStatDelta reports whether a delta of n entries over a table of about
+// files stats is to be a whole table instead.
+func bigStatDelta(n, files int) bool { return n > maxStatDelta || n > files/64+64 }
+
+// statDeltaNext returns the delta from base to the stats
+// nextStats(old, gone, written, touched), where old are base with its
+// delta laid over: base's delta changed at the paths gone, written and
+// touched alone, which are all that can differ between old and the next
+// stats. ok is false when that delta is big (bigStatDelta).
+func statDeltaNext(base *statBase, old []FileStat, gone map[string]bool, written []FileStat, touched map[string]int64) (dgone []string, dchanged []FileStat, ok bool) {
+	find := func(stats []FileStat, p string) (FileStat, bool) {
+		i, found := slices.BinarySearchFunc(stats, p, func(s FileStat, p string) int { return strings.Compare(s.Path, p) })
+		if !found {
+			return FileStat{}, false
+		}
+		return stats[i], true
+	}
+	goneSet := make(map[string]bool, len(base.gone))
+	for _, p := range base.gone {
+		goneSet[p] = true
+	}
+	changedSet := make(map[string]FileStat, len(base.changed))
+	for _, st := range base.changed {
+		changedSet[st.Path] = st
+	}
+	byPath := make(map[string]FileStat, len(written))
+	for _, st := range written {
+		byPath[st.Path] = st
+	}
+	set := func(p string) {
+		delete(goneSet, p)
+		delete(changedSet, p)
+		now, present := byPath[p]
+		if !present && !gone[p] {
+			now, present = find(old, p)
+		}
+		if present {
+			if t, ok := touched[p]; ok {
+				now.ModTime = t
+			}
+		}
+		was, inBase := find(base.stats, p)
+		switch {
+		case !present && inBase:
+			goneSet[p] = true
+		case present && (!inBase || was != now):
+			changedSet[p] = now
+		}
+	}
+	for p := range gone {
+		set(p)
+	}
+	for p := range byPath {
+		set(p)
+	}
+	for p := range touched {
+		set(p)
+	}
+	if bigStatDelta(len(goneSet)+len(changedSet), len(old)) {
+		return nil, nil, false
+	}
+	dgone = slices.Sorted(maps.Keys(goneSet))
+	dchanged = make([]FileStat, 0, len(changedSet))
+	for _, st := range changedSet {
+		dchanged = append(dchanged, st)
+	}
+	slices.SortFunc(dchanged, func(a, b FileStat) int { return strings.Compare(a.Path, b.Path) })
+	return dgone, dchanged, true
+}
+
+// writeStatDelta writes the delta (gone, changed: sorted) from the table
+// of base as the stat table of generation gen with manifest hash key.
+func writeStatDelta(dir string, gen int, key uint64, base *statBase, gone []string, changed []FileStat) {
 	e := enc{}
 	e.b = append(e.b, statDeltaMagic...)
 	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(gen))
