@@ -633,7 +633,7 @@ func memBlobs(blobs map[string][]byte) func(string) ([]byte, error) {
 func (w *MemWorld) addBatch(recs []*FileRecord) {
 	var pages []Page
 	for _, f := range recs {
-		pages = filePages(f, pages[:0])
+		pages = namePages(f, pages[:0])
 		w.addFile(f.Path, pages, -1, true)
 	}
 	w.addDirs(recs)
