@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"weak"
 
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
@@ -365,4 +366,45 @@ func TestPaceTail(t *testing.T) {
 		t.Errorf("GC percentage after the tail %d, want 100 restored", pct)
 	}
 	debug.SetMemoryLimit(math.MaxInt64)
+}
+
+// TestPaceParse checks that a full build's parsing runs with the
+// percentage off under a memory limit never below twice the live heap nor
+// below parseHeadroom, kept up to date while it runs, and that the
+// settings are restored after.
+func TestPaceParse(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT is set: paceParse leaves the collector alone")
+	}
+	for _, live := range []uint64{0, 10 << 20, 500 << 20} {
+		if got := parseLimit(live); got < int64(2*live) || got < int64(live+live*3/10+parseHeadroom) {
+			t.Errorf("parseLimit(%d) = %d: below twice the live heap or 1.3 × it + headroom", live, got)
+		}
+	}
+	oldPct := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(oldPct)
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(oldLimit)
+
+	stop := paceParse()
+	if pct := debug.SetGCPercent(-1); pct != -1 {
+		t.Errorf("GC percentage while parsing %d, want -1 (off, the limit paces)", pct)
+	}
+	hold := make([]byte, 64<<20) // live heap the pacer must follow
+	runtime.GC()
+	deadline := time.Now().Add(5 * time.Second)
+	for debug.SetMemoryLimit(-1) < parseLimit(64<<20) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := debug.SetMemoryLimit(-1); got < parseLimit(64<<20) {
+		t.Errorf("memory limit %d with 64 MiB live, want ≥ %d (the pacer follows the live heap)", got, parseLimit(64<<20))
+	}
+	runtime.KeepAlive(hold)
+	stop()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("memory limit after parsing %d, want it restored (no limit)", got)
+	}
+	if pct := debug.SetGCPercent(100); pct != 100 {
+		t.Errorf("GC percentage after parsing %d, want 100 restored", pct)
+	}
 }
