@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,7 +69,7 @@ import (
 // world goes too. The encoded runs (compressed keys and blobs, a few MB)
 // are committed one at a time, each run's blobs weighed and compressed
 // on a goroutine of their own while the run before commits (finishLast),
-// and this tail is collected at GOGC 30 (tailGCPercent; pass 2 at the
+// and this tail is collected under a memory limit (paceTail; pass 2 at the
 // default): it allocates several times what it keeps.
 // Moby (3,165 files, one batch, three segments): peak RSS 297–311 MB
 // before, 209–214 MB (session 8), 179–181 MB (session 9: each run's
@@ -227,12 +229,14 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		return err
 	}
 	defer wait() // never leave a writer running past the build lock
-	// The GC percentage of the last batch's tail (lowerGC), restored
+	// The GC settings of the last batch's tail (paceTail), restored
 	// before pass 2, whose world a lower one would mark more often.
 	restoreGC := func() {}
 	defer func() { restoreGC() }()
 	for bi, batch := range batches {
+		unpace := paceParse()
 		results, err := parseFiles(ctx, batch, nil, popt)
+		unpace()
 		if err != nil {
 			return nil, err
 		}
@@ -281,11 +285,11 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 		nrec := len(recs)
 		if encLast {
 			// The last batch's tail (encoding, weighing, committing) allocates
-			// several times what it keeps: collected at 30 % growth instead
-			// of the default 100 %, moby's peak RSS is 60 MB lower for a few
-			// GC cycles more (its peak is in the first run, its records and
-			// world live: 85 MB live, a 110 MB heap goal at 50 %).
-			restoreGC = lowerGC(tailGCPercent)
+			// several times what it keeps: paced by paceTail, moby's peak
+			// RSS is 60 MB lower than at the default 100 % (its peak is in
+			// the first run, its records and world live), for fewer
+			// collections than a lower GOGC.
+			restoreGC = paceTail()
 			var err error
 			encoded, sums, err = encodeLast(dir, recRuns, runIDs, world, opt.Segment, goMod)
 			if err != nil {
@@ -632,7 +636,7 @@ func memBlobs(blobs map[string][]byte) func(string) ([]byte, error) {
 func (w *MemWorld) addBatch(recs []*FileRecord) {
 	var pages []Page
 	for _, f := range recs {
-		pages = filePages(f, pages[:0])
+		pages = namePages(f, pages[:0])
 		w.addFile(f.Path, pages, -1, true)
 	}
 	w.addDirs(recs)
@@ -774,10 +778,119 @@ func resolveHalves(files []*FileRecord, w World) []Piece {
 	return append(first, second...)
 }
 
-// tailGCPercent is the GC percentage of a full build's last batch. Moby
-// (median of 3, alternated, loaded machine): 201 MB peak RSS at 50, 179 MB
-// at 30, user+sys CPU unchanged within the noise.
+// tailGCPercent is the GC percentage of a full build's last batch when
+// the process sets its own GOGC or GOMEMLIMIT (lowerGC). Moby (median of
+// 3, alternated, loaded machine): 201 MB peak RSS at 50, 179 MB at 30.
 const tailGCPercent = 30
+
+// tailHeadroom is what a full build's last batch may allocate beyond its
+// live heap at the start (times 1.3) before paceTail's limit makes the
+// collector run.
+const tailHeadroom = 80 << 20
+
+// paceTail paces the collector through a full build's last batch, which
+// allocates several times what it keeps, and returns what restores the
+// settings it found. Where GOGC 30 ran a collection each time the heap
+// grew by 30 % of what was live (moby: 53 collections, each marking the
+// world and the records), a soft memory limit of 1.3 times the heap live
+// at the start plus tailHeadroom, over the default 100 %, lets the heap
+// grow to the same size once and collects only there: moby 35–40
+// collections, peak RSS 159–179 MB against 176–181 MB (the limit is
+// lower than the peak GOGC 30 reached). A process that sets GOGC or
+// GOMEMLIMIT itself, or a lower limit, keeps lowerGC(tailGCPercent).
+func paceTail() func() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return lowerGC(tailGCPercent)
+	}
+	limit := tailLimit(heapLive())
+	oldLimit := debug.SetMemoryLimit(-1)
+	if oldLimit <= limit {
+		return lowerGC(tailGCPercent)
+	}
+	old := debug.SetGCPercent(100)
+	if old >= 0 && old < 100 {
+		debug.SetGCPercent(old)
+		return lowerGC(tailGCPercent)
+	}
+	debug.SetMemoryLimit(limit)
+	return func() {
+		debug.SetMemoryLimit(oldLimit)
+		debug.SetGCPercent(old)
+	}
+}
+
+// parseHeadroom is what paceParse lets a full build's parsing allocate
+// beyond 1.3 times its live heap before a collection.
+const parseHeadroom = 48 << 20
+
+// paceParse paces the collector while a full build parses a batch, and
+// returns what stops it and restores the settings it found. At the default
+// 100 % a small heap is collected each time it doubles: moby's parsing
+// (its records growing from 4 to 46 MB live) ran 20 collections. Instead
+// the percentage is off and a goroutine keeps a soft memory limit at
+// parseLimit of the live heap, every 10 ms: never below what 100 % allows
+// (twice the live heap, so a large tree's batches collect no more often
+// than before), and at least parseHeadroom above 1.3 times it, so that a
+// small heap is collected a few times (moby: 5–6) instead. A process that
+// sets GOGC, GOMEMLIMIT, a limit of its own or a lower percentage keeps
+// its settings.
+func paceParse() func() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	oldLimit := debug.SetMemoryLimit(-1)
+	if oldLimit != math.MaxInt64 {
+		return func() {}
+	}
+	old := debug.SetGCPercent(-1)
+	if old < 100 {
+		debug.SetGCPercent(old)
+		return func() {}
+	}
+	set := func() { debug.SetMemoryLimit(parseLimit(heapLive())) }
+	set()
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				set()
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+		debug.SetMemoryLimit(oldLimit)
+		debug.SetGCPercent(old)
+	}
+}
+
+// parseLimit is paceParse's memory limit for a live heap of live bytes:
+// the larger of twice it and 1.3 times it plus parseHeadroom.
+func parseLimit(live uint64) int64 {
+	return int64(live + max(live, live*3/10+parseHeadroom))
+}
+
+// tailLimit is paceTail's memory limit for a live heap of live bytes.
+func tailLimit(live uint64) int64 {
+	return int64(live+live*3/10) + tailHeadroom
+}
+
+// heapLive is the heap the last collection found live, in bytes.
+func heapLive() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
 
 // lowerGC sets the garbage collector's percentage to pct unless it is lower
 // already (GOGC, or a server's own setting), and returns what restores it.

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"weak"
 
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
@@ -320,5 +323,88 @@ func TestLastBatchWeighError(t *testing.T) {
 	}
 	if len(ents) != len(s.man.Segments) {
 		t.Fatalf("%d segment folders, want the generation's %d (leftovers of the failed build removed)", len(ents), len(s.man.Segments))
+	}
+}
+
+// TestPaceTail checks that a full build's tail runs under a memory limit
+// above the live heap, at a GC percentage of 100, and that both settings
+// are restored after; a process's own lower limit is kept.
+func TestPaceTail(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT is set: paceTail leaves the collector to lowerGC")
+	}
+	oldPct := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(oldPct)
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(oldLimit)
+
+	restore := paceTail()
+	limit := debug.SetMemoryLimit(-1)
+	if limit == math.MaxInt64 || limit < tailLimit(heapLive()) || limit < tailHeadroom {
+		t.Errorf("memory limit in the tail %d: want about %d (1.3 × live + headroom)", limit, tailLimit(heapLive()))
+	}
+	if pct := debug.SetGCPercent(100); pct != 100 {
+		t.Errorf("GC percentage in the tail %d, want 100", pct)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("memory limit after the tail %d, want it restored (no limit)", got)
+	}
+
+	// A lower limit of the process's own stays; the percentage is lowered.
+	debug.SetMemoryLimit(1 << 20)
+	restore = paceTail()
+	if got := debug.SetMemoryLimit(-1); got != 1<<20 {
+		t.Errorf("memory limit %d, want the process's own 1 MiB kept", got)
+	}
+	if pct := debug.SetGCPercent(-1); pct != tailGCPercent {
+		t.Errorf("GC percentage %d under a low limit, want %d", pct, tailGCPercent)
+	}
+	debug.SetGCPercent(tailGCPercent)
+	restore()
+	if pct := debug.SetGCPercent(100); pct != 100 {
+		t.Errorf("GC percentage after the tail %d, want 100 restored", pct)
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
+}
+
+// TestPaceParse checks that a full build's parsing runs with the
+// percentage off under a memory limit never below twice the live heap nor
+// below parseHeadroom, kept up to date while it runs, and that the
+// settings are restored after.
+func TestPaceParse(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT is set: paceParse leaves the collector alone")
+	}
+	for _, live := range []uint64{0, 10 << 20, 500 << 20} {
+		if got := parseLimit(live); got < int64(2*live) || got < int64(live+live*3/10+parseHeadroom) {
+			t.Errorf("parseLimit(%d) = %d: below twice the live heap or 1.3 × it + headroom", live, got)
+		}
+	}
+	oldPct := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(oldPct)
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(oldLimit)
+
+	stop := paceParse()
+	if pct := debug.SetGCPercent(-1); pct != -1 {
+		t.Errorf("GC percentage while parsing %d, want -1 (off, the limit paces)", pct)
+	}
+	hold := make([]byte, 64<<20) // live heap the pacer must follow
+	runtime.GC()
+	deadline := time.Now().Add(5 * time.Second)
+	for debug.SetMemoryLimit(-1) < parseLimit(64<<20) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := debug.SetMemoryLimit(-1); got < parseLimit(64<<20) {
+		t.Errorf("memory limit %d with 64 MiB live, want ≥ %d (the pacer follows the live heap)", got, parseLimit(64<<20))
+	}
+	runtime.KeepAlive(hold)
+	stop()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("memory limit after parsing %d, want it restored (no limit)", got)
+	}
+	if pct := debug.SetGCPercent(100); pct != 100 {
+		t.Errorf("GC percentage after parsing %d, want 100 restored", pct)
 	}
 }

@@ -67,14 +67,32 @@ func (pc *Piece) sortEdges() {
 
 // filePages appends to pages the file page and definition pages of f, as
 // a full build has always made them.
-func filePages(f *FileRecord, pages []Page) []Page {
+func filePages(f *FileRecord, pages []Page) []Page { return makePages(f, pages, true) }
+
+// namePages is filePages without what only ranking reads (identifiers,
+// literals, titles): what a World takes of a file (ID, name, qualified
+// name, path, language, locality), made once more per file by a full
+// build before its references resolve.
+func namePages(f *FileRecord, pages []Page) []Page { return makePages(f, pages, false) }
+
+// makePages is filePages, or namePages unless all.
+func makePages(f *FileRecord, pages []Page, all bool) []Page {
 	facts := f.Facts
 	if facts == nil {
 		facts = &parser.Facts{}
 	}
 	test := walk.IsTest(f.Path)
-	idents := identsByDef(facts.Refs, len(facts.Defs), maxIdents)
-	lits := literalsByDef(facts, maxLiterals)
+	var idents, lits [][]string
+	if all {
+		idents = identsByDef(facts.Refs, len(facts.Defs), maxIdents)
+		lits = literalsByDef(facts, maxLiterals)
+	}
+	identsOf := func(i int) []string {
+		if i+1 < len(idents) {
+			return idents[i+1]
+		}
+		return nil
+	}
 	litsOf := func(i int) []string {
 		if i+1 < len(lits) {
 			return lits[i+1]
@@ -83,7 +101,7 @@ func filePages(f *FileRecord, pages []Page) []Page {
 	}
 	fileID := FileID(f.Path)
 	pages = append(pages, Page{ID: fileID, Kind: KindFile, Title: f.Path, Name: path.Base(f.Path), Path: f.Path,
-		Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: idents[0], Literals: litsOf(-1), Test: test,
+		Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: identsOf(-1), Literals: litsOf(-1), Test: test,
 		Hash: uint32(f.Hash) | 1})
 	seen := map[string]int{}
 	for di := range facts.Defs {
@@ -103,10 +121,10 @@ func filePages(f *FileRecord, pages []Page) []Page {
 		} else {
 			p.ID, p.Kind, p.SymKind = SymbolID(f.Path, qual), KindSymbol, d.Kind.String()
 			p.Title = d.Signature
-			if p.Title == "" {
+			if p.Title == "" && all {
 				p.Title = d.Kind.String() + " " + d.Qualified
 			}
-			p.Idents = idents[di+1]
+			p.Idents = identsOf(di)
 			p.Literals = litsOf(di)
 		}
 		pages = append(pages, p)

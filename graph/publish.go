@@ -119,7 +119,15 @@ type fileSeg struct {
 // prepareFileSegment lays pieces (in path order) out as segment id.
 func prepareFileSegment(id int, pieces []*segPiece) (*fileSeg, error) {
 	fs := &fileSeg{info: segInfo{ID: id, Kind: segFiles, Files: len(pieces)}, pieces: pieces}
-	var pages []Page
+	// The pages and edges are counted first: appended to slices grown by
+	// doubling, a moby run's pages cost 2.5 times their size (33 MB of the
+	// full build's 711 MB allocated, in the tail's heap).
+	np, ne := 0, 0
+	for _, pc := range pieces {
+		np += len(pc.Pages)
+		ne += len(pc.Edges)
+	}
+	pages := make([]Page, 0, np)
 	start := make([]uint32, len(pieces))
 	for i, pc := range pieces {
 		start[i] = uint32(len(pages))
@@ -129,7 +137,7 @@ func prepareFileSegment(id int, pieces []*segPiece) (*fileSeg, error) {
 	for i := range pages {
 		byID[pages[i].ID] = uint32(i)
 	}
-	var edges []Edge
+	edges := make([]Edge, 0, ne)
 	var ext []extEdge
 	for i, pc := range pieces {
 		for _, e := range pc.Edges {

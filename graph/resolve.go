@@ -774,7 +774,8 @@ type identKey struct {
 // definition (which cost defs × refs on large files).
 func identsByDef(refs []parser.Ref, defs, limit int) [][]string {
 	out := make([][]string, defs+1)
-	seen := make(map[identKey]struct{}, len(refs))
+	seen := identSets.Get().(map[identKey]struct{})
+	defer putSet(&identSets, seen)
 	for _, rf := range refs {
 		e := int(rf.Enclosing)
 		if e < -1 || e >= defs || len(out[e+1]) >= limit {

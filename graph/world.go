@@ -100,7 +100,7 @@ func NewMemWorld(all []*FileRecord, goModule string) *MemWorld {
 	w := newMemWorld(goModule)
 	var pages []Page
 	for _, f := range all {
-		pages = filePages(f, pages[:0])
+		pages = namePages(f, pages[:0])
 		w.addFile(f.Path, pages, -1, false)
 	}
 	w.addDirs(all)
