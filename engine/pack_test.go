@@ -6,7 +6,7 @@ import (
 )
 
 // TestPackerMeasuresWithoutAllocating guards the packer's measuring: each
-// stub is rendered into one reused buffer to be counted, and finish sums
+// stub is counted line by line without being rendered, and finish sums
 // the counts rather than rendering the answer again, so packing stubs
 // that are already built allocates nothing. UsedTokens stays the count of
 // the rendered answer.
@@ -18,16 +18,13 @@ func TestPackerMeasuresWithoutAllocating(t *testing.T) {
 			Symbols: []string{"packer.add", "packer.finish", "renderStub"}, symLines: []int{120 + i, 180, 90}})
 	}
 	r := Result{Query: "packer", BudgetTokens: MaxBudgetTokens, Results: make([]Stub, 0, len(stubs))}
-	var buf []byte
 	pack := func() {
 		r.Results, r.More, r.Truncated = r.Results[:0], 0, false
 		p := newPacker(&r)
-		p.buf = buf
 		for _, s := range stubs {
 			p.add(s)
 		}
 		p.finish()
-		buf = p.buf
 	}
 	pack()
 	if len(r.Results) != len(stubs) {
@@ -63,5 +60,68 @@ func TestRenderedTokensMatchesRender(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestStubLinesMatchRender checks that the packer's line-by-line count of
+// a stub (stubLines) is the count of the rendered stub, for fields that
+// need folding, non-ASCII text, invalid UTF-8 at field edges, runs of
+// digits and letters meeting the fixed pieces, and after each shrinking
+// step.
+func TestStubLinesMatchRender(t *testing.T) {
+	fields := []string{"", "a", "x1", "€", "\xe2\x82", "\x82abc", "file:a/b.go", "tab\there", "two\nlines\r\n",
+		"名前 space\u00a0nbsp", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa long",
+		"  lead", "trail9", "9lead", ":", ","}
+	lines := []int{0, 1, 9, 10, 99999, 100000, 1234567}
+	n := 0
+	for i, id := range fields {
+		for j, title := range fields {
+			for k, snip := range fields {
+				if (i+j+k)%3 != 0 {
+					continue
+				}
+				st := Stub{ID: id, Title: title, Path: fields[(i+1)%len(fields)], Line: lines[(i+j)%len(lines)], Snippet: snip,
+					Explain: fields[(j+k)%len(fields)]}
+				if k%2 == 0 {
+					st.Symbols = []string{fields[(i+k)%len(fields)], fields[j], "Ranker.Query"}
+					st.symLines = []int{lines[k%len(lines)], 0, 42}
+				}
+				if j == 3 {
+					st.Path = st.Title
+				}
+				var l stubLines
+				l.measure(&st)
+				if got, want := l.total(), CountTokens(renderStub(&st)); got != want {
+					t.Fatalf("stub %+v: counted %d, rendered %d", st, got, want)
+				}
+				// The packer's shrinking steps, each measured again.
+				for step := range 6 {
+					switch step {
+					case 0:
+						st.Explain = ""
+					case 1:
+						if len(st.Symbols) > 2 {
+							st.Symbols, st.symLines = st.Symbols[:2], st.symLines[:2]
+						}
+					case 2:
+						st.Snippet = firstLine(st.Snippet, 3)
+					case 3:
+						st.Snippet = ""
+					case 4:
+						st.Symbols, st.symLines = nil, nil
+					case 5:
+						st.Title = firstLine(st.Title, 4)
+					}
+					l.remeasure(&st, step)
+					if got, want := l.total(), CountTokens(renderStub(&st)); got != want {
+						t.Fatalf("after step %d, stub %+v: counted %d, rendered %d", step, st, got, want)
+					}
+				}
+				n++
+			}
+		}
+	}
+	if n < 500 {
+		t.Fatalf("only %d stubs checked", n)
 	}
 }

@@ -100,7 +100,6 @@ type scratch struct {
 	ub       []float32   // planBound's upper bounds per group page, zero between uses
 	ubGroups []uint32    // the group pages planBound set in ub
 	shared   []sharedHit // reused by boostShared
-	text     []byte      // the packer's stub buffer (packer.buf)
 	keys     []rankKey   // reused by sortGroups
 	idKeys   []idKey     // reused by sortGroups
 }
@@ -765,20 +764,7 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int, cut float64) 
 	ix.fileSignals(r, order)
 	ix.boostShared(r, order)
 	s.order = order
-	sorted = len(order)
-	if len(order) > rankHead {
-		th := kthLargest(s, order, rankHead)
-		k := 0
-		for i, gi := range order {
-			if s.groups[gi].score >= th {
-				order[k], order[i] = order[i], order[k]
-				k++
-			}
-		}
-		sorted = k
-	}
-	ix.sortGroups(r, order[:sorted])
-	return order, sorted, cut
+	return order, ix.sortHead(r, order, 0), cut
 }
 
 // headerExts are C and C++ header extensions; implExts the extensions of
@@ -1227,11 +1213,9 @@ func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) (r
 	reached = len(order)
 	allowed := kindMask(r.opt.Kinds)
 	p := newPacker(res)
-	p.buf = r.s.text
-	defer func() { r.s.text = p.buf }()
 	for rank := range order {
 		if rank == sorted {
-			ix.sortGroups(r, order[sorted:])
+			sorted = ix.sortHead(r, order, sorted)
 		}
 		g := &r.s.groups[order[rank]]
 		if p.full() || p.skipped >= maxSkippedStubs {
@@ -1348,8 +1332,6 @@ func (ix *Index) packMembers(r *queryRun, res *Result) (cands []memberCand, reac
 	final := 0 // cands[rank:final] come from the heap
 	var run idHeap
 	p := newPacker(res)
-	p.buf = s.text
-	defer func() { s.text = p.buf }()
 	reached = len(cands)
 	for rank := range cands {
 		if p.full() || p.skipped >= maxSkippedStubs {
