@@ -92,7 +92,6 @@ type scratch struct {
 	pages    []uint32
 	imps     []uint8
 	groups   []groupAcc
-	members  []uint32    // reused by stub
 	order    []int       // groups in rank order, reused by Query
 	kth      []float64   // reused by kthLargest
 	bits     []uint64    // foldDense's bitmap of touched pages, all clear between uses
@@ -101,6 +100,7 @@ type scratch struct {
 	ubGroups []uint32    // the group pages planBound set in ub
 	shared   []sharedHit // reused by boostShared
 	keys     []rankKey   // reused by sortGroups
+	locs     []termLoc   // the question's terms' locations (scoreTerms), cleared by putScratch
 	idKeys   []idKey     // reused by sortGroups
 }
 
@@ -153,7 +153,7 @@ func (ix *Index) putScratch(s *scratch) {
 			}
 		}
 	}
-	s.touched, s.pages, s.imps = s.touched[:0], s.pages[:0], s.imps[:0]
+	s.touched, s.pages, s.imps, s.locs = s.touched[:0], s.pages[:0], s.imps[:0], s.locs[:0]
 	s.groups = s.groups[:0]
 	ix.idle.CompareAndSwap(nil, s)
 }
@@ -291,6 +291,9 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 	commonDF := max(commonTermFloor, int(commonTermShare*N))
 	// Each term is looked up once, in every segment, for both passes.
 	refs := make([]termRef, len(r.a.terms))
+	if s.locs == nil {
+		s.locs = make([]termLoc, 0, 8*len(ix.segs))
+	}
 	dfs := make([]int, len(r.a.terms))
 	for i, qt := range r.a.terms {
 		// A term of no weight adds nothing, and must not be looked up: the
@@ -299,7 +302,8 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 		if qt.weight <= 0 {
 			continue
 		}
-		if ref, ok := ix.lookupTerm(qt.term); ok {
+		var ref termRef
+		if ref, s.locs = ix.lookupTermIn(qt.term, s.locs); len(ref.locs) > 0 {
 			refs[i], dfs[i] = ref, ix.df(ref)
 		}
 	}
@@ -1511,33 +1515,8 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	}
 	gkind := graph.Kind(ix.kind[g.page])
 	// Members worth listing.
-	var list []uint32
-	if g.nMember > 0 {
-		// Only members scoring at least groupListShare of the best are
-		// listed: the rest are left out before sorting, not after.
-		members := s.members[:0]
-		for m := g.head; m != 0; m = s.next[m-1] {
-			if float64(s.score[m-1]) >= groupListShare*float64(g.top[0]) {
-				members = append(members, m-1)
-			}
-		}
-		s.members = members
-		slices.SortFunc(members, func(x, y uint32) int {
-			if s.score[x] != s.score[y] {
-				if s.score[x] > s.score[y] {
-					return -1
-				}
-				return 1
-			}
-			return cmp.Compare(x, y)
-		})
-		for _, m := range members {
-			if float64(s.score[m]) < groupListShare*float64(g.top[0]) || len(list) == groupListMax {
-				break
-			}
-			list = append(list, m)
-		}
-	}
+	var room [groupListMax]uint32
+	list := listMembers(g, s, room[:0])
 	rep := g.page
 	asFile := true
 	switch {
@@ -1550,27 +1529,20 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 		rep, asFile = list[0], false
 	}
 	// A line named in the question picks the member holding it.
-	r := ix.record(rep)
-	id := r.id
-	if !r.idBuilt {
-		id = strings.Clone(id)
+	r := ix.recordParts(rep)
+	kind := graph.Kind(ix.kind[rep])
+	st := Stub{Kind: kind.String(), Line: r.line, Score: score}
+	if kind == graph.KindModule {
+		st.Line = 0
 	}
-	st := Stub{ID: id, Kind: graph.Kind(ix.kind[rep]).String(), Title: r.titleCopy(),
-		Path: strings.Clone(r.path), Line: r.line, Score: score, Snippet: r.snippetCopy()}
-	if st.Kind == "module" {
-		st.Path, st.Line = "", 0
+	var snip *record
+	if !asFile {
+		list = nil
+	} else if len(list) > 0 && r.snippet == "" {
+		first := ix.recordParts(list[0]) // its snippet only
+		snip = &first
 	}
-	if asFile && len(list) > 0 {
-		for _, m := range list {
-			name, line := ix.symbolName(m)
-			st.Symbols = append(st.Symbols, strings.Clone(name))
-			st.symLines = append(st.symLines, line)
-		}
-		if st.Snippet == "" {
-			r := ix.record(list[0])
-			st.Snippet = r.snippetCopy()
-		}
-	}
+	ix.stubText(&st, &r, kind, list, snip)
 	if opt.Explain {
 		st.Explain = ix.explain(g, factors, rep, tps)
 	}

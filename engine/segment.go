@@ -901,13 +901,33 @@ type termLoc struct {
 
 // lookupTerm finds a term in every segment; false when none holds it.
 func (ix *Index) lookupTerm(t string) (termRef, bool) {
-	var ref termRef
+	ref, _ := ix.lookupTermIn(t, nil)
+	return ref, len(ref.locs) > 0
+}
+
+// lookupTermIn is lookupTerm appending the term's locations to buf (a
+// question's terms share one), returned grown; with a nil buf the
+// locations take one allocation of their size, not append's several.
+func (ix *Index) lookupTermIn(t string, buf []termLoc) (termRef, []termLoc) {
+	var own [8]termLoc
+	locs := buf
+	if locs == nil {
+		locs = own[:0]
+	}
+	start := len(locs)
 	for si, sg := range ix.segs {
 		if id, ok := sg.lookupTerm(t); ok {
-			ref.locs = append(ref.locs, termLoc{int32(si), id})
+			locs = append(locs, termLoc{int32(si), id})
 		}
 	}
-	return ref, len(ref.locs) > 0
+	found := locs[start:len(locs):len(locs)]
+	switch {
+	case len(found) == 0:
+		return termRef{}, buf
+	case buf == nil:
+		return termRef{locs: slices.Clone(found)}, nil
+	}
+	return termRef{locs: found}, locs
 }
 
 // eachTermFrom calls fn with each segment's terms from the first not
