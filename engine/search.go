@@ -416,8 +416,9 @@ func (ix *Index) foldGroups(s *scratch) {
 		ix.foldDense(s)
 		return
 	}
+	c := foldCache{gp: ^uint32(0)}
 	for _, p := range s.touched {
-		ix.foldPage(s, p)
+		ix.foldPage(s, p, &c)
 	}
 }
 
@@ -437,42 +438,15 @@ func (ix *Index) foldDense(s *scratch) {
 	for _, p := range s.touched {
 		bm[p>>6] |= 1 << (p & 63)
 	}
+	c := foldCache{gp: ^uint32(0)}
 	for w, b := range bm {
 		if b == 0 {
 			continue
 		}
 		bm[w] = 0
 		for b != 0 {
-			ix.foldPage(s, uint32(w<<6+bits.TrailingZeros64(b)))
+			ix.foldPage(s, uint32(w<<6+bits.TrailingZeros64(b)), &c)
 			b &= b - 1
-		}
-	}
-}
-
-// foldPage folds one scored page into its group.
-func (ix *Index) foldPage(s *scratch, p uint32) {
-	gp := ix.group[p]
-	gi := s.slot[gp]
-	if gi == 0 {
-		s.groups = append(s.groups, groupAcc{page: gp})
-		gi = int32(len(s.groups))
-		s.slot[gp] = gi
-	}
-	g := &s.groups[gi-1]
-	sc32 := s.score[p]
-	if p == gp {
-		g.own = float64(sc32)
-		return
-	}
-	g.nMember++
-	s.next[p] = g.head
-	g.head = p + 1
-	for k := range g.top {
-		if sc32 > g.top[k] || sc32 == g.top[k] && g.top[k] > 0 && p < g.topPage[k] {
-			copy(g.top[k+1:], g.top[k:len(g.top)-1])
-			copy(g.topPage[k+1:], g.topPage[k:len(g.topPage)-1])
-			g.top[k], g.topPage[k] = sc32, p
-			break
 		}
 	}
 }
