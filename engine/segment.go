@@ -309,6 +309,9 @@ func openSegmentData(segs []SegmentData) (*Index, error) {
 			ix.adjOnce.Do(ix.buildAdj)
 		}
 		ix.projectWords()
+		for _, sg := range ix.segs {
+			sg.headKeys() // term lookups' keys (termheads.go)
+		}
 		chunkAll(ix.segs)
 		close(ix.settled)
 	}()
@@ -993,6 +996,13 @@ func (ix *Index) postings(ref termRef, pages []uint32, imps []uint8) ([]uint32, 
 // returns the number of postings decoded.
 func (ix *Index) accumulate(ref termRef, w float64, restrict bool, only *prunePlan, s *scratch) (decoded int) {
 	score, group := s.score, ix.group
+	touched := s.touched
+	// tab[i] is float32(w×i), the contribution of impact i, computed once
+	// a term rather than a posting (the same rounding, so the same sums).
+	var tab [256]float32
+	for i := range tab {
+		tab[i] = float32(w * float64(i))
+	}
 	for _, l := range ref.locs {
 		sg := ix.segs[l.seg]
 		b := ix.impacts(sg, l.id).post
@@ -1012,17 +1022,18 @@ func (ix *Index) accumulate(ref termRef, w float64, restrict bool, only *prunePl
 			}
 			p := base + uint32(last)
 			decoded++
+			imp := b[k]
+			b = b[k+1:]
 			if score[p] == 0 {
 				if restrict && score[group[p]] == 0 || only != nil && !only.marked(group[p]) {
-					b = b[k+1:]
 					continue
 				}
-				s.touched = append(s.touched, p)
+				touched = append(touched, p)
 			}
-			score[p] += float32(w * float64(b[k]))
-			b = b[k+1:]
+			score[p] += tab[imp]
 		}
 	}
+	s.touched = touched
 	return decoded
 }
 
