@@ -16,38 +16,38 @@ import (
 // what lets the packer count stubs one at a time.
 func CountTokens(s string) int {
 	n := 0
-	run := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= utf8.RuneSelf {
-			if run > 0 {
-				n += (run + 4) / 5
-				run = 0
+		if alnumASCII[c] { // a run: one token per started 5 bytes
+			j := i + 1
+			for j < len(s) && alnumASCII[s[j]] {
+				j++
 			}
+			n += (j - i + 4) / 5
+			i = j
+			continue
+		}
+		if c >= utf8.RuneSelf {
 			_, size := utf8.DecodeRuneInString(s[i:])
 			n++
 			i += size
 			continue
-		}
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			run++
-			i++
-			continue
-		}
-		if run > 0 {
-			n += (run + 4) / 5
-			run = 0
 		}
 		if c != ' ' && c != '\t' && c != '\r' {
 			n++
 		}
 		i++
 	}
-	if run > 0 {
-		n += (run + 4) / 5
-	}
 	return n
 }
+
+// alnumASCII marks the ASCII letters and digits, the bytes of CountTokens's runs.
+var alnumASCII = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	return t
+}()
 
 // Render returns the compact text form of the whole answer, the text an
 // agent receives: one block per stub, in rank order, then a line saying how

@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestPackerMeasuresWithoutAllocating guards the packer's measuring: each
@@ -123,5 +124,61 @@ func TestStubLinesMatchRender(t *testing.T) {
 	}
 	if n < 500 {
 		t.Fatalf("only %d stubs checked", n)
+	}
+}
+
+// countTokensRef is CountTokens as first written, a byte at a time: the
+// reference TestCountTokensRuns holds the run-at-a-time loop to.
+func countTokensRef(s string) int {
+	n, run := 0, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			if run > 0 {
+				n += (run + 4) / 5
+				run = 0
+			}
+			_, size := utf8.DecodeRuneInString(s[i:])
+			n++
+			i += size
+			continue
+		}
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			run++
+			i++
+			continue
+		}
+		if run > 0 {
+			n += (run + 4) / 5
+			run = 0
+		}
+		if c != ' ' && c != '\t' && c != '\r' {
+			n++
+		}
+		i++
+	}
+	if run > 0 {
+		n += (run + 4) / 5
+	}
+	return n
+}
+
+// TestCountTokensRuns checks CountTokens against the byte-at-a-time
+// reference on strings mixing runs of every length, punctuation,
+// spaces, non-ASCII and invalid UTF-8.
+func TestCountTokensRuns(t *testing.T) {
+	pieces := []string{"a", "Z9", "abcde", "abcdef", "x1y2z3w4v5u6", " ", "\t", "\r", "\n", ".", "_", "€", "é", "\xe2\x82", "\x82", "\xff", "名", "  ", "0"}
+	rng := uint64(1)
+	for range 20000 {
+		var b strings.Builder
+		rng = rng*6364136223846793005 + 1442695040888963407
+		k := int(rng>>60) + 1
+		for range k {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			b.WriteString(pieces[int(rng>>33)%len(pieces)])
+		}
+		if got, want := CountTokens(b.String()), countTokensRef(b.String()); got != want {
+			t.Fatalf("CountTokens(%q) = %d, want %d", b.String(), got, want)
+		}
 	}
 }
