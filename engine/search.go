@@ -1512,7 +1512,7 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	var snip *record
 	if !asFile {
 		list = nil
-	} else if len(list) > 0 && r.snippet == "" {
+	} else if len(list) > 0 && unmarkLen(r.snippet, r.name, r.marks&graph.TextSnippetMark != 0) == 0 {
 		first := ix.recordParts(list[0]) // its snippet only
 		snip = &first
 	}
