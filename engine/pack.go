@@ -16,38 +16,38 @@ import (
 // what lets the packer count stubs one at a time.
 func CountTokens(s string) int {
 	n := 0
-	run := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= utf8.RuneSelf {
-			if run > 0 {
-				n += (run + 4) / 5
-				run = 0
+		if alnumASCII[c] { // a run: one token per started 5 bytes
+			j := i + 1
+			for j < len(s) && alnumASCII[s[j]] {
+				j++
 			}
+			n += (j - i + 4) / 5
+			i = j
+			continue
+		}
+		if c >= utf8.RuneSelf {
 			_, size := utf8.DecodeRuneInString(s[i:])
 			n++
 			i += size
 			continue
-		}
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			run++
-			i++
-			continue
-		}
-		if run > 0 {
-			n += (run + 4) / 5
-			run = 0
 		}
 		if c != ' ' && c != '\t' && c != '\r' {
 			n++
 		}
 		i++
 	}
-	if run > 0 {
-		n += (run + 4) / 5
-	}
 	return n
 }
+
+// alnumASCII marks the ASCII letters and digits, the bytes of CountTokens's runs.
+var alnumASCII = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	return t
+}()
 
 // Render returns the compact text form of the whole answer, the text an
 // agent receives: one block per stub, in rank order, then a line saying how
@@ -182,10 +182,22 @@ func moreLine(more int, atLeast bool) string {
 
 // oneLine folds newlines and tabs so a field cannot break the layout.
 func oneLine(s string) string {
-	if strings.ContainsAny(s, "\n\r\t") {
+	if hasBreak(s) {
 		s = strings.Join(strings.Fields(s), " ")
 	}
 	return s
+}
+
+// hasBreak reports whether s holds a newline, carriage return or tab
+// (strings.ContainsAny, without building a set per call: the packer
+// checks every field of every stub it measures).
+func hasBreak(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= '\r' && (c == '\n' || c == '\r' || c == '\t') {
+			return true
+		}
+	}
+	return false
 }
 
 // packer fills a Result with stubs in rank order, never over budget. It is
@@ -200,7 +212,6 @@ type packer struct {
 	stubTokens int // tokens of the stubs in r.Results
 	reserve    int // tokens kept for the "more" line
 	skipped    int
-	buf        []byte // the stub being measured, reused
 }
 
 // moreReserve is the packer's reserve: the tokens of the longest "more" line.
@@ -231,10 +242,16 @@ const maxSkippedStubs = 4
 
 func (p *packer) add(s Stub) {
 	room := p.r.BudgetTokens - p.used - p.reserve
+	// The stub is measured line by line (stubLines), not rendered; a
+	// step that shrinks it measures again only the line it changed.
+	var lt stubLines
+	lt.measure(&s)
 	// Each step shrinks the stub once; the steps are finite, so is the loop.
 	for step := 0; ; step++ {
-		p.buf = appendStub(p.buf[:0], &s)
-		t := CountTokens(unsafeString(p.buf))
+		if step > 0 {
+			lt.remeasure(&s, step-1)
+		}
+		t := lt.total()
 		if t <= room {
 			p.used += t
 			p.stubTokens += t
@@ -288,4 +305,99 @@ func (p *packer) finish() {
 		p.r.More++
 		p.r.Truncated = true
 	}
+}
+
+// stubLines are the tokens of each line of a stub as appendStub renders
+// it. CountTokens is additive over the lines of a text, and within a line
+// over pieces that meet at an ASCII byte that is not a letter or digit:
+// every field of a stub is set off by such bytes (" :", "  ", ", ", ':',
+// the newline), so a line's count is the sum of its pieces' counts, and
+// no stub need be rendered to be measured.
+type stubLines struct {
+	id, title, snippet, symbols, explain int
+}
+
+// Tokens of the fixed pieces of a stub's lines.
+var (
+	newlineTokens = CountTokens("\n")
+	colonTokens   = CountTokens(" :")
+	symbolsTokens = CountTokens("  symbols:")
+	explainTokens = CountTokens("  explain: ")
+	commaTokens   = CountTokens(", ")
+	symColonTok   = CountTokens(":")
+)
+
+// measure counts every line of s.
+func (l *stubLines) measure(s *Stub) {
+	l.id = fieldTokens(s.ID) + newlineTokens
+	if s.Line > 0 {
+		l.id += colonTokens + intTokens(s.Line)
+	}
+	l.title = titleTokens(s)
+	l.snippet = snippetTokens(s)
+	l.symbols = symbolsLineTokens(s)
+	l.explain = 0
+	if s.Explain != "" {
+		l.explain = explainTokens + fieldTokens(s.Explain) + newlineTokens
+	}
+}
+
+// remeasure counts again the line packer.add's shrinking step changed.
+func (l *stubLines) remeasure(s *Stub, step int) {
+	switch step {
+	case 0:
+		l.explain = 0
+	case 1, 4:
+		l.symbols = symbolsLineTokens(s)
+	case 2, 3:
+		l.snippet = snippetTokens(s)
+	case 5:
+		l.title = titleTokens(s)
+	}
+}
+
+func (l *stubLines) total() int { return l.id + l.title + l.snippet + l.symbols + l.explain }
+
+func titleTokens(s *Stub) int {
+	if s.Title == "" || s.Title == s.Path {
+		return 0
+	}
+	return fieldTokens(s.Title) + newlineTokens // "  " costs nothing
+}
+
+func snippetTokens(s *Stub) int {
+	if s.Snippet == "" {
+		return 0
+	}
+	return fieldTokens(s.Snippet) + newlineTokens
+}
+
+func symbolsLineTokens(s *Stub) int {
+	if len(s.Symbols) == 0 {
+		return 0
+	}
+	n := symbolsTokens + newlineTokens
+	for i, name := range s.Symbols {
+		if i > 0 {
+			n += commaTokens // ", " as the "," and " " appendStub writes
+		}
+		n += fieldTokens(name)
+		if i < len(s.symLines) && s.symLines[i] > 0 {
+			n += symColonTok + intTokens(s.symLines[i])
+		}
+	}
+	return n
+}
+
+// fieldTokens is CountTokens(oneLine(s)).
+func fieldTokens(s string) int { return CountTokens(oneLine(s)) }
+
+// intTokens is CountTokens(strconv.Itoa(v)) for v > 0: its digits are
+// one run.
+func intTokens(v int) int {
+	d := 0
+	for ; v > 0; v /= 10 {
+		d++
+	}
+	return (d + 4) / 5
 }

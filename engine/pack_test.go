@@ -3,10 +3,11 @@ package engine
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestPackerMeasuresWithoutAllocating guards the packer's measuring: each
-// stub is rendered into one reused buffer to be counted, and finish sums
+// stub is counted line by line without being rendered, and finish sums
 // the counts rather than rendering the answer again, so packing stubs
 // that are already built allocates nothing. UsedTokens stays the count of
 // the rendered answer.
@@ -18,16 +19,13 @@ func TestPackerMeasuresWithoutAllocating(t *testing.T) {
 			Symbols: []string{"packer.add", "packer.finish", "renderStub"}, symLines: []int{120 + i, 180, 90}})
 	}
 	r := Result{Query: "packer", BudgetTokens: MaxBudgetTokens, Results: make([]Stub, 0, len(stubs))}
-	var buf []byte
 	pack := func() {
 		r.Results, r.More, r.Truncated = r.Results[:0], 0, false
 		p := newPacker(&r)
-		p.buf = buf
 		for _, s := range stubs {
 			p.add(s)
 		}
 		p.finish()
-		buf = p.buf
 	}
 	pack()
 	if len(r.Results) != len(stubs) {
@@ -62,6 +60,125 @@ func TestRenderedTokensMatchesRender(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestStubLinesMatchRender checks that the packer's line-by-line count of
+// a stub (stubLines) is the count of the rendered stub, for fields that
+// need folding, non-ASCII text, invalid UTF-8 at field edges, runs of
+// digits and letters meeting the fixed pieces, and after each shrinking
+// step.
+func TestStubLinesMatchRender(t *testing.T) {
+	fields := []string{"", "a", "x1", "€", "\xe2\x82", "\x82abc", "file:a/b.go", "tab\there", "two\nlines\r\n",
+		"名前 space\u00a0nbsp", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa long",
+		"  lead", "trail9", "9lead", ":", ","}
+	lines := []int{0, 1, 9, 10, 99999, 100000, 1234567}
+	n := 0
+	for i, id := range fields {
+		for j, title := range fields {
+			for k, snip := range fields {
+				if (i+j+k)%3 != 0 {
+					continue
+				}
+				st := Stub{ID: id, Title: title, Path: fields[(i+1)%len(fields)], Line: lines[(i+j)%len(lines)], Snippet: snip,
+					Explain: fields[(j+k)%len(fields)]}
+				if k%2 == 0 {
+					st.Symbols = []string{fields[(i+k)%len(fields)], fields[j], "Ranker.Query"}
+					st.symLines = []int{lines[k%len(lines)], 0, 42}
+				}
+				if j == 3 {
+					st.Path = st.Title
+				}
+				var l stubLines
+				l.measure(&st)
+				if got, want := l.total(), CountTokens(renderStub(&st)); got != want {
+					t.Fatalf("stub %+v: counted %d, rendered %d", st, got, want)
+				}
+				// The packer's shrinking steps, each measured again.
+				for step := range 6 {
+					switch step {
+					case 0:
+						st.Explain = ""
+					case 1:
+						if len(st.Symbols) > 2 {
+							st.Symbols, st.symLines = st.Symbols[:2], st.symLines[:2]
+						}
+					case 2:
+						st.Snippet = firstLine(st.Snippet, 3)
+					case 3:
+						st.Snippet = ""
+					case 4:
+						st.Symbols, st.symLines = nil, nil
+					case 5:
+						st.Title = firstLine(st.Title, 4)
+					}
+					l.remeasure(&st, step)
+					if got, want := l.total(), CountTokens(renderStub(&st)); got != want {
+						t.Fatalf("after step %d, stub %+v: counted %d, rendered %d", step, st, got, want)
+					}
+				}
+				n++
+			}
+		}
+	}
+	if n < 500 {
+		t.Fatalf("only %d stubs checked", n)
+	}
+}
+
+// countTokensRef is CountTokens as first written, a byte at a time: the
+// reference TestCountTokensRuns holds the run-at-a-time loop to.
+func countTokensRef(s string) int {
+	n, run := 0, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			if run > 0 {
+				n += (run + 4) / 5
+				run = 0
+			}
+			_, size := utf8.DecodeRuneInString(s[i:])
+			n++
+			i += size
+			continue
+		}
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			run++
+			i++
+			continue
+		}
+		if run > 0 {
+			n += (run + 4) / 5
+			run = 0
+		}
+		if c != ' ' && c != '\t' && c != '\r' {
+			n++
+		}
+		i++
+	}
+	if run > 0 {
+		n += (run + 4) / 5
+	}
+	return n
+}
+
+// TestCountTokensRuns checks CountTokens against the byte-at-a-time
+// reference on strings mixing runs of every length, punctuation,
+// spaces, non-ASCII and invalid UTF-8.
+func TestCountTokensRuns(t *testing.T) {
+	pieces := []string{"a", "Z9", "abcde", "abcdef", "x1y2z3w4v5u6", " ", "\t", "\r", "\n", ".", "_", "€", "é", "\xe2\x82", "\x82", "\xff", "名", "  ", "0"}
+	rng := uint64(1)
+	for range 20000 {
+		var b strings.Builder
+		rng = rng*6364136223846793005 + 1442695040888963407
+		k := int(rng>>60) + 1
+		for range k {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			b.WriteString(pieces[int(rng>>33)%len(pieces)])
+		}
+		if got, want := CountTokens(b.String()), countTokensRef(b.String()); got != want {
+			t.Fatalf("CountTokens(%q) = %d, want %d", b.String(), got, want)
 		}
 	}
 }

@@ -13,7 +13,7 @@ type record struct {
 	id, title, path, name, qual, snippet string
 	line                                 int
 	marks                                uint64 // graph.TextTitleMark, graph.TextSnippetMark: title, snippet hold graph.NameMark
-	idBuilt                              bool   // id was built (defaultID), not read: it aliases no index memory
+	idBuilt                              bool   // id is not stored: record built it (defaultID, aliasing no index memory), recordParts left it empty
 }
 
 // titleCopy and snippetCopy return the title and snippet, their name mark
@@ -112,6 +112,17 @@ func (ix *Index) recReader(i uint32) recReader {
 // snippet, which may hold a name mark) before handing them out of the
 // package.
 func (ix *Index) record(i uint32) record {
+	r := ix.recordParts(i)
+	if r.idBuilt {
+		r.id = defaultID(graph.Kind(ix.kind[i]), r.path, r.name, r.qual)
+	}
+	return r
+}
+
+// recordParts is record without building an ID the record leaves out:
+// then id is empty and idBuilt set, and idPartsOf gives the ID's parts
+// (a stub copies them, and building the ID was an allocation a stub).
+func (ix *Index) recordParts(i uint32) record {
 	var r record
 	rr := ix.recReader(i)
 	flags := rr.uint()
@@ -147,10 +158,7 @@ func (ix *Index) record(i uint32) record {
 	default:
 		r.title = r.path
 	}
-	r.id = id
-	if flags&recID == 0 {
-		r.id, r.idBuilt = defaultID(kind, r.path, r.name, r.qual), true
-	}
+	r.id, r.idBuilt = id, flags&recID == 0
 	return r
 }
 

@@ -92,7 +92,6 @@ type scratch struct {
 	pages    []uint32
 	imps     []uint8
 	groups   []groupAcc
-	members  []uint32    // reused by stub
 	order    []int       // groups in rank order, reused by Query
 	kth      []float64   // reused by kthLargest
 	bits     []uint64    // foldDense's bitmap of touched pages, all clear between uses
@@ -100,8 +99,8 @@ type scratch struct {
 	ub       []float32   // planBound's upper bounds per group page, zero between uses
 	ubGroups []uint32    // the group pages planBound set in ub
 	shared   []sharedHit // reused by boostShared
-	text     []byte      // the packer's stub buffer (packer.buf)
 	keys     []rankKey   // reused by sortGroups
+	locs     []termLoc   // the question's terms' locations (scoreTerms), cleared by putScratch
 	idKeys   []idKey     // reused by sortGroups
 }
 
@@ -154,7 +153,7 @@ func (ix *Index) putScratch(s *scratch) {
 			}
 		}
 	}
-	s.touched, s.pages, s.imps = s.touched[:0], s.pages[:0], s.imps[:0]
+	s.touched, s.pages, s.imps, s.locs = s.touched[:0], s.pages[:0], s.imps[:0], s.locs[:0]
 	s.groups = s.groups[:0]
 	ix.idle.CompareAndSwap(nil, s)
 }
@@ -292,6 +291,9 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 	commonDF := max(commonTermFloor, int(commonTermShare*N))
 	// Each term is looked up once, in every segment, for both passes.
 	refs := make([]termRef, len(r.a.terms))
+	if s.locs == nil {
+		s.locs = make([]termLoc, 0, 8*len(ix.segs))
+	}
 	dfs := make([]int, len(r.a.terms))
 	for i, qt := range r.a.terms {
 		// A term of no weight adds nothing, and must not be looked up: the
@@ -300,7 +302,8 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 		if qt.weight <= 0 {
 			continue
 		}
-		if ref, ok := ix.lookupTerm(qt.term); ok {
+		var ref termRef
+		if ref, s.locs = ix.lookupTermIn(qt.term, s.locs); len(ref.locs) > 0 {
 			refs[i], dfs[i] = ref, ix.df(ref)
 		}
 	}
@@ -413,8 +416,9 @@ func (ix *Index) foldGroups(s *scratch) {
 		ix.foldDense(s)
 		return
 	}
+	c := foldCache{gp: ^uint32(0)}
 	for _, p := range s.touched {
-		ix.foldPage(s, p)
+		ix.foldPage(s, p, &c)
 	}
 }
 
@@ -434,42 +438,15 @@ func (ix *Index) foldDense(s *scratch) {
 	for _, p := range s.touched {
 		bm[p>>6] |= 1 << (p & 63)
 	}
+	c := foldCache{gp: ^uint32(0)}
 	for w, b := range bm {
 		if b == 0 {
 			continue
 		}
 		bm[w] = 0
 		for b != 0 {
-			ix.foldPage(s, uint32(w<<6+bits.TrailingZeros64(b)))
+			ix.foldPage(s, uint32(w<<6+bits.TrailingZeros64(b)), &c)
 			b &= b - 1
-		}
-	}
-}
-
-// foldPage folds one scored page into its group.
-func (ix *Index) foldPage(s *scratch, p uint32) {
-	gp := ix.group[p]
-	gi := s.slot[gp]
-	if gi == 0 {
-		s.groups = append(s.groups, groupAcc{page: gp})
-		gi = int32(len(s.groups))
-		s.slot[gp] = gi
-	}
-	g := &s.groups[gi-1]
-	sc32 := s.score[p]
-	if p == gp {
-		g.own = float64(sc32)
-		return
-	}
-	g.nMember++
-	s.next[p] = g.head
-	g.head = p + 1
-	for k := range g.top {
-		if sc32 > g.top[k] || sc32 == g.top[k] && g.top[k] > 0 && p < g.topPage[k] {
-			copy(g.top[k+1:], g.top[k:len(g.top)-1])
-			copy(g.topPage[k+1:], g.topPage[k:len(g.topPage)-1])
-			g.top[k], g.topPage[k] = sc32, p
-			break
 		}
 	}
 }
@@ -765,20 +742,7 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int, cut float64) 
 	ix.fileSignals(r, order)
 	ix.boostShared(r, order)
 	s.order = order
-	sorted = len(order)
-	if len(order) > rankHead {
-		th := kthLargest(s, order, rankHead)
-		k := 0
-		for i, gi := range order {
-			if s.groups[gi].score >= th {
-				order[k], order[i] = order[i], order[k]
-				k++
-			}
-		}
-		sorted = k
-	}
-	ix.sortGroups(r, order[:sorted])
-	return order, sorted, cut
+	return order, ix.sortHead(r, order, 0), cut
 }
 
 // headerExts are C and C++ header extensions; implExts the extensions of
@@ -1227,11 +1191,9 @@ func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) (r
 	reached = len(order)
 	allowed := kindMask(r.opt.Kinds)
 	p := newPacker(res)
-	p.buf = r.s.text
-	defer func() { r.s.text = p.buf }()
 	for rank := range order {
 		if rank == sorted {
-			ix.sortGroups(r, order[sorted:])
+			sorted = ix.sortHead(r, order, sorted)
 		}
 		g := &r.s.groups[order[rank]]
 		if p.full() || p.skipped >= maxSkippedStubs {
@@ -1348,8 +1310,6 @@ func (ix *Index) packMembers(r *queryRun, res *Result) (cands []memberCand, reac
 	final := 0 // cands[rank:final] come from the heap
 	var run idHeap
 	p := newPacker(res)
-	p.buf = s.text
-	defer func() { s.text = p.buf }()
 	reached = len(cands)
 	for rank := range cands {
 		if p.full() || p.skipped >= maxSkippedStubs {
@@ -1529,33 +1489,8 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 	}
 	gkind := graph.Kind(ix.kind[g.page])
 	// Members worth listing.
-	var list []uint32
-	if g.nMember > 0 {
-		// Only members scoring at least groupListShare of the best are
-		// listed: the rest are left out before sorting, not after.
-		members := s.members[:0]
-		for m := g.head; m != 0; m = s.next[m-1] {
-			if float64(s.score[m-1]) >= groupListShare*float64(g.top[0]) {
-				members = append(members, m-1)
-			}
-		}
-		s.members = members
-		slices.SortFunc(members, func(x, y uint32) int {
-			if s.score[x] != s.score[y] {
-				if s.score[x] > s.score[y] {
-					return -1
-				}
-				return 1
-			}
-			return cmp.Compare(x, y)
-		})
-		for _, m := range members {
-			if float64(s.score[m]) < groupListShare*float64(g.top[0]) || len(list) == groupListMax {
-				break
-			}
-			list = append(list, m)
-		}
-	}
+	var room [groupListMax]uint32
+	list := listMembers(g, s, room[:0])
 	rep := g.page
 	asFile := true
 	switch {
@@ -1568,27 +1503,20 @@ func (ix *Index) stub(g *groupAcc, factors []string, s *scratch, allowed uint8, 
 		rep, asFile = list[0], false
 	}
 	// A line named in the question picks the member holding it.
-	r := ix.record(rep)
-	id := r.id
-	if !r.idBuilt {
-		id = strings.Clone(id)
+	r := ix.recordParts(rep)
+	kind := graph.Kind(ix.kind[rep])
+	st := Stub{Kind: kind.String(), Line: r.line, Score: score}
+	if kind == graph.KindModule {
+		st.Line = 0
 	}
-	st := Stub{ID: id, Kind: graph.Kind(ix.kind[rep]).String(), Title: r.titleCopy(),
-		Path: strings.Clone(r.path), Line: r.line, Score: score, Snippet: r.snippetCopy()}
-	if st.Kind == "module" {
-		st.Path, st.Line = "", 0
+	var snip *record
+	if !asFile {
+		list = nil
+	} else if len(list) > 0 && unmarkLen(r.snippet, r.name, r.marks&graph.TextSnippetMark != 0) == 0 {
+		first := ix.recordParts(list[0]) // its snippet only
+		snip = &first
 	}
-	if asFile && len(list) > 0 {
-		for _, m := range list {
-			name, line := ix.symbolName(m)
-			st.Symbols = append(st.Symbols, strings.Clone(name))
-			st.symLines = append(st.symLines, line)
-		}
-		if st.Snippet == "" {
-			r := ix.record(list[0])
-			st.Snippet = r.snippetCopy()
-		}
-	}
+	ix.stubText(&st, &r, kind, list, snip)
 	if opt.Explain {
 		st.Explain = ix.explain(g, factors, rep, tps)
 	}

@@ -309,6 +309,9 @@ func openSegmentData(segs []SegmentData) (*Index, error) {
 			ix.adjOnce.Do(ix.buildAdj)
 		}
 		ix.projectWords()
+		for _, sg := range ix.segs {
+			sg.headKeys() // term lookups' keys (termheads.go)
+		}
 		chunkAll(ix.segs)
 		close(ix.settled)
 	}()
@@ -901,13 +904,33 @@ type termLoc struct {
 
 // lookupTerm finds a term in every segment; false when none holds it.
 func (ix *Index) lookupTerm(t string) (termRef, bool) {
-	var ref termRef
+	ref, _ := ix.lookupTermIn(t, nil)
+	return ref, len(ref.locs) > 0
+}
+
+// lookupTermIn is lookupTerm appending the term's locations to buf (a
+// question's terms share one), returned grown; with a nil buf the
+// locations take one allocation of their size, not append's several.
+func (ix *Index) lookupTermIn(t string, buf []termLoc) (termRef, []termLoc) {
+	var own [8]termLoc
+	locs := buf
+	if locs == nil {
+		locs = own[:0]
+	}
+	start := len(locs)
 	for si, sg := range ix.segs {
 		if id, ok := sg.lookupTerm(t); ok {
-			ref.locs = append(ref.locs, termLoc{int32(si), id})
+			locs = append(locs, termLoc{int32(si), id})
 		}
 	}
-	return ref, len(ref.locs) > 0
+	found := locs[start:len(locs):len(locs)]
+	switch {
+	case len(found) == 0:
+		return termRef{}, buf
+	case buf == nil:
+		return termRef{locs: slices.Clone(found)}, nil
+	}
+	return termRef{locs: found}, locs
 }
 
 // eachTermFrom calls fn with each segment's terms from the first not
@@ -973,6 +996,13 @@ func (ix *Index) postings(ref termRef, pages []uint32, imps []uint8) ([]uint32, 
 // returns the number of postings decoded.
 func (ix *Index) accumulate(ref termRef, w float64, restrict bool, only *prunePlan, s *scratch) (decoded int) {
 	score, group := s.score, ix.group
+	touched := s.touched
+	// tab[i] is float32(w×i), the contribution of impact i, computed once
+	// a term rather than a posting (the same rounding, so the same sums).
+	var tab [256]float32
+	for i := range tab {
+		tab[i] = float32(w * float64(i))
+	}
 	for _, l := range ref.locs {
 		sg := ix.segs[l.seg]
 		b := ix.impacts(sg, l.id).post
@@ -992,17 +1022,18 @@ func (ix *Index) accumulate(ref termRef, w float64, restrict bool, only *prunePl
 			}
 			p := base + uint32(last)
 			decoded++
+			imp := b[k]
+			b = b[k+1:]
 			if score[p] == 0 {
 				if restrict && score[group[p]] == 0 || only != nil && !only.marked(group[p]) {
-					b = b[k+1:]
 					continue
 				}
-				s.touched = append(s.touched, p)
+				touched = append(touched, p)
 			}
-			score[p] += float32(w * float64(b[k]))
-			b = b[k+1:]
+			score[p] += tab[imp]
 		}
 	}
+	s.touched = touched
 	return decoded
 }
 

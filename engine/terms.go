@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"sync"
 )
 
 // The term dictionary: the sorted terms in blocks of termBlock, each block
@@ -18,6 +19,9 @@ type termDict struct {
 	numTerms int      // T
 	termBlk  []uint32 // offsets into termBlob of each block of termBlock terms, then its end
 	termBlob []byte   // the sorted terms, front-coded in blocks
+
+	headsOnce sync.Once
+	heads     []uint64 // each block's first term's first 8 bytes (headKeys), made on first use
 }
 
 // encodeTerms front-codes sorted terms in blocks.
@@ -143,7 +147,9 @@ func (d *termDict) lookupTerm(t string) (uint32, bool) {
 // firstBlock is the block that holds the first term not below t, or the
 // block before it.
 func (d *termDict) firstBlock(t string) int {
-	lo, hi := 0, len(d.termBlk)-1 // the first block whose head is not below t
+	// The blocks whose head's key is t's are the only ones the key
+	// cannot place (termheads.go): the search is among them.
+	lo, hi := d.keyRange(t) // the first block whose head is not below t is in [lo, hi]
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
 		if d.blockHead(mid) < t {

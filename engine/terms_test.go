@@ -83,3 +83,54 @@ func TestTermLookupPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// TestTermLookupKeys: the heads' keys (termheads.go) place a lookup only
+// where a string comparison agrees, with many blocks sharing their first
+// 8 bytes, terms shorter than a key, zero bytes that padding could be
+// taken for, and bytes above 0x7f.
+func TestTermLookupKeys(t *testing.T) {
+	var terms []string
+	for i := range 3000 {
+		switch i % 5 {
+		case 0:
+			terms = append(terms, fmt.Sprintf("=longprefix_%04d", i)) // blocks of one key
+		case 1:
+			terms = append(terms, fmt.Sprintf("%c", 'a'+i%26)+strings.Repeat("x", i%9))
+		case 2:
+			terms = append(terms, fmt.Sprintf("ab\x00%d", i))
+		case 3:
+			terms = append(terms, fmt.Sprintf("\xffé%d", i))
+		default:
+			terms = append(terms, fmt.Sprintf("/%d", i*7919%3001))
+		}
+	}
+	terms = append(terms, "ab", "ab\x00", "=longpre", "=longprefix")
+	slices.Sort(terms)
+	terms = slices.Compact(terms)
+	d := &termDict{numTerms: len(terms)}
+	d.termBlk, d.termBlob = encodeTerms(terms)
+	var probes []string
+	for _, term := range terms {
+		probes = append(probes, term, term+"\x00", term[:len(term)-1], term+"~")
+	}
+	probes = append(probes, "", "\x00", "=longprefix_", "=longprefix_9999", "\xff\xff\xff\xff\xff\xff\xff\xff\xff")
+	for _, p := range probes {
+		i, found := slices.BinarySearch(terms, p)
+		id, ok := d.lookupTerm(p)
+		if ok != found || ok && id != uint32(i) {
+			t.Fatalf("lookupTerm(%q) = %d, %v; want %d, %v", p, id, ok, i, found)
+		}
+		// firstBlock is the block before the first whose head is not
+		// below p, as a search of the heads as strings finds it.
+		first := 0
+		for first < numBlocks(len(terms)) && terms[first*termBlock] < p {
+			first++
+		}
+		if b, want := d.firstBlock(p), max(0, first-1); b != want {
+			t.Fatalf("firstBlock(%q) = %d, want %d", p, b, want)
+		}
+	}
+	if len(d.headKeys()) != numBlocks(len(terms)) {
+		t.Fatalf("%d keys for %d blocks", len(d.headKeys()), numBlocks(len(terms)))
+	}
+}
