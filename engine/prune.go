@@ -101,6 +101,9 @@ type prunePlan struct {
 	// boost (groupbound.go); nil for planPrune's plans.
 	ub   []float32
 	tabs [][]*groupImps // per analysis term, per segment of its termRef: its group impacts (planBound)
+	// boosted: the unmarked groups neighbourBound found among the best
+	// groups' neighbours, which boostNeighbours may lift (unmarkedBound).
+	boosted []uint32
 }
 
 // marked reports whether page p's group is marked.
@@ -232,6 +235,20 @@ func (r *queryRun) pruneHolds(order []int, reached int, cut float64) bool {
 		}
 	}
 	return reached < len(order) || pl.bound < cut
+}
+
+// holdsTopShared reports whether top, boostShared's best groups of the
+// pruned run (at most sharedNeighbourTop), are the exact run's: no
+// unmarked group, scoring at most the plan's bound, can be among them.
+// With all sharedNeighbourTop places taken, the last must score above the
+// bound; with fewer (every group of the answer's order is in top), the
+// bound must be below the cut, so that no unmarked group enters the
+// order at all (a file named by its path alone: one group above the cut).
+func (pl *prunePlan) holdsTopShared(s *scratch, top []int, cut float64) bool {
+	if len(top) < sharedNeighbourTop {
+		return pl.bound < cut
+	}
+	return s.groups[top[len(top)-1]].score > pl.bound
 }
 
 // popcount is the number of marked groups.

@@ -639,11 +639,12 @@ func (ix *Index) boostNeighbours(r *queryRun) {
 }
 
 // boostShared is step 4b: a file neighbouring at least two of the best
-// sharedNeighbourTop groups (order, after the file signals) is lifted by
+// sharedNeighbourTop groups (order, the groups scoring at least cut,
+// after the file signals) is lifted by
 // sharedNeighbourBoost, never above the weakest of the groups it
 // neighbours. It runs after fileSignals so that no later factor carries a
 // capped group past the ones it was capped below.
-func (ix *Index) boostShared(r *queryRun, order []int) {
+func (ix *Index) boostShared(r *queryRun, order []int, cut float64) {
 	if sharedNeighbourBoost <= 0 {
 		return
 	}
@@ -669,7 +670,7 @@ func (ix *Index) boostShared(r *queryRun, order []int) {
 		top[k] = gi
 	}
 	pl := r.prune
-	if pl != nil && (n < len(top) || s.groups[top[n-1]].score <= pl.bound) {
+	if pl != nil && !pl.holdsTopShared(s, top[:n], cut) {
 		// A group the pruned run left unscored could be one of the top
 		// groups: the pruned answer cannot be shown to be the exact one.
 		pl.bound = math.Inf(1)
@@ -715,7 +716,7 @@ func (ix *Index) boostShared(r *queryRun, order []int) {
 		if pl != nil && !pl.marked(h.page) {
 			// Left unscored, or partly scored, by the pruned run: the
 			// exact run may lift it up to this.
-			pl.bound = max(pl.bound, min(bound*(1+sharedNeighbourBoost), h.low*0.999))
+			pl.bound = max(pl.bound, min(pl.unmarkedBound(ix, h.page, bound)*(1+sharedNeighbourBoost), h.low*0.999))
 		}
 		gi := int(s.slot[h.page]) - 1
 		if gi < 0 {
@@ -763,7 +764,7 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int, cut float64) 
 	cut = best * minScoreShare
 	order = slices.DeleteFunc(order, func(i int) bool { return s.groups[i].score < cut })
 	ix.fileSignals(r, order)
-	ix.boostShared(r, order)
+	ix.boostShared(r, order, cut)
 	s.order = order
 	sorted = len(order)
 	if len(order) > rankHead {
