@@ -83,10 +83,26 @@ type groupImp struct {
 // (at most groupShareBound × impactQuantMax × groupImpScale < 65536).
 const groupImpScale = 16
 
-// groupImpBudget is the most bytes of group impacts an index keeps with
-// its segments; past it, a question computes the group impacts it needs
-// and drops them (server memory stays bounded whatever is asked).
+// groupImpBudget is the fewest bytes of group impacts an index keeps
+// with its segments (groupImpLimit); past its limit, a question computes
+// the group impacts it needs and drops them (server memory stays bounded
+// whatever is asked).
 var groupImpBudget int64 = 8 << 20
+
+// groupImpTerms is how many terms' group impacts reaching every group an
+// index keeps (groupImpLimit): 8 bytes a group each. mcpbench's 120
+// questions at 100k files need about 17 MB of group impacts (prose words
+// reach a third to half of the groups); with 8 MB they were computed
+// three times over (15k computations against 4.9k), each a pass over the
+// term's postings.
+const groupImpTerms = 16
+
+// groupImpLimit is the most bytes of group impacts ix keeps: room for
+// groupImpTerms terms reaching every group, at least groupImpBudget (23
+// MB at 100k files: 182k groups; 8 MB below 65k groups).
+func (ix *Index) groupImpLimit() int64 {
+	return max(groupImpBudget, int64(len(ix.groupPages))*8*groupImpTerms)
+}
 
 // size is the bytes t holds.
 func (t *groupImps) size() int64 { return int64(len(t.e)) * 8 }
@@ -205,7 +221,7 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 		gi.e[len(gi.e)-1].v = groupImpOf(own, top0, top1, top2)
 	}
 	gi.e = slices.Clip(gi.e)
-	if ix.gimpBytes.Add(gi.size()) > groupImpBudget {
+	if ix.gimpBytes.Add(gi.size()) > ix.groupImpLimit() {
 		ix.gimpBytes.Add(-gi.size())
 		return gi
 	}

@@ -245,3 +245,38 @@ func TestPathQuestionsHoldBounded(t *testing.T) {
 		t.Errorf("only %d of %d path questions bounded: the test no longer exercises planBound", bounded, len(paths))
 	}
 }
+
+// TestGroupImpactLimitFollowsGroups: the bytes of group impacts an index
+// keeps grow with its groups (groupImpLimit: groupImpTerms terms reaching
+// every group), not only groupImpBudget's floor: with no floor at all, a
+// 5,000-file index keeps its prose questions' group impacts, and asked
+// again they compute none (counted), within the limit.
+func TestGroupImpactLimitFollowsGroups(t *testing.T) {
+	old, oldKeep, oldBudget := pruneMinPostings, boundKeep, groupImpBudget
+	pruneMinPostings, boundKeep, groupImpBudget = 100, 1024, 0
+	t.Cleanup(func() { pruneMinPostings, boundKeep, groupImpBudget = old, oldKeep, oldBudget })
+	ix := NewIndex(proseGraph(5000))
+	ctx := context.Background()
+	prose := []string{"how is the session token cached", "which policy schedules the worker", "router handler for the request"}
+	for _, q := range prose {
+		if _, err := ix.Query(ctx, q, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ix.stats.groupImps.Load() == 0 {
+		t.Fatal("no group impacts computed: the questions were not bounded")
+	}
+	c0 := ix.stats.groupImps.Load()
+	for _, q := range prose {
+		if _, err := ix.Query(ctx, q, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := ix.stats.groupImps.Load() - c0; c != 0 {
+		t.Errorf("asked again, the questions computed %d group impacts: want 0 (kept within %d bytes for %d groups)", c, ix.groupImpLimit(), len(ix.groupPages))
+	}
+	if b, limit := ix.gimpBytes.Load(), ix.groupImpLimit(); b > limit || limit != int64(len(ix.groupPages))*8*groupImpTerms {
+		t.Errorf("%d bytes kept, limit %d for %d groups", b, limit, len(ix.groupPages))
+	}
+	t.Logf("%d bytes of group impacts kept for %d groups (limit %d)", ix.gimpBytes.Load(), len(ix.groupPages), ix.groupImpLimit())
+}
