@@ -232,6 +232,21 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 	return v.(*groupImps)
 }
 
+// keptGroupImpacts is groupImpacts for a term whose group impacts are
+// an index's to keep: those kept already, or computed while the index
+// keeps less than its limit; nil otherwise (computing them for one
+// question costs more than decoding the term's postings).
+func (ix *Index) keptGroupImpacts(si int, t uint32) *groupImps {
+	sg := ix.segs[si]
+	if v, ok := sg.gimps.Load(t); ok {
+		return v.(*groupImps)
+	}
+	if ix.gimpBytes.Load() >= ix.groupImpLimit() {
+		return nil
+	}
+	return ix.groupImpacts(si, t)
+}
+
 // groupImpOf is a group's impact in 1/groupImpScale units, rounded up,
 // from the term's impact on its group page and its three largest member
 // impacts.

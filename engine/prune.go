@@ -197,6 +197,41 @@ func (ix *Index) markGroups(r *queryRun, pl *prunePlan, refs []termRef, dfs []in
 	return reached
 }
 
+// tailTabs gives planPrune's plan the group impacts of its tail and
+// common terms, where the index keeps them (groupImpacts, within
+// groupImpLimit), so that those terms decode only the postings of the
+// marked groups (accumulateGroups) instead of all of theirs: a question
+// naming two identifiers at 100k files ("CreateTemplate4 DeleteRouter7")
+// marks a few hundred groups, and its tail words hold 300k postings. A
+// term whose group impacts are not kept (or cannot be had) is
+// accumulated as before. Either way each marked page gets the same
+// additions in the same order: the scores are bit-identical.
+func (ix *Index) tailTabs(pl *prunePlan, refs []termRef, dfs []int, common []bool) {
+	if !ix.groupsContiguous() {
+		return
+	}
+	for i, df := range dfs {
+		if df == 0 || !pl.tail[i] && !common[i] {
+			continue
+		}
+		var tabs []*groupImps
+		for _, l := range refs[i].locs {
+			gi := ix.keptGroupImpacts(int(l.seg), l.id)
+			if gi == nil {
+				tabs = nil
+				break
+			}
+			tabs = append(tabs, gi)
+		}
+		if tabs != nil {
+			if pl.tabs == nil {
+				pl.tabs = make([][]*groupImps, len(dfs))
+			}
+			pl.tabs[i] = tabs
+		}
+	}
+}
+
 // markSignalGroups marks the groups of the pages the question's path,
 // focus, component and phrase signals lift: those signals are not in
 // any term's bound.

@@ -312,6 +312,7 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 		if pl := ix.planPrune(r, dfs, ceil, common); pm.tail && pl != nil {
 			if ix.markGroups(r, pl, refs, dfs, common) {
 				r.prune = pl
+				ix.tailTabs(pl, refs, dfs, common)
 			} else {
 				pl.clearMarks(r.s)
 			}
@@ -348,7 +349,7 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 				if r.prune != nil && (pass == 1 || r.prune.tail[i]) {
 					only = r.prune
 				}
-				if only != nil && only.ub != nil && !skipOff {
+				if only != nil && only.tabs != nil && only.tabs[i] != nil && !skipOff {
 					dec, sk := ix.accumulateGroups(id, only.tabs[i], w*(qt.weight/impactQuantMax), restrict, only, s)
 					ix.stats.postings.Add(int64(dec))
 					ix.stats.skippedGroups.Add(int64(sk))
