@@ -345,3 +345,56 @@ func TestTailTermsDecodeMarkedGroups(t *testing.T) {
 		t.Errorf("with group impacts the questions decoded %d postings, without %d: want at most 85%%", p1, p0)
 	}
 }
+
+// TestCommonTermsDecodeReachedGroups: in a run without pruning, a common
+// term decodes only the postings of the groups its question's rarer terms
+// reached (restrictPlan, accumulateGroups) where the index keeps its
+// group impacts: fewer postings than with them off (groupTabsOff;
+// counted, not timed), and the same answers, More included.
+func TestCommonTermsDecodeReachedGroups(t *testing.T) {
+	old, oldFloor := pruneMinPostings, commonTermFloor
+	pruneMinPostings, commonTermFloor = 1<<40, 100 // nothing pruned; common terms above 100 pages
+	t.Cleanup(func() { pruneMinPostings, commonTermFloor, groupTabsOff = old, oldFloor, false })
+	g := pruneGraph()
+	var names []string
+	for _, p := range g.Pages {
+		if p.Kind == graph.KindSymbol && len(names) < 400 {
+			names = append(names, p.Name)
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	common := []string{"retry", "cache", "token", "record", "user", "session"}
+	var qs []string
+	for range 40 {
+		qs = append(qs, names[r.IntN(len(names))]+" "+common[r.IntN(len(common))]+" "+common[r.IntN(len(common))])
+	}
+	ix := NewIndex(g)
+	run := func(off bool) (postings, groups int64, answers []string) {
+		groupTabsOff = off
+		p0, g0 := ix.stats.postings.Load(), ix.stats.skippedGroups.Load()
+		for _, q := range qs {
+			res, err := ix.Query(context.Background(), q, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.MoreAtLeast {
+				t.Fatalf("%q was pruned: the test means exact runs", q)
+			}
+			b, _ := json.Marshal(res)
+			answers = append(answers, string(b))
+		}
+		return ix.stats.postings.Load() - p0, ix.stats.skippedGroups.Load() - g0, answers
+	}
+	p0, _, want := run(true)
+	run(false) // group impacts computed and kept
+	p1, skipped, got := run(false)
+	t.Logf("%d questions: %d postings decoded with the common terms' group impacts off, %d on (%d groups passed over)", len(qs), p0, p1, skipped)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%q: answer\n%s\nwant\n%s", qs[i], got[i], want[i])
+		}
+	}
+	if skipped == 0 || p1*100 > p0*85 {
+		t.Errorf("with group impacts the questions decoded %d postings, without %d (%d groups passed over): want at most 85%%", p1, p0, skipped)
+	}
+}

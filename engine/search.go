@@ -327,8 +327,13 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 	}
 	var cand, marked [][2]uint32 // pass 1's and the marked groups' candidate intervals (skip.go), built when first needed
 	candOK, markedOK := true, true
+	var rp *prunePlan // an exact run's restrict rule as marks (restrictPlan)
+	defer func() { rp.clearMarks(s) }()
 	for pass := range 2 {
 		restrict := pass == 1 && (len(s.touched) > 0 || r.prune != nil && r.prune.pass0)
+		if restrict && r.prune == nil {
+			rp = ix.restrictPlan(r, refs, dfs, commonDF)
+		}
 		for i, qt := range r.a.terms {
 			id, df := refs[i], dfs[i]
 			if df == 0 { // absent, or only on dead pages
@@ -348,6 +353,8 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 				var only *prunePlan // score only marked groups' pages
 				if r.prune != nil && (pass == 1 || r.prune.tail[i]) {
 					only = r.prune
+				} else if rp != nil && pass == 1 {
+					only = rp
 				}
 				if only != nil && only.tabs != nil && only.tabs[i] != nil && !skipOff {
 					dec, sk := ix.accumulateGroups(id, only.tabs[i], w*(qt.weight/impactQuantMax), restrict, only, s)
