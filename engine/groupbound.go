@@ -138,7 +138,7 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 	if !sg.exact || sg.dead != nil {
 		return nil
 	}
-	if v, ok := sg.gimps.Load(t); ok {
+	if v, ok := sg.gimps.Load(t); ok && v != gimpsAskedOnce {
 		return v.(*groupImps)
 	}
 	ix.groupOrdinals()
@@ -225,27 +225,44 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 		ix.gimpBytes.Add(-gi.size())
 		return gi
 	}
-	v, loaded := sg.gimps.LoadOrStore(t, gi)
-	if loaded {
-		ix.gimpBytes.Add(-gi.size())
+	for {
+		v, loaded := sg.gimps.LoadOrStore(t, gi)
+		if !loaded {
+			return gi
+		}
+		if v != gimpsAskedOnce {
+			ix.gimpBytes.Add(-gi.size())
+			return v.(*groupImps)
+		}
+		if sg.gimps.CompareAndSwap(t, gimpsAskedOnce, gi) {
+			return gi
+		}
 	}
-	return v.(*groupImps)
 }
 
 // keptGroupImpacts is groupImpacts for a term whose group impacts are
-// an index's to keep: those kept already, or computed while the index
-// keeps less than its limit; nil otherwise (computing them for one
-// question costs more than decoding the term's postings).
+// worth keeping: those kept already, or, the second time a question asks
+// for them, computed while the index keeps less than its limit; nil
+// otherwise. Computing them costs more than decoding the term's postings
+// once (a first question paid twice: "error handling for a negative
+// count" took 0.6 s over MCP), and pays off only for a term asked again.
 func (ix *Index) keptGroupImpacts(si int, t uint32) *groupImps {
 	sg := ix.segs[si]
-	if v, ok := sg.gimps.Load(t); ok {
+	if v, ok := sg.gimps.Load(t); ok && v != gimpsAskedOnce {
 		return v.(*groupImps)
+	} else if !ok {
+		sg.gimps.LoadOrStore(t, gimpsAskedOnce)
+		return nil
 	}
 	if ix.gimpBytes.Load() >= ix.groupImpLimit() {
 		return nil
 	}
 	return ix.groupImpacts(si, t)
 }
+
+// gimpsAskedOnce marks, in a segment's group impacts, a term whose group
+// impacts keptGroupImpacts was asked for once and did not compute.
+var gimpsAskedOnce any = &groupImps{}
 
 // groupImpOf is a group's impact in 1/groupImpScale units, rounded up,
 // from the term's impact on its group page and its three largest member
