@@ -260,6 +260,16 @@ func (ix *Index) keptGroupImpacts(si int, t uint32) *groupImps {
 	return ix.groupImpacts(si, t)
 }
 
+// heldGroupImpacts returns term t's group impacts in segment si when the
+// index keeps them already (computed for a bound or a tail term), nil
+// otherwise: it computes nothing.
+func (ix *Index) heldGroupImpacts(si int, t uint32) *groupImps {
+	if v, ok := ix.segs[si].gimps.Load(t); ok && v != gimpsAskedOnce {
+		return v.(*groupImps)
+	}
+	return nil
+}
+
 // gimpsAskedOnce marks, in a segment's group impacts, a term whose group
 // impacts keptGroupImpacts was asked for once and did not compute.
 var gimpsAskedOnce any = &groupImps{}

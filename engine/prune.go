@@ -243,10 +243,12 @@ func (ix *Index) tailTabs(pl *prunePlan, refs []termRef, dfs []int, common []boo
 // group page already scored, so every page it can score lies in a group
 // holding a page touched by then, and no page of an unmarked group would
 // have been scored. The marks are the groups of the touched pages (after
-// pass 0, before any common term); nil when no common term's group
-// impacts are to be had. "error handling for a negative count" at 100k
-// files: handl reaches 58k pages, its four common words hold 1.9M
-// postings.
+// pass 0, before any common term); nil when the index keeps no common
+// term's group impacts (heldGroupImpacts: computed for a bound or a
+// tail term; this computes none, as a common term's postings are many:
+// computing them on a second asking made that asking twice as slow).
+// "error handling for a negative count" at 100k files: handl reaches 58k
+// pages, its four common words hold 1.9M postings.
 func (ix *Index) restrictPlan(r *queryRun, refs []termRef, dfs []int, commonDF int) *prunePlan {
 	if groupTabsOff || r.opt.Explain || len(r.opt.Extra) > 0 || !ix.groupsContiguous() {
 		return nil
@@ -258,7 +260,7 @@ func (ix *Index) restrictPlan(r *queryRun, refs []termRef, dfs []int, commonDF i
 		}
 		var tabs []*groupImps
 		for _, l := range refs[i].locs {
-			gi := ix.keptGroupImpacts(int(l.seg), l.id)
+			gi := ix.heldGroupImpacts(int(l.seg), l.id)
 			if gi == nil {
 				tabs = nil
 				break
