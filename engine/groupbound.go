@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
 )
 
 // Rank-safe pruning of a question whose terms are all alike (prose): a
@@ -81,10 +83,26 @@ type groupImp struct {
 // (at most groupShareBound × impactQuantMax × groupImpScale < 65536).
 const groupImpScale = 16
 
-// groupImpBudget is the most bytes of group impacts an index keeps with
-// its segments; past it, a question computes the group impacts it needs
-// and drops them (server memory stays bounded whatever is asked).
+// groupImpBudget is the fewest bytes of group impacts an index keeps
+// with its segments (groupImpLimit); past its limit, a question computes
+// the group impacts it needs and drops them (server memory stays bounded
+// whatever is asked).
 var groupImpBudget int64 = 8 << 20
+
+// groupImpTerms is how many terms' group impacts reaching every group an
+// index keeps (groupImpLimit): 8 bytes a group each. mcpbench's 120
+// questions at 100k files need about 17 MB of group impacts (prose words
+// reach a third to half of the groups); with 8 MB they were computed
+// three times over (15k computations against 4.9k), each a pass over the
+// term's postings.
+const groupImpTerms = 16
+
+// groupImpLimit is the most bytes of group impacts ix keeps: room for
+// groupImpTerms terms reaching every group, at least groupImpBudget (23
+// MB at 100k files: 182k groups; 8 MB below 65k groups).
+func (ix *Index) groupImpLimit() int64 {
+	return max(groupImpBudget, int64(len(ix.groupPages))*8*groupImpTerms)
+}
 
 // size is the bytes t holds.
 func (t *groupImps) size() int64 { return int64(len(t.e)) * 8 }
@@ -120,7 +138,7 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 	if !sg.exact || sg.dead != nil {
 		return nil
 	}
-	if v, ok := sg.gimps.Load(t); ok {
+	if v, ok := sg.gimps.Load(t); ok && v != gimpsAskedOnce {
 		return v.(*groupImps)
 	}
 	ix.groupOrdinals()
@@ -203,16 +221,58 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 		gi.e[len(gi.e)-1].v = groupImpOf(own, top0, top1, top2)
 	}
 	gi.e = slices.Clip(gi.e)
-	if ix.gimpBytes.Add(gi.size()) > groupImpBudget {
+	if ix.gimpBytes.Add(gi.size()) > ix.groupImpLimit() {
 		ix.gimpBytes.Add(-gi.size())
 		return gi
 	}
-	v, loaded := sg.gimps.LoadOrStore(t, gi)
-	if loaded {
-		ix.gimpBytes.Add(-gi.size())
+	for {
+		v, loaded := sg.gimps.LoadOrStore(t, gi)
+		if !loaded {
+			return gi
+		}
+		if v != gimpsAskedOnce {
+			ix.gimpBytes.Add(-gi.size())
+			return v.(*groupImps)
+		}
+		if sg.gimps.CompareAndSwap(t, gimpsAskedOnce, gi) {
+			return gi
+		}
 	}
-	return v.(*groupImps)
 }
+
+// keptGroupImpacts is groupImpacts for a term whose group impacts are
+// worth keeping: those kept already, or, the second time a question asks
+// for them, computed while the index keeps less than its limit; nil
+// otherwise. Computing them costs more than decoding the term's postings
+// once (a first question paid twice: "error handling for a negative
+// count" took 0.6 s over MCP), and pays off only for a term asked again.
+func (ix *Index) keptGroupImpacts(si int, t uint32) *groupImps {
+	sg := ix.segs[si]
+	if v, ok := sg.gimps.Load(t); ok && v != gimpsAskedOnce {
+		return v.(*groupImps)
+	} else if !ok {
+		sg.gimps.LoadOrStore(t, gimpsAskedOnce)
+		return nil
+	}
+	if ix.gimpBytes.Load() >= ix.groupImpLimit() {
+		return nil
+	}
+	return ix.groupImpacts(si, t)
+}
+
+// heldGroupImpacts returns term t's group impacts in segment si when the
+// index keeps them already (computed for a bound or a tail term), nil
+// otherwise: it computes nothing.
+func (ix *Index) heldGroupImpacts(si int, t uint32) *groupImps {
+	if v, ok := ix.segs[si].gimps.Load(t); ok && v != gimpsAskedOnce {
+		return v.(*groupImps)
+	}
+	return nil
+}
+
+// gimpsAskedOnce marks, in a segment's group impacts, a term whose group
+// impacts keptGroupImpacts was asked for once and did not compute.
+var gimpsAskedOnce any = &groupImps{}
 
 // groupImpOf is a group's impact in 1/groupImpScale units, rounded up,
 // from the term's impact on its group page and its three largest member
@@ -328,25 +388,23 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 	}
 	// The neighbour boost is left out: it applies to the neighbours of the
 	// best group only, which neighbourHolds checks once that is known.
-	_, fb := laterFactorBound()
-	later := float32(fb * boundMargin)
 	sf := staticFactors()
 	ub := s.ub
 	vals := s.kth[:0]
 	for _, o := range s.ubGroups {
 		g := ix.groupPages[o]
-		v := ub[o] * sf[min(int(ix.kind[g]), numKinds-1)][ix.flags[g]] * later
+		v := ub[o] * sf[min(int(ix.kind[g]), numKinds-1)][ix.flags[g]] * float32(boundMargin)
 		ub[o] = v
 		vals = append(vals, float64(v))
 	}
-	bound := kthOf(vals, keep+1)
+	bound, preBound := ix.laterBound(r, vals, keep+1)
 	s.kth = vals
 	words := (ix.n + 63) / 64
 	if cap(s.marks) < words {
 		s.marks = make([]uint64, words)
 	}
 	// ub stays set for neighbourHolds; clearMarks clears it.
-	pl := &prunePlan{tail: make([]bool, len(dfs)), bound: bound, preBound: bound / fb, marks: s.marks[:words], pass0: pass0, ub: ub, tabs: tabs}
+	pl := &prunePlan{tail: make([]bool, len(dfs)), bound: bound, preBound: preBound, marks: s.marks[:words], pass0: pass0, ub: ub, tabs: tabs}
 	for i := range pl.tail {
 		pl.tail[i] = true
 	}
@@ -357,6 +415,66 @@ func (ix *Index) planBound(r *queryRun, refs []termRef, dfs []int, w []float64, 
 	}
 	ix.markSignalGroups(r, pl)
 	return pl
+}
+
+// laterBound applies the file signals' largest factor (fileSignals: the
+// name signal, laterFactorBound) to the upper bounds planBound set in
+// s.ub for s.ubGroups (vals holds the same values, and is reordered), and
+// returns the k-th largest (the plan's bound) and the largest bound left
+// below it before the file signals (the plan's preBound).
+//
+// The name signal lifts only a file whose fact says it may apply
+// (nameMayApply: its name words among the question's words): every
+// other group keeps its bound. The facts are read only for the groups
+// whose bound, lifted, exceeds b1, the k-th largest unlifted bound: the
+// k-th lifted bound is at least b1, so that no other group can be among
+// the k largest or above the bound. A prose question's best groups are
+// seldom named by it, and the name factor's 1.2 no longer widens the
+// bound of every group (a path question's bounded answer reached into
+// that margin, 11.4 against 12.0, and ran twice more).
+func (ix *Index) laterBound(r *queryRun, vals []float64, k int) (bound, preBound float64) {
+	_, fb := laterFactorBound()
+	s := r.s
+	b1 := kthOf(vals, k)
+	words := r.a.fileWords()
+	if fb <= 1 || len(words) == 0 {
+		// No name can apply: the bounds hold as they are.
+		return b1, b1
+	}
+	proj := r.a.unnamed(ix.projectWords())
+	qsig, psig := wordSig(words), wordSig(proj)
+	var sw, scratch []string
+	lifted := vals[:0]
+	low := 0.0 // the largest unlifted bound of the groups left below b1 untouched
+	for _, o := range s.ubGroups {
+		v := float64(s.ub[o])
+		if v*fb <= b1 {
+			low = max(low, v)
+			continue
+		}
+		g := ix.groupPages[o]
+		if graph.Kind(ix.kind[g]) == graph.KindFile && nameMayApply(ix.fileFact(g, &sw, &scratch), qsig, psig) {
+			s.ub[o] = float32(v * fb)
+			v = float64(s.ub[o])
+		}
+		lifted = append(lifted, v)
+	}
+	bound = b1
+	if len(lifted) >= k {
+		bound = kthOf(lifted, k)
+	}
+	preBound = low
+	for _, o := range s.ubGroups {
+		if v := float64(s.ub[o]); v > low && v <= bound {
+			// An unmarked group: its bound before the name factor.
+			g := ix.groupPages[o]
+			if graph.Kind(ix.kind[g]) == graph.KindFile && nameMayApply(ix.fileFact(g, &sw, &scratch), qsig, psig) {
+				v /= fb
+			}
+			preBound = max(preBound, v)
+		}
+	}
+	return bound, preBound
 }
 
 // textBounds sets s.ub, by group ordinal, to the sum of the question's
@@ -446,9 +564,31 @@ func (r *queryRun) neighbourBound(ix *Index) {
 		for _, q := range ix.neighbours(g.page) {
 			if o, ok := ix.ordinalOf(q); ok && !pl.marked(q) {
 				pl.bound = max(pl.bound, min(float64(pl.ub[o])*nb, best*fb)*boundMargin)
+				pl.boosted = append(pl.boosted, q)
 			}
 		}
 	}
+}
+
+// unmarkedBound bounds the score unmarked group page gp has once the
+// neighbour boost and the file signals applied, in the exact run: the
+// plan's bound (then, neighbourBound raised it for the best groups'
+// neighbours), or lower, for a planBound plan, the group's own upper
+// bound, times the largest neighbour boost when it neighbours one of the
+// best groups (pl.boosted; 0 when no term reaches it: it scores nothing).
+func (pl *prunePlan) unmarkedBound(ix *Index, gp uint32, bound float64) float64 {
+	if pl.ub == nil {
+		return bound
+	}
+	o, ok := ix.ordinalOf(gp)
+	if !ok {
+		return bound
+	}
+	f := 1.0
+	if slices.Contains(pl.boosted, gp) {
+		f, _ = laterFactorBound()
+	}
+	return min(bound, float64(pl.ub[o])*f*boundMargin)
 }
 
 // kthOf returns the k-th largest of v (1-based; v is reordered), by

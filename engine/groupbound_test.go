@@ -200,3 +200,83 @@ func TestGroupImpactsKept(t *testing.T) {
 	}
 	t.Logf("%d group impacts computed, %d groups kept in %d bytes", computed, groups, ix.gimpBytes.Load())
 }
+
+// TestPathQuestionsHoldBounded: a question naming a file by its path or
+// name (one group far above the rest, the answer's other places filled by
+// groups scoring close to each other) holds in its first bounded run: the
+// name signal's factor lifts only the bounds of files it may name
+// (laterBound), a shared neighbour's raise is its own bound's
+// (unmarkedBound), and a lone group above the cut needs only the bound
+// below the cut (holdsTopShared). Counted: runs of Query's steps, not
+// time; the answers are the exact ones.
+func TestPathQuestionsHoldBounded(t *testing.T) {
+	ix, qs := prunedIndex(t)
+	ctx := context.Background()
+	var paths []string
+	for _, q := range qs {
+		if path.Ext(q) == ".go" {
+			paths = append(paths, q)
+		}
+	}
+	r0, b0 := ix.stats.runs.Load(), ix.stats.bounded.Load()
+	var more []string // questions run more than twice
+	for _, q := range paths {
+		exact, _ := runQuery(ix, q, Options{}, false)
+		r1 := ix.stats.runs.Load()
+		got, err := ix.Query(ctx, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := ix.stats.runs.Load() - r1; n > 2 {
+			more = append(more, fmt.Sprintf("%s (%d runs)", q, n))
+		}
+		if answerJSON(t, got) != answerJSON(t, exact) {
+			t.Errorf("%q: answer\n%s\nwant\n%s", q, answerJSON(t, got), answerJSON(t, exact))
+		}
+	}
+	runs, bounded := ix.stats.runs.Load()-r0, ix.stats.bounded.Load()-b0
+	t.Logf("%d path and file-name questions: %d runs, %d bounded; run more than twice: %v", len(paths), runs, bounded, more)
+	// Before laterBound, unmarkedBound and holdsTopShared: 16 of 80 ran
+	// three or four times (the tail plan, 300 groups, 2400, exactly); now 2.
+	if len(more) > len(paths)/10 {
+		t.Errorf("%d of %d path questions ran more than twice (the bounded run reached into its bound): want at most %d", len(more), len(paths), len(paths)/10)
+	}
+	if bounded < int64(len(paths))*3/4 {
+		t.Errorf("only %d of %d path questions bounded: the test no longer exercises planBound", bounded, len(paths))
+	}
+}
+
+// TestGroupImpactLimitFollowsGroups: the bytes of group impacts an index
+// keeps grow with its groups (groupImpLimit: groupImpTerms terms reaching
+// every group), not only groupImpBudget's floor: with no floor at all, a
+// 5,000-file index keeps its prose questions' group impacts, and asked
+// again they compute none (counted), within the limit.
+func TestGroupImpactLimitFollowsGroups(t *testing.T) {
+	old, oldKeep, oldBudget := pruneMinPostings, boundKeep, groupImpBudget
+	pruneMinPostings, boundKeep, groupImpBudget = 100, 1024, 0
+	t.Cleanup(func() { pruneMinPostings, boundKeep, groupImpBudget = old, oldKeep, oldBudget })
+	ix := NewIndex(proseGraph(5000))
+	ctx := context.Background()
+	prose := []string{"how is the session token cached", "which policy schedules the worker", "router handler for the request"}
+	for _, q := range prose {
+		if _, err := ix.Query(ctx, q, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ix.stats.groupImps.Load() == 0 {
+		t.Fatal("no group impacts computed: the questions were not bounded")
+	}
+	c0 := ix.stats.groupImps.Load()
+	for _, q := range prose {
+		if _, err := ix.Query(ctx, q, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := ix.stats.groupImps.Load() - c0; c != 0 {
+		t.Errorf("asked again, the questions computed %d group impacts: want 0 (kept within %d bytes for %d groups)", c, ix.groupImpLimit(), len(ix.groupPages))
+	}
+	if b, limit := ix.gimpBytes.Load(), ix.groupImpLimit(); b > limit || limit != int64(len(ix.groupPages))*8*groupImpTerms {
+		t.Errorf("%d bytes kept, limit %d for %d groups", b, limit, len(ix.groupPages))
+	}
+	t.Logf("%d bytes of group impacts kept for %d groups (limit %d)", ix.gimpBytes.Load(), len(ix.groupPages), ix.groupImpLimit())
+}

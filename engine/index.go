@@ -55,7 +55,7 @@ type Index struct {
 	ordOnce      sync.Once    // sets groupPages, segGroupBase
 	groupPages   []uint32     // the group pages in page order: a group's ordinal is its place here (groupbound.go)
 	segGroupBase []uint32     // per segment, the ordinal of its first group
-	gimpBytes    atomic.Int64 // bytes of group impacts kept with the segments (groupImpBudget)
+	gimpBytes    atomic.Int64 // bytes of group impacts kept with the segments (groupImpLimit)
 
 	hdrOnce sync.Once // sets hdrBits
 	hdrBits []uint64  // a bit per header file page, nil when none (isHeaderFile)

@@ -101,6 +101,9 @@ type prunePlan struct {
 	// boost (groupbound.go); nil for planPrune's plans.
 	ub   []float32
 	tabs [][]*groupImps // per analysis term, per segment of its termRef: its group impacts (planBound)
+	// boosted: the unmarked groups neighbourBound found among the best
+	// groups' neighbours, which boostNeighbours may lift (unmarkedBound).
+	boosted []uint32
 }
 
 // marked reports whether page p's group is marked.
@@ -194,6 +197,98 @@ func (ix *Index) markGroups(r *queryRun, pl *prunePlan, refs []termRef, dfs []in
 	return reached
 }
 
+// groupTabsOff turns tailTabs and restrictPlan off, so that tests can
+// exercise the postings blocks skipped otherwise (skip.go).
+var groupTabsOff bool
+
+// tailTabs gives planPrune's plan the group impacts of its tail and
+// common terms, where the index keeps them (groupImpacts, within
+// groupImpLimit), so that those terms decode only the postings of the
+// marked groups (accumulateGroups) instead of all of theirs: a question
+// naming two identifiers at 100k files ("CreateTemplate4 DeleteRouter7")
+// marks a few hundred groups, and its tail words hold 300k postings. A
+// term whose group impacts are not kept (or cannot be had) is
+// accumulated as before. Either way each marked page gets the same
+// additions in the same order: the scores are bit-identical.
+func (ix *Index) tailTabs(pl *prunePlan, refs []termRef, dfs []int, common []bool) {
+	if groupTabsOff || !ix.groupsContiguous() {
+		return
+	}
+	for i, df := range dfs {
+		if df == 0 || !pl.tail[i] && !common[i] {
+			continue
+		}
+		var tabs []*groupImps
+		for _, l := range refs[i].locs {
+			gi := ix.keptGroupImpacts(int(l.seg), l.id)
+			if gi == nil {
+				tabs = nil
+				break
+			}
+			tabs = append(tabs, gi)
+		}
+		if tabs != nil {
+			if pl.tabs == nil {
+				pl.tabs = make([][]*groupImps, len(dfs))
+			}
+			pl.tabs[i] = tabs
+		}
+	}
+}
+
+// restrictPlan is the restrict rule of a run without pruning as marks,
+// so that its common terms decode only the postings of the groups their
+// rarer terms reached (accumulateGroups) where the index keeps their
+// group impacts: a common term scores a page only when the page or its
+// group page already scored, so every page it can score lies in a group
+// holding a page touched by then, and no page of an unmarked group would
+// have been scored. The marks are the groups of the touched pages (after
+// pass 0, before any common term); nil when the index keeps no common
+// term's group impacts (heldGroupImpacts: computed for a bound or a
+// tail term; this computes none, as a common term's postings are many:
+// computing them on a second asking made that asking twice as slow).
+// "error handling for a negative count" at 100k files: handl reaches 58k
+// pages, its four common words hold 1.9M postings.
+func (ix *Index) restrictPlan(r *queryRun, refs []termRef, dfs []int, commonDF int) *prunePlan {
+	if groupTabsOff || r.opt.Explain || len(r.opt.Extra) > 0 || !ix.groupsContiguous() {
+		return nil
+	}
+	pl := &prunePlan{}
+	for i, df := range dfs {
+		if df <= commonDF {
+			continue
+		}
+		var tabs []*groupImps
+		for _, l := range refs[i].locs {
+			gi := ix.heldGroupImpacts(int(l.seg), l.id)
+			if gi == nil {
+				tabs = nil
+				break
+			}
+			tabs = append(tabs, gi)
+		}
+		if tabs != nil {
+			if pl.tabs == nil {
+				pl.tabs = make([][]*groupImps, len(dfs))
+			}
+			pl.tabs[i] = tabs
+		}
+	}
+	if pl.tabs == nil {
+		return nil
+	}
+	s := r.s
+	words := (ix.n + 63) / 64
+	if cap(s.marks) < words {
+		s.marks = make([]uint64, words)
+	}
+	pl.marks = s.marks[:words]
+	for _, p := range s.touched {
+		pl.mark(ix.group[p])
+	}
+	return pl
+}
+
 // markSignalGroups marks the groups of the pages the question's path,
 // focus, component and phrase signals lift: those signals are not in
 // any term's bound.
@@ -232,6 +327,20 @@ func (r *queryRun) pruneHolds(order []int, reached int, cut float64) bool {
 		}
 	}
 	return reached < len(order) || pl.bound < cut
+}
+
+// holdsTopShared reports whether top, boostShared's best groups of the
+// pruned run (at most sharedNeighbourTop), are the exact run's: no
+// unmarked group, scoring at most the plan's bound, can be among them.
+// With all sharedNeighbourTop places taken, the last must score above the
+// bound; with fewer (every group of the answer's order is in top), the
+// bound must be below the cut, so that no unmarked group enters the
+// order at all (a file named by its path alone: one group above the cut).
+func (pl *prunePlan) holdsTopShared(s *scratch, top []int, cut float64) bool {
+	if len(top) < sharedNeighbourTop {
+		return pl.bound < cut
+	}
+	return s.groups[top[len(top)-1]].score > pl.bound
 }
 
 // popcount is the number of marked groups.

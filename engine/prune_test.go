@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path"
 	"strings"
@@ -291,5 +292,124 @@ func TestPruneModeSequence(t *testing.T) {
 	}
 	if pm := firstPrune(Options{Kinds: []graph.Kind{graph.KindSymbol}}).next(pruneTailFailed); pm != (pruneMode{}) {
 		t.Errorf("a member-only question after a failed tail bound: mode %+v, want exact", pm)
+	}
+}
+
+// TestTailTermsDecodeMarkedGroups: a pruned question's tail terms whose
+// group impacts the index keeps decode only the postings of the marked
+// groups (tailTabs, accumulateGroups): fewer postings than with the group
+// impacts unavailable (counted, not timed), and the same answers.
+func TestTailTermsDecodeMarkedGroups(t *testing.T) {
+	old := pruneMinPostings
+	pruneMinPostings = 100
+	t.Cleanup(func() { pruneMinPostings = old })
+	g := pruneGraph()
+	var names []string
+	for _, p := range g.Pages {
+		if p.Kind == graph.KindSymbol && len(names) < 400 {
+			names = append(names, p.Name)
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	common := []string{"retry", "cache", "token", "record", "user", "session"}
+	var qs []string
+	for range 40 {
+		qs = append(qs, names[r.IntN(len(names))]+" "+names[r.IntN(len(names))]+" "+common[r.IntN(len(common))])
+	}
+	run := func(kept bool) (postings, groups int64, answers []string) {
+		ix := NewIndex(g)
+		if !kept {
+			ix.gimpBytes.Store(math.MaxInt64 / 2) // as if the limit were reached: no group impacts for tail terms
+		}
+		// Asked twice: a term's group impacts are computed the second time
+		// (keptGroupImpacts).
+		for range 2 {
+			answers = answers[:0]
+			for _, q := range qs {
+				res, err := ix.Query(context.Background(), q, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				answers = append(answers, answerJSON(t, res))
+			}
+		}
+		return ix.stats.postings.Load(), ix.stats.skippedGroups.Load(), answers
+	}
+	p0, _, want := run(false)
+	p1, skipped, got := run(true)
+	t.Logf("%d questions: %d postings decoded without the tail terms' group impacts, %d with (%d groups passed over)", len(qs), p0, p1, skipped)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%q: answer\n%s\nwant\n%s", qs[i], got[i], want[i])
+		}
+	}
+	// The count holds the essential terms' postings too (decoded in full
+	// both ways), and the first asking's: 600 files give 682k → 522k; at 100k files a question
+	// naming two identifiers decodes 42k postings instead of 513k.
+	if p1*100 > p0*85 {
+		t.Errorf("with group impacts the questions decoded %d postings, without %d: want at most 85%%", p1, p0)
+	}
+}
+
+// TestCommonTermsDecodeReachedGroups: in a run without pruning, a common
+// term decodes only the postings of the groups its question's rarer terms
+// reached (restrictPlan, accumulateGroups) where the index keeps its
+// group impacts (here computed beforehand): fewer postings than with them off (groupTabsOff;
+// counted, not timed), and the same answers, More included.
+func TestCommonTermsDecodeReachedGroups(t *testing.T) {
+	old, oldFloor := pruneMinPostings, commonTermFloor
+	pruneMinPostings, commonTermFloor = 1<<40, 100 // nothing pruned; common terms above 100 pages
+	t.Cleanup(func() { pruneMinPostings, commonTermFloor, groupTabsOff = old, oldFloor, false })
+	g := pruneGraph()
+	var names []string
+	for _, p := range g.Pages {
+		if p.Kind == graph.KindSymbol && len(names) < 400 {
+			names = append(names, p.Name)
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	common := []string{"retry", "cache", "token", "record", "user", "session"}
+	var qs []string
+	for range 40 {
+		qs = append(qs, names[r.IntN(len(names))]+" "+common[r.IntN(len(common))]+" "+common[r.IntN(len(common))])
+	}
+	ix := NewIndex(g)
+	run := func(off bool) (postings, groups int64, answers []string) {
+		groupTabsOff = off
+		p0, g0 := ix.stats.postings.Load(), ix.stats.skippedGroups.Load()
+		for _, q := range qs {
+			res, err := ix.Query(context.Background(), q, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.MoreAtLeast {
+				t.Fatalf("%q was pruned: the test means exact runs", q)
+			}
+			b, _ := json.Marshal(res)
+			answers = append(answers, string(b))
+		}
+		return ix.stats.postings.Load() - p0, ix.stats.skippedGroups.Load() - g0, answers
+	}
+	p0, _, want := run(true)
+	// The common terms' group impacts kept, as a bounded question would
+	// have left them (restrictPlan computes none).
+	for _, q := range qs {
+		for _, qt := range analyze(q).terms {
+			if ref, ok := ix.lookupTerm(qt.term); ok && ix.df(ref) > commonTermFloor {
+				for _, l := range ref.locs {
+					ix.groupImpacts(int(l.seg), l.id)
+				}
+			}
+		}
+	}
+	p1, skipped, got := run(false)
+	t.Logf("%d questions: %d postings decoded with the common terms' group impacts off, %d on (%d groups passed over)", len(qs), p0, p1, skipped)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%q: answer\n%s\nwant\n%s", qs[i], got[i], want[i])
+		}
+	}
+	if skipped == 0 || p1*100 > p0*85 {
+		t.Errorf("with group impacts the questions decoded %d postings, without %d (%d groups passed over): want at most 85%%", p1, p0, skipped)
 	}
 }

@@ -315,6 +315,7 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 		if pl := ix.planPrune(r, dfs, ceil, common); pm.tail && pl != nil {
 			if ix.markGroups(r, pl, refs, dfs, common) {
 				r.prune = pl
+				ix.tailTabs(pl, refs, dfs, common)
 			} else {
 				pl.clearMarks(r.s)
 			}
@@ -329,8 +330,13 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 	}
 	var cand, marked [][2]uint32 // pass 1's and the marked groups' candidate intervals (skip.go), built when first needed
 	candOK, markedOK := true, true
+	var rp *prunePlan // an exact run's restrict rule as marks (restrictPlan)
+	defer func() { rp.clearMarks(s) }()
 	for pass := range 2 {
 		restrict := pass == 1 && (len(s.touched) > 0 || r.prune != nil && r.prune.pass0)
+		if restrict && r.prune == nil {
+			rp = ix.restrictPlan(r, refs, dfs, commonDF)
+		}
 		for i, qt := range r.a.terms {
 			id, df := refs[i], dfs[i]
 			if df == 0 { // absent, or only on dead pages
@@ -350,8 +356,10 @@ func (ix *Index) scoreTerms(r *queryRun, pm pruneMode) {
 				var only *prunePlan // score only marked groups' pages
 				if r.prune != nil && (pass == 1 || r.prune.tail[i]) {
 					only = r.prune
+				} else if rp != nil && pass == 1 {
+					only = rp
 				}
-				if only != nil && only.ub != nil && !skipOff {
+				if only != nil && only.tabs != nil && only.tabs[i] != nil && !skipOff {
 					dec, sk := ix.accumulateGroups(id, only.tabs[i], w*(qt.weight/impactQuantMax), restrict, only, s)
 					ix.stats.postings.Add(int64(dec))
 					ix.stats.skippedGroups.Add(int64(sk))
@@ -616,11 +624,12 @@ func (ix *Index) boostNeighbours(r *queryRun) {
 }
 
 // boostShared is step 4b: a file neighbouring at least two of the best
-// sharedNeighbourTop groups (order, after the file signals) is lifted by
+// sharedNeighbourTop groups (order, the groups scoring at least cut,
+// after the file signals) is lifted by
 // sharedNeighbourBoost, never above the weakest of the groups it
 // neighbours. It runs after fileSignals so that no later factor carries a
 // capped group past the ones it was capped below.
-func (ix *Index) boostShared(r *queryRun, order []int) {
+func (ix *Index) boostShared(r *queryRun, order []int, cut float64) {
 	if sharedNeighbourBoost <= 0 {
 		return
 	}
@@ -646,7 +655,7 @@ func (ix *Index) boostShared(r *queryRun, order []int) {
 		top[k] = gi
 	}
 	pl := r.prune
-	if pl != nil && (n < len(top) || s.groups[top[n-1]].score <= pl.bound) {
+	if pl != nil && !pl.holdsTopShared(s, top[:n], cut) {
 		// A group the pruned run left unscored could be one of the top
 		// groups: the pruned answer cannot be shown to be the exact one.
 		pl.bound = math.Inf(1)
@@ -692,7 +701,7 @@ func (ix *Index) boostShared(r *queryRun, order []int) {
 		if pl != nil && !pl.marked(h.page) {
 			// Left unscored, or partly scored, by the pruned run: the
 			// exact run may lift it up to this.
-			pl.bound = max(pl.bound, min(bound*(1+sharedNeighbourBoost), h.low*0.999))
+			pl.bound = max(pl.bound, min(pl.unmarkedBound(ix, h.page, bound)*(1+sharedNeighbourBoost), h.low*0.999))
 		}
 		gi := int(s.slot[h.page]) - 1
 		if gi < 0 {
@@ -740,7 +749,7 @@ func (ix *Index) rankGroups(r *queryRun) (order []int, sorted int, cut float64) 
 	cut = best * minScoreShare
 	order = slices.DeleteFunc(order, func(i int) bool { return s.groups[i].score < cut })
 	ix.fileSignals(r, order)
-	ix.boostShared(r, order)
+	ix.boostShared(r, order, cut)
 	s.order = order
 	return order, ix.sortHead(r, order, 0), cut
 }
