@@ -20,9 +20,9 @@ import (
 // .780, TUNING.md). Here the best candidates (the head: those scoring at
 // least memberHeadShare of the best, at most memberHead) are rescored by
 // the share of the question's term mass (weight × idf) they hold, their
-// coverage: score × coverage. Ties then go to the member whose name holds
-// fewer words the question does not (GetInt before GetInt64 for a
-// question saying neither), then by ID.
+// coverage: score × coverage; ties by ID, as before. (Ties going first to
+// the member whose name holds fewer words the question does not say,
+// GetInt before GetInt64, changed no docsym answer: not kept.)
 //
 // The impacts of the head's pages are read from the terms' postings
 // (impactsOf), through the skip tables of long lists.
@@ -46,7 +46,6 @@ const memberHeadRunMax = 256
 // headCand is one candidate of the head with what its rerank reads.
 type headCand struct {
 	c      memberCand
-	extra  int // name words the question does not hold
 	id     [5]string
 	cover  float64 // the share of the question's term mass it holds
 	rerank float64
@@ -102,25 +101,6 @@ func (ix *Index) rerankMembers(r *queryRun, cands []memberCand) int {
 	slices.Sort(pages)
 	pages = slices.Compact(pages)
 	imps := make([]uint8, len(pages))
-	// The name words the question does not hold, for ties.
-	qterms := make(map[string]bool, len(r.a.terms))
-	for _, qt := range r.a.terms {
-		qterms[qt.term] = true
-	}
-	var ws, scratch []string
-	for i := range hc {
-		qual, _ := ix.symbolName(hc[i].c.page)
-		parts := nameParts(qual)
-		if len(parts) == 0 {
-			continue
-		}
-		ws, scratch = wordTerms(ws[:0], parts[len(parts)-1], scratch)
-		for _, w := range ws {
-			if !qterms[w] {
-				hc[i].extra++
-			}
-		}
-	}
 	held := make([]float64, len(hc))
 	total := 0.0
 	for _, tp := range r.tps {
@@ -153,9 +133,6 @@ func (ix *Index) rerankMembers(r *queryRun, cands []memberCand) int {
 	slices.SortFunc(hc, func(a, b headCand) int {
 		if a.rerank != b.rerank {
 			return cmp.Compare(b.rerank, a.rerank)
-		}
-		if a.extra != b.extra {
-			return cmp.Compare(a.extra, b.extra)
 		}
 		if c := compareParts(a.id, b.id); c != 0 {
 			return c
