@@ -84,6 +84,7 @@ var symbolCases = []struct {
 	{"Add the sales tax of a TaxRate to each line total.", []string{"shop/orders.py"}},                   // memberNameShare (TaxRate, a name the sentence writes, is defined in shop/regions.py)
 	{"order_total is the total of every line of an order, kept in the books.", []string{"shop/till.py"}}, // subjectTerms (shop/ledger.py's total_order has the same words and sorts first)
 	{"TaxRate", []string{"shop/regions.py"}},                                                             // a lookup (TestMemberTermsKeepLookups guards isLookup)
+	{"Return the label of the shelf for an order.", []string{"shop/captions.py"}},                        // rerankMembers' coverage (shop/shelves.py's label says "label" and "shelf" more often, not "order")
 }
 
 // TestGoldenRanking builds the polyglot fixture, asks every question and

@@ -57,7 +57,7 @@ func (ix *Index) answerMembers(r *queryRun, res *Result) bool {
 			return false
 		}
 	}
-	if !memberPruneHolds(cands, reached, memberBound(pl)) {
+	if !memberPruneHolds(cands, reached, memberBound(pl)) || !headHolds(r, memberBound(pl)) {
 		return false
 	}
 	ix.stats.pruned.Add(1)
@@ -130,4 +130,11 @@ func memberPruneHolds(cands []memberCand, reached int, bound float64) bool {
 		best = max(best, c.score)
 	}
 	return bound < best*minScoreShare
+}
+
+// headHolds reports whether the reranked head (rerankMembers) is the
+// exact answer's: the score that decided it is above the member bound, so
+// no candidate of an unmarked group could have joined it.
+func headHolds(r *queryRun, bound float64) bool {
+	return r.headFloor < 0 || r.headFloor > bound
 }

@@ -272,6 +272,11 @@ type queryRun struct {
 	factors [][]string     // --explain: multiplicative factors applied, per group
 	sig     groupSignals   // the question's signals, found before its terms are scored
 	prune   *prunePlan     // the question's tail terms (prune.go); nil: every term scores every page
+	// headFloor is the score that decided a member-only answer's reranked
+	// head (rerankMembers), -1 without one; headCover its candidates'
+	// coverage, for --explain.
+	headFloor float64
+	headCover []float64
 }
 
 // scoreTerms is step 1: accumulate text scores per page. At monorepo scale
@@ -1316,7 +1321,7 @@ func (ix *Index) packMembers(r *queryRun, res *Result) (cands []memberCand, reac
 	// takes the smallest left (the synthetic 100k-file benchmark's broad
 	// question ties 275k candidates at the best score, and sorting them
 	// all by ID was most of its time).
-	final := 0 // cands[rank:final] come from the heap
+	final := ix.rerankMembers(r, cands) // cands[:final] are in order (memberrank.go); cands[rank:final] come from the heap
 	var run idHeap
 	p := newPacker(res)
 	reached = len(cands)
@@ -1359,6 +1364,9 @@ func (ix *Index) packMembers(r *queryRun, res *Result) (cands []memberCand, reac
 			}
 			if r.opt.Explain {
 				fs = append([]string{"of " + ix.id(s.groups[c.gi].page)}, fs...)
+				if rank < len(r.headCover) {
+					fs = append(fs, fmt.Sprintf("words×%.2f", r.headCover[rank]))
+				}
 			}
 		}
 		st, ok := ix.stub(&g, fs, s, allowed, r.opt, r.a, r.tps)

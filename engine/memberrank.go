@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Reranking the head of a member-only answer (packMembers).
+//
+// A member's text score sums, over the question's terms it holds, the
+// term's weight × idf × its BM25F impact, each impact saturated on its
+// own (k1 1.2, and a name word weighs wName 4.0): a definition holding a
+// few of the sentence's words many times (Context.Value's doc says
+// "value" and "key" three times each) outscored the one whose doc says
+// every word of the sentence once (Context.GetString: "returns the value
+// associated with the key as a string"). A plain BM25 over the members'
+// own text, with each of its terms saturating sooner against the whole
+// text, ranked the second first (docstring → symbol Acc@1 .817 against
+// .780, TUNING.md). Here the best candidates (the head: those scoring at
+// least memberHeadShare of the best, at most memberHead) are rescored by
+// the share of the question's term mass (weight × idf) they hold, their
+// coverage: score × coverage; ties by ID, as before. (Ties going first to
+// the member whose name holds fewer words the question does not say,
+// GetInt before GetInt64, changed no docsym answer: not kept.)
+//
+// The impacts of the head's pages are read from the terms' postings
+// (impactsOf), through the skip tables of long lists.
+
+// memberHead is the most candidates a member-only answer reranks (more
+// than a default budget's answer lists).
+const memberHead = 64
+
+// memberHeadShare: a candidate joins the head when it scores at least
+// this share of the best (measured 0.5 and the first memberHead alone:
+// the same docstring → symbol answers; the share keeps the score that
+// decides the head high, so that pruning holds as often as without a
+// rerank, TestMemberPrunedEqualsExact).
+const memberHeadShare = 0.5
+
+// memberHeadRunMax bounds the head when a tie run crosses its end: the
+// whole run joins the head, unless the head would then be longer than
+// this; then the head ends before it.
+const memberHeadRunMax = 256
+
+// headCand is one candidate of the head with what its rerank reads.
+type headCand struct {
+	c      memberCand
+	id     [5]string
+	cover  float64 // the share of the question's term mass it holds
+	rerank float64
+}
+
+// rerankMembers rescores and orders cands' head (cands sorted by score)
+// and returns its length; cands[:head] are then in their final order. The
+// head is the candidates scoring at least memberHeadShare of the best, at
+// most memberHead of them (a tie run crossing that end joins whole, or
+// not at all when it is long). It sets r.headFloor to the score that
+// decided the head (-1 when there is none): the pruned answer is the
+// exact one only if that score is above the member bound, so that no
+// candidate of an unmarked group could have joined the head
+// (answerMembers, headHolds).
+func (ix *Index) rerankMembers(r *queryRun, cands []memberCand) int {
+	r.headFloor, r.headCover = -1, nil
+	n := len(cands)
+	if n < 2 || memberHead <= 0 {
+		return 0
+	}
+	floor := cands[0].score * memberHeadShare
+	head := 0
+	for head < n && cands[head].score >= floor {
+		head++
+	}
+	if head > memberHead {
+		head = memberHead
+		floor = cands[head-1].score
+		end := head
+		for end < n && cands[end].score == floor {
+			end++
+		}
+		if end > memberHeadRunMax {
+			for head > 0 && cands[head-1].score == floor {
+				head--
+			}
+		} else {
+			head = end
+		}
+	}
+	if head < 2 {
+		return 0
+	}
+	hc := make([]headCand, 0, head)
+	var pages []uint32
+	for _, c := range cands[:head] {
+		if r.s.groups[c.gi].extra > 0 {
+			return 0 // a memory page given at query time: no postings
+		}
+		hc = append(hc, headCand{c: c})
+		pages = append(pages, c.page)
+	}
+	slices.Sort(pages)
+	pages = slices.Compact(pages)
+	imps := make([]uint8, len(pages))
+	held := make([]float64, len(hc))
+	total := 0.0
+	for _, tp := range r.tps {
+		if tp.qt.weight <= 0 {
+			continue
+		}
+		ref, ok := ix.lookupTerm(tp.qt.term)
+		if !ok {
+			continue
+		}
+		clear(imps)
+		ix.impactsOf(ref, pages, imps)
+		w := tp.qt.weight * tp.idf
+		total += w
+		for i := range hc {
+			if j, _ := slices.BinarySearch(pages, hc[i].c.page); imps[j] > 0 {
+				held[i] += w
+			}
+		}
+	}
+	if total <= 0 {
+		return 0
+	}
+	for i := range hc {
+		h := &hc[i]
+		h.cover = held[i] / total
+		h.rerank = h.c.score * h.cover
+		h.id = ix.candID(h.c, r.s, r.opt.Extra)
+	}
+	slices.SortFunc(hc, func(a, b headCand) int {
+		if a.rerank != b.rerank {
+			return cmp.Compare(b.rerank, a.rerank)
+		}
+		if c := compareParts(a.id, b.id); c != 0 {
+			return c
+		}
+		if a.c.gi != b.c.gi {
+			return cmp.Compare(a.c.gi, b.c.gi)
+		}
+		return cmp.Compare(a.c.page, b.c.page)
+	})
+	r.headFloor = floor
+	r.headCover = r.headCover[:0]
+	for i := range hc {
+		cands[i] = hc[i].c
+		cands[i].score = hc[i].rerank
+		if r.opt.Explain {
+			r.headCover = append(r.headCover, hc[i].cover)
+		}
+	}
+	return len(hc)
+}
+
+// impactsOf sets imps[i] to term ref's impact on pages[i] (sorted,
+// distinct global pages; left 0 where the term is absent). A long
+// postings list is read only in the skip-table blocks that may hold one
+// of the pages.
+func (ix *Index) impactsOf(ref termRef, pages []uint32, imps []uint8) {
+	for _, l := range ref.locs {
+		sg := ix.segs[l.seg]
+		lo, _ := slices.BinarySearch(pages, sg.base)
+		hi, _ := slices.BinarySearch(pages, sg.base+uint32(sg.n))
+		if lo >= hi {
+			continue
+		}
+		post := ix.impacts(sg, l.id).post
+		n := uint64(sg.n)
+		i := lo
+		// merge decodes up to max postings from b (after page last) and
+		// sets the impacts of the pages it meets.
+		merge := func(b []byte, last uint64, max int) {
+			for ; max > 0 && i < hi && len(b) > 1; max-- {
+				d, k := uvarint(b)
+				if k <= 0 || k >= len(b) {
+					return
+				}
+				last += d
+				if last >= n {
+					return
+				}
+				for i < hi && uint64(pages[i]-sg.base) < last {
+					i++
+				}
+				if i < hi && uint64(pages[i]-sg.base) == last {
+					imps[i] = b[k]
+					i++
+				}
+				b = b[k+1:]
+			}
+		}
+		tab := ix.skipTable(sg, l.id, post)
+		if len(tab) == 0 {
+			merge(post, 0, math.MaxInt)
+			continue
+		}
+		for _, e := range tab {
+			for i < hi && pages[i]-sg.base < e.first {
+				i++
+			}
+			if i >= hi {
+				break
+			}
+			if pages[i]-sg.base <= e.last {
+				merge(post[e.off:], uint64(e.prev), skipBlock)
+			}
+		}
+	}
+}

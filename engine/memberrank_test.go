@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
+
+// TestZeroWeightTermsTouchNothing: a question term of weight 0 (a
+// member-only question's whole names at memberNameShare 0, say) is not
+// looked up: its postings would leave their pages at score 0, which the
+// accumulators take as untouched, so a page would be listed in touched
+// once for it and again for the next term, folded twice, and
+// packMembers' member list would hold a cycle (it looped). Each term
+// here comes first at weight 0, then at its own weight: every touched
+// page is listed once and scored.
+func TestZeroWeightTermsTouchNothing(t *testing.T) {
+	ix, qs := prunedIndex(t)
+	checked := 0
+	for _, q := range qs {
+		a := analyze(q)
+		zero := slices.Clone(a.terms)
+		for i := range zero {
+			zero[i].weight = 0
+		}
+		a.terms = append(zero, a.terms...)
+		r := queryRun{q: q, a: a, opt: Options{Kinds: []graph.Kind{graph.KindSymbol}}}
+		r.s = ix.getScratch()
+		ix.scoreTerms(&r, pruneMode{})
+		seen := make(map[uint32]bool, len(r.s.touched))
+		for _, p := range r.s.touched {
+			if seen[p] {
+				t.Fatalf("%q: page %d touched twice", q, p)
+			}
+			seen[p] = true
+			if r.s.score[p] == 0 {
+				t.Fatalf("%q: page %d touched at score 0", q, p)
+			}
+		}
+		checked += len(seen)
+		ix.putScratch(r.s)
+	}
+	if checked == 0 {
+		t.Fatal("no page touched: the test checks nothing")
+	}
+}
+
+// TestImpactsOfMatchesPostings: impactsOf reads a term's impact on a set
+// of pages as its full postings hold it, for long lists (through the skip
+// tables) and short ones, pages absent from the list left at 0.
+func TestImpactsOfMatchesPostings(t *testing.T) {
+	ix, qs := prunedIndex(t)
+	long := 0
+	for _, q := range qs {
+		for _, qt := range analyze(q).terms {
+			ref, ok := ix.lookupTerm(qt.term)
+			if !ok {
+				continue
+			}
+			pages, imps := ix.postings(ref, nil, nil)
+			want := make(map[uint32]uint8, len(pages))
+			for i, p := range pages {
+				want[p] = imps[i]
+			}
+			if len(pages) >= skipMinPostings {
+				long++
+			}
+			// every third page of the index, and every fifth posting
+			var ask []uint32
+			for p := uint32(0); p < uint32(ix.n); p += 3 {
+				ask = append(ask, p)
+			}
+			for i := 0; i < len(pages); i += 5 {
+				ask = append(ask, pages[i])
+			}
+			slices.Sort(ask)
+			ask = slices.Compact(ask)
+			got := make([]uint8, len(ask))
+			ix.impactsOf(ref, ask, got)
+			for i, p := range ask {
+				if got[i] != want[p] {
+					t.Fatalf("%q term %s page %d: impact %d, postings %d", q, qt.term, p, got[i], want[p])
+				}
+			}
+		}
+	}
+	if long == 0 {
+		t.Fatal("no term with a skip table: the test does not read one")
+	}
+}
