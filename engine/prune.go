@@ -218,22 +218,33 @@ func (ix *Index) tailTabs(pl *prunePlan, refs []termRef, dfs []int, common []boo
 		if df == 0 || !pl.tail[i] && !common[i] {
 			continue
 		}
-		var tabs []*groupImps
-		for _, l := range refs[i].locs {
-			gi := ix.keptGroupImpacts(int(l.seg), l.id)
-			if gi == nil {
-				tabs = nil
-				break
-			}
-			tabs = append(tabs, gi)
-		}
-		if tabs != nil {
-			if pl.tabs == nil {
-				pl.tabs = make([][]*groupImps, len(dfs))
-			}
-			pl.tabs[i] = tabs
-		}
+		pl.setTabs(i, len(dfs), termGroupTabs(refs[i], ix.keptGroupImpacts))
 	}
+}
+
+// termGroupTabs is a term's group impacts in every segment that holds it,
+// as get gives them; nil when one segment has none.
+func termGroupTabs(ref termRef, get func(seg int, id uint32) *groupImps) []*groupImps {
+	var tabs []*groupImps
+	for _, l := range ref.locs {
+		gi := get(int(l.seg), l.id)
+		if gi == nil {
+			return nil
+		}
+		tabs = append(tabs, gi)
+	}
+	return tabs
+}
+
+// setTabs records term i's group impacts (of n terms) when it has them.
+func (pl *prunePlan) setTabs(i, n int, tabs []*groupImps) {
+	if tabs == nil {
+		return
+	}
+	if pl.tabs == nil {
+		pl.tabs = make([][]*groupImps, n)
+	}
+	pl.tabs[i] = tabs
 }
 
 // restrictPlan is the restrict rule of a run without pruning as marks,
@@ -258,21 +269,7 @@ func (ix *Index) restrictPlan(r *queryRun, refs []termRef, dfs []int, commonDF i
 		if df <= commonDF {
 			continue
 		}
-		var tabs []*groupImps
-		for _, l := range refs[i].locs {
-			gi := ix.heldGroupImpacts(int(l.seg), l.id)
-			if gi == nil {
-				tabs = nil
-				break
-			}
-			tabs = append(tabs, gi)
-		}
-		if tabs != nil {
-			if pl.tabs == nil {
-				pl.tabs = make([][]*groupImps, len(dfs))
-			}
-			pl.tabs[i] = tabs
-		}
+		pl.setTabs(i, len(dfs), termGroupTabs(refs[i], ix.heldGroupImpacts))
 	}
 	if pl.tabs == nil {
 		return nil
