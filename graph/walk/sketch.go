@@ -213,7 +213,11 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	for range n {
 		wg.Go(func() {
 			stt := newStatter(root)
-			defer stt.closeAnchor()
+			defer func() {
+				stt.closeAnchor()
+				sinceStats.Add(int64(stt.stats))
+				sinceOpens.Add(int64(stt.opens))
+			}()
 			for {
 				u := int(next.Add(1)) - 1
 				if u >= len(plan.units) {
@@ -356,6 +360,17 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	slices.Sort(paths)
 	return paths, dirs, true
 }
+
+// sinceStats and sinceOpens count the stats and anchor opens of every
+// Since (SinceCalls).
+var sinceStats, sinceOpens atomic.Int64
+
+// SinceCalls returns how many stats (of a directory or file, by path or
+// relative to an anchor, or an anchor's own) and anchor opens the Since
+// calls of this process made: one stat per directory of the sketch and
+// per known file, and one open per anchor. Safe for concurrent use; for
+// tests.
+func SinceCalls() (stats, opens int64) { return sinceStats.Load(), sinceOpens.Load() }
 
 // anchorMin is how many entries (known files and directories) a directory
 // must have for Since to open it and stat them relative to it: the open,

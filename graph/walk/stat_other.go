@@ -77,12 +77,18 @@ func lstatTimes(path string) (timedStat, bool) {
 }
 
 // statter lstats paths below a root for a Sketch.
-type statter struct{ root string }
+type statter struct {
+	root         string
+	stats, opens int // for SinceCalls
+}
 
 func newStatter(root string) *statter { return &statter{root: root} }
 
 // lstat is lstatTimes(joinAbs(root, rel)).
-func (s *statter) lstat(rel string) (timedStat, bool) { return lstatTimes(joinAbs(s.root, rel)) }
+func (s *statter) lstat(rel string) (timedStat, bool) {
+	s.stats++
+	return lstatTimes(joinAbs(s.root, rel))
+}
 
 // openAnchor is never able to anchor here: the caller stats by path.
 func (s *statter) openAnchor(rel string) (timedStat, bool) { return timedStat{}, false }

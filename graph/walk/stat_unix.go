@@ -191,6 +191,9 @@ type statter struct {
 	root string
 	buf  []byte
 	fd   int // the open anchor directory (openAnchor), -1 when none
+	// stats and opens count the stats (lstat, fstatat, an anchor's fstat)
+	// and the anchor opens made, for SinceCalls.
+	stats, opens int
 }
 
 func newStatter(root string) *statter { return &statter{root: root, fd: -1} }
@@ -212,11 +215,13 @@ func (s *statter) openAnchor(rel string) (ts timedStat, ok bool) {
 		b = append(b, rel...)
 	}
 	s.buf = append(b, 0)
+	s.opens++
 	fd, err := openz(s.buf, anchorFlags)
 	if err != nil {
 		return timedStat{}, false
 	}
 	var st unix.Stat_t
+	s.stats++
 	if unix.Fstat(fd, &st) != nil {
 		unix.Close(fd)
 		return timedStat{}, false
@@ -238,6 +243,7 @@ func (s *statter) closeAnchor() {
 func (s *statter) lstatAt(sub string) (timedStat, bool) {
 	s.buf = append(append(s.buf[:0], sub...), 0)
 	var st unix.Stat_t
+	s.stats++
 	if lstatzAt(s.fd, s.buf, &st) != nil {
 		return timedStat{}, false
 	}
@@ -255,6 +261,7 @@ func (s *statter) lstat(rel string) (timedStat, bool) {
 	b = append(b, 0)
 	s.buf = b
 	var st unix.Stat_t
+	s.stats++
 	if lstatz(b, &st) != nil {
 		return timedStat{}, false
 	}

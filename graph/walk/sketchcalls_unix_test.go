@@ -1,0 +1,82 @@
+//go:build unix
+
+package walk
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+)
+
+// TestSketchSinceCalls: Since stats each directory of the sketch and each
+// known file once, whether the tree stands or an entry changed, and opens
+// only the anchors (the root and the directories of at least anchorMin
+// entries): what bounds a build's check of a 100k-file tree (182k stats).
+func TestSketchSinceCalls(t *testing.T) {
+	old := RacyMargin
+	RacyMargin = 20 * time.Millisecond
+	t.Cleanup(func() { RacyMargin = old })
+	root := t.TempDir()
+	files := map[string]string{"top.go": "package top\n", "a/b/c.go": "package c\n", "a/d.go": "package a\n"}
+	for i := range 6 {
+		files[fmt.Sprintf("hub/f%d.go", i)] = "package h\n"
+		files[fmt.Sprintf("hub/s%d/x.go", i)] = "package s\n"
+	}
+	files["hub/s0/y.go"] = "package s\n"
+	walktest.WriteTree(t, root, files)
+	opt := Options{Detect: testDetect, Sketch: true}
+	time.Sleep(60 * time.Millisecond)
+	res := mustWalk(t, root, opt)
+	if res.Sketch == nil {
+		t.Fatal("no sketch")
+	}
+	kn := known(res)
+	// The anchors, counted apart from planAnchors: the root, and the
+	// directories holding at least anchorMin directories and known files.
+	entries := map[string]int{}
+	for _, d := range res.Sketch.Dirs {
+		if d.Rel != "" {
+			entries[parentRel(d.Rel)]++
+		}
+	}
+	for _, f := range kn {
+		entries[parentRel(f.Path)]++
+	}
+	anchors := 0
+	for _, d := range res.Sketch.Dirs {
+		if d.Rel == "" || entries[d.Rel] >= anchorMin {
+			anchors++
+		}
+	}
+	if anchors < 2 {
+		t.Fatalf("%d anchors: the tree should hold one besides the root", anchors)
+	}
+	wantStats := int64(len(res.Sketch.Dirs) + len(kn))
+	for _, change := range []string{"none", "edit", "remove"} {
+		switch change {
+		case "edit":
+			abs := filepath.Join(root, "hub/s0/x.go")
+			os.WriteFile(abs, []byte("package s // edited\n"), 0o644)
+			later := time.Now().Add(-time.Hour)
+			os.Chtimes(abs, later, later)
+		case "remove":
+			os.RemoveAll(filepath.Join(root, "hub/s1"))
+		}
+		stats0, opens0 := SinceCalls()
+		if _, _, ok := res.Sketch.Since(context.Background(), root, opt, kn); !ok {
+			t.Fatalf("%s: Since gave up", change)
+		}
+		stats1, opens1 := SinceCalls()
+		if got := stats1 - stats0; got != wantStats {
+			t.Errorf("%s: Since made %d stats; want %d (one per directory of the sketch and per known file: %d + %d)", change, got, wantStats, len(res.Sketch.Dirs), len(kn))
+		}
+		if got := opens1 - opens0; got != int64(anchors) {
+			t.Errorf("%s: Since opened %d directories; want %d (the anchors)", change, got, anchors)
+		}
+	}
+}
