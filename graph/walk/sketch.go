@@ -184,7 +184,17 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	if sk.GitIndex.Path != "" && stampOf(sk.GitIndex.Path).Stamp != sk.GitIndex.Stamp {
 		return nil, nil, false
 	}
-	// The directories and files, stat'ed on two goroutines.
+	// The directories and files, stat'ed on two goroutines. At 100k files
+	// (82.5k directories) this is 182.9k stats (175.3k fstatat, 7.6k
+	// anchors' fstat), each directory and file once (SinceCalls), and
+	// 84 % of a no-change build's CPU: the kernel's path lookup is a third of
+	// it and the syscall entry about a twentieth, so a cheaper call
+	// (statx with a small mask) saves nothing measurable. RawSyscall
+	// instead of Syscall cut the CPU of the stats by 10–20 % (the runtime's
+	// monitor stopped waking to take back Ps in a system call) but, on
+	// 2 cores loaded by other work, made the stats take 1.4 s where they
+	// took 0.9 s, and would hold the Ps in a stat that blocks (a network
+	// file system): not taken.
 	type statted struct {
 		moved bool
 		ds    DirStamp
