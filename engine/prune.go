@@ -82,6 +82,7 @@ type queryStats struct {
 	compTerms                      atomic.Int64 // path-segment terms componentHits scanned (compmemo.go)
 	runs                           atomic.Int64 // runs of Query's steps (query): one per question, more when a pruned answer failed
 	groupImps                      atomic.Int64 // terms' group impacts computed, per segment (groupImpacts; the rest were kept)
+	rankTies                       atomic.Int64 // runs of tied groups sortGroups ordered by ID rank (idrank.go)
 }
 
 // prunePlan is one question's pruning: which terms are tail terms, the
