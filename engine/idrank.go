@@ -29,7 +29,8 @@ type idRanks []uint32
 const noRank = ^uint32(0)
 
 // buildIDRanks ranks the group pages' IDs (a record read per group
-// page, then a sort: ~80 ms at 100k files) and publishes the ranks.
+// page, then a sort: 0.24 s of CPU at 100k files, in the background)
+// and publishes the ranks.
 func (ix *Index) buildIDRanks() {
 	ix.groupOrdinals()
 	type key struct {
