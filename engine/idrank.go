@@ -14,9 +14,9 @@ import (
 // head's last score, and sorting them, and finding the best few for the
 // neighbour boosts, decoded their IDs a few times over (a third of the
 // question's CPU). An opened index ranks its group pages' IDs once, in
-// the background (OpenSegments), and compares ranks: the order is the
-// one comparing the IDs gives (equal IDs, equal ranks), so answers are
-// the same whether the ranks are there yet or not.
+// the background once settled (OpenSegments), and compares ranks: the
+// order is the one comparing the IDs gives (equal IDs, equal ranks), so
+// answers are the same whether the ranks are there yet or not.
 
 // idRanks is, per page, the rank of a group page's ID among all group
 // pages' IDs, equal IDs ranked equal; noRank for the other pages. Per

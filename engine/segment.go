@@ -303,9 +303,11 @@ func openSegmentData(segs []SegmentData) (*Index, error) {
 		// Nearly every query reads neighbours (the neighbour boost): the
 		// lists build on another core while the first query scores text,
 		// and so do the project words every query's name signal reads
-		// (a walk of the path terms: ~50 ms at 100k files), and the
-		// group pages' IDs are ranked; then the member records are
-		// compressed (recchunks.go).
+		// (a walk of the path terms: ~50 ms at 100k files); then the
+		// member records are compressed (recchunks.go). Once settled,
+		// the group pages' IDs are ranked (idrank.go): that reads only
+		// the group pages' records, kept apart from the stored bytes,
+		// and the memory those held is not kept for it.
 		if !ix.ownNeighbours() {
 			ix.adjOnce.Do(ix.buildAdj)
 		}
@@ -313,9 +315,9 @@ func openSegmentData(segs []SegmentData) (*Index, error) {
 		for _, sg := range ix.segs {
 			sg.headKeys() // term lookups' keys (termheads.go)
 		}
-		ix.buildIDRanks() // ties broken by rank (idrank.go)
 		chunkAll(ix.segs)
 		close(ix.settled)
+		ix.buildIDRanks()
 	}()
 	return ix, nil
 }
