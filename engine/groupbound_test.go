@@ -153,7 +153,7 @@ func TestBoundScoresFewerPages(t *testing.T) {
 }
 
 // TestGroupImpactsKept: the group impacts a prose question computed are
-// kept, 8 bytes a group reached, while they fit groupImpBudget, and the
+// kept, 8 bytes a group reached and 8 a checkpoint, while they fit groupImpBudget, and the
 // question asked again computes none (counted, not timed); its answer is
 // the same.
 func TestGroupImpactsKept(t *testing.T) {
@@ -172,18 +172,21 @@ func TestGroupImpactsKept(t *testing.T) {
 		first = append(first, answerJSON(t, res))
 	}
 	computed := ix.stats.groupImps.Load()
-	groups := int64(0)
+	groups, tabs := int64(0), int64(0)
 	for _, sg := range ix.segs {
 		sg.gimps.Range(func(_, v any) bool {
 			groups += int64(len(v.(*groupImps).e))
+			tabs++
 			return true
 		})
 	}
 	if computed == 0 || groups == 0 {
 		t.Fatalf("%d group impacts computed, %d groups kept: the questions were not bounded", computed, groups)
 	}
-	if b := ix.gimpBytes.Load(); b > 8*groups {
-		t.Errorf("%d bytes kept for %d groups reached: want at most 8 a group", b, groups)
+	// 8 bytes a group, and a checkpoint of 8 bytes every groupCkStep
+	// groups of a term (its first group's included).
+	if b, want := ix.gimpBytes.Load(), 8*groups+8*(groups/groupCkStep+tabs); b > want {
+		t.Errorf("%d bytes kept for %d groups reached in %d terms: want at most %d (8 a group, 8 a checkpoint)", b, groups, tabs, want)
 	}
 	for i, q := range prose {
 		c0 := ix.stats.groupImps.Load()
@@ -279,4 +282,65 @@ func TestGroupImpactLimitFollowsGroups(t *testing.T) {
 		t.Errorf("%d bytes kept, limit %d for %d groups", b, limit, len(ix.groupPages))
 	}
 	t.Logf("%d bytes of group impacts kept for %d groups (limit %d)", ix.gimpBytes.Load(), len(ix.groupPages), ix.groupImpLimit())
+}
+
+// TestCheckpointedGroupsEqualExact: on an index where a bounded or
+// pruned question marks few groups against those its words reach, the
+// words' postings are decoded through the checkpoints of their group
+// impacts (counted), and every answer that holds is the exact one, as is
+// Query's.
+func TestCheckpointedGroupsEqualExact(t *testing.T) {
+	old, oldKeep := pruneMinPostings, boundKeep
+	pruneMinPostings, boundKeep = 100, 48
+	t.Cleanup(func() { pruneMinPostings, boundKeep = old, oldKeep })
+	g := pruneGraphN(3000)
+	ix := NewIndex(g)
+	r := rand.New(rand.NewPCG(11, 12))
+	var qs []string
+	for len(qs) < 120 {
+		p := &g.Pages[r.IntN(len(g.Pages))]
+		switch {
+		case p.Kind == graph.KindFile && len(qs)%3 == 0:
+			qs = append(qs, p.Path)
+		case p.Kind == graph.KindSymbol && len(qs)%3 == 1:
+			qs = append(qs, p.Name)
+		case p.Kind == graph.KindSymbol:
+			q := &g.Pages[r.IntN(len(g.Pages))]
+			qs = append(qs, p.Name+" "+q.Name)
+		}
+	}
+	// Twice: the second asking finds the group impacts kept. Each
+	// question is run pruned as Query first runs it, and bounded (as
+	// Query runs it again when the first fails).
+	c0, held := ix.stats.ckSegs.Load(), 0
+	for round := range 2 {
+		for _, q := range qs {
+			opt := Options{BudgetTokens: []int{2000, 600, 8000}[len(q)%3]}
+			exact, _ := runQuery(ix, q, opt, false)
+			for _, pm := range []pruneMode{firstPrune(opt), {keep: boundKeep, retry: true}} {
+				res := Result{Query: q, BudgetTokens: opt.BudgetTokens, Results: []Stub{}}
+				a := analyze(q)
+				ix.exactSignal(&res, a.idents, opt.Extra)
+				c1 := ix.stats.ckSegs.Load()
+				pr, po, _ := ix.query(t.Context(), q, opt, a, ix.signals(a, opt), res, pm)
+				if po != pruneHeld {
+					continue
+				}
+				if ix.stats.ckSegs.Load() > c1 {
+					held++
+				}
+				if got, want := answerJSON(t, pr), answerJSON(t, exact); got != want {
+					t.Fatalf("round %d, %q (%+v): pruned answer\n%s\nwant\n%s", round, q, pm, got, want)
+				}
+			}
+			if got, _ := ix.Query(t.Context(), q, opt); answerJSON(t, got) != answerJSON(t, exact) {
+				t.Fatalf("round %d, %q: Query's answer differs from the exact one", round, q)
+			}
+		}
+	}
+	ck := ix.stats.ckSegs.Load() - c0
+	t.Logf("%d questions twice: %d term segments read through checkpoints, in %d pruned answers that held", len(qs), ck, held)
+	if held < len(qs)/5 {
+		t.Errorf("%d term segments read through checkpoints, in %d pruned answers that held: the test no longer exercises them", ck, held)
+	}
 }

@@ -68,6 +68,8 @@ type Index struct {
 
 	comps compMemo // componentHits per leading component (compmemo.go)
 
+	idRank atomic.Pointer[idRanks] // the group pages' ID ranks, once built (idrank.go)
+
 	// fromSegments: made by OpenSegments, whose segments keep only what
 	// queries read (detach, chunkRecords), so it does not encode.
 	fromSegments bool

@@ -82,6 +82,8 @@ type queryStats struct {
 	compTerms                      atomic.Int64 // path-segment terms componentHits scanned (compmemo.go)
 	runs                           atomic.Int64 // runs of Query's steps (query): one per question, more when a pruned answer failed
 	groupImps                      atomic.Int64 // terms' group impacts computed, per segment (groupImpacts; the rest were kept)
+	rankTies                       atomic.Int64 // runs of tied groups sortGroups ordered by ID rank (idrank.go)
+	ckSegs                         atomic.Int64 // a term's segments whose marked groups accumulateGroups found through checkpoints (groupbound.go)
 }
 
 // prunePlan is one question's pruning: which terms are tail terms, the
@@ -104,12 +106,49 @@ type prunePlan struct {
 	// boosted: the unmarked groups neighbourBound found among the best
 	// groups' neighbours, which boostNeighbours may lift (unmarkedBound).
 	boosted []uint32
+	// nMarks and ords are the marks counted and their groups' ordinals
+	// in order, made when accumulateGroups first needs them and valid
+	// while counted and ordsMade hold (mark clears them).
+	nMarks            int
+	ords              []uint32
+	counted, ordsMade bool
 }
 
 // marked reports whether page p's group is marked.
 func (pl *prunePlan) marked(gp uint32) bool { return pl.marks[gp>>6]&(1<<(gp&63)) != 0 }
 
-func (pl *prunePlan) mark(gp uint32) { pl.marks[gp>>6] |= 1 << (gp & 63) }
+func (pl *prunePlan) mark(gp uint32) {
+	pl.marks[gp>>6] |= 1 << (gp & 63)
+	pl.counted, pl.ordsMade = false, false
+}
+
+// markCount is the number of marked groups (popcount, once).
+func (pl *prunePlan) markCount() int {
+	if !pl.counted {
+		pl.nMarks, pl.counted = pl.popcount(), true
+	}
+	return pl.nMarks
+}
+
+// markedOrdinals returns the ordinals (groupOrdinals) of the marked
+// groups in increasing order, made once.
+func (pl *prunePlan) markedOrdinals(ix *Index) []uint32 {
+	if pl.ordsMade {
+		return pl.ords
+	}
+	ords := make([]uint32, 0, pl.markCount())
+	for wi, word := range pl.marks {
+		for word != 0 {
+			g := uint32(wi<<6 + bits.TrailingZeros64(word))
+			word &= word - 1
+			if o, ok := ix.ordinalOf(g); ok {
+				ords = append(ords, o)
+			}
+		}
+	}
+	pl.ords, pl.ordsMade = ords, true
+	return ords
+}
 
 // planPrune decides a question's tail terms (nil: no pruning). terms are
 // the question's terms as scoreTerms found them (df 0 when absent),

@@ -102,6 +102,7 @@ type scratch struct {
 	keys     []rankKey   // reused by sortGroups
 	locs     []termLoc   // the question's terms' locations (scoreTerms), cleared by putScratch
 	idKeys   []idKey     // reused by sortGroups
+	rankIDs  []uint64    // reused by sortByRank
 }
 
 // groupAcc accumulates one answer group: a file with its matching members,
@@ -585,6 +586,7 @@ func (ix *Index) boostNeighbours(r *queryRun) {
 		return
 	}
 	s := r.s
+	rk := ix.ranks()
 	var top [neighbourTop]int
 	for k := range top {
 		top[k] = -1
@@ -600,7 +602,7 @@ func (ix *Index) boostNeighbours(r *queryRun) {
 			// build moves pages to a delta segment, and the boost must
 			// not move with them.
 			if top[k] < 0 || g.score > s.groups[top[k]].score ||
-				g.score == s.groups[top[k]].score && compareParts(ix.idParts(g.page), ix.idParts(s.groups[top[k]].page)) < 0 {
+				g.score == s.groups[top[k]].score && ix.compareIDs(rk, g.page, s.groups[top[k]].page) < 0 {
 				copy(top[k+1:], top[k:len(top)-1])
 				top[k] = i
 				break
@@ -639,6 +641,7 @@ func (ix *Index) boostShared(r *queryRun, order []int, cut float64) {
 		return
 	}
 	s := r.s
+	rk := ix.ranks()
 	var top [sharedNeighbourTop]int
 	n := 0
 	for _, gi := range order {
@@ -647,7 +650,7 @@ func (ix *Index) boostShared(r *queryRun, order []int, cut float64) {
 			continue
 		}
 		k := n
-		for k > 0 && groupBefore(ix, g, &s.groups[top[k-1]]) {
+		for k > 0 && groupBefore(ix, rk, g, &s.groups[top[k-1]]) {
 			k--
 		}
 		if k >= len(top) {
@@ -733,8 +736,8 @@ type sharedHit struct {
 
 // groupBefore reports whether g ranks before h: higher score, then ID (as
 // rankGroups orders them).
-func groupBefore(ix *Index, g, h *groupAcc) bool {
-	return g.score > h.score || g.score == h.score && compareParts(ix.idParts(g.page), ix.idParts(h.page)) < 0
+func groupBefore(ix *Index, rk idRanks, g, h *groupAcc) bool {
+	return g.score > h.score || g.score == h.score && ix.compareIDs(rk, g.page, h.page) < 0
 }
 
 // rankGroups is step 4: the groups scoring at least minScoreShare of the
@@ -1156,10 +1159,15 @@ func (ix *Index) sortGroups(r *queryRun, order []int) {
 	// Runs of equal scores are put in ID order with each ID decoded once
 	// (comparing decoded IDs at every step was most of the sort on moby).
 	ids := r.s.idKeys
+	rk := ix.ranks()
 	for i := 0; i < len(keys); {
 		j := i + 1
 		for j < len(keys) && keys[j].score == keys[i].score {
 			j++
+		}
+		if j-i > 1 && rk != nil && ix.sortByRank(r.s, rk, keys[i:j]) {
+			i = j
+			continue
 		}
 		if j-i > 1 {
 			ids = ids[:0]

@@ -304,7 +304,10 @@ func openSegmentData(segs []SegmentData) (*Index, error) {
 		// lists build on another core while the first query scores text,
 		// and so do the project words every query's name signal reads
 		// (a walk of the path terms: ~50 ms at 100k files); then the
-		// member records are compressed (recchunks.go).
+		// member records are compressed (recchunks.go). Once settled,
+		// the group pages' IDs are ranked (idrank.go): that reads only
+		// the group pages' records, kept apart from the stored bytes,
+		// and the memory those held is not kept for it.
 		if !ix.ownNeighbours() {
 			ix.adjOnce.Do(ix.buildAdj)
 		}
@@ -314,6 +317,7 @@ func openSegmentData(segs []SegmentData) (*Index, error) {
 		}
 		chunkAll(ix.segs)
 		close(ix.settled)
+		ix.buildIDRanks()
 	}()
 	return ix, nil
 }
