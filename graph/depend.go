@@ -105,6 +105,27 @@ func ImportKeys(f *FileRecord, goModule string) []string {
 	return out
 }
 
+// contextKeys is ImportKeys with the questions importedNames asks too
+// (the module a Python `from M import name` takes a name from): every
+// question about the tree's paths that resolving f's references reads
+// an answer of.
+func contextKeys(f *FileRecord, goModule string) []string {
+	keys := ImportKeys(f, goModule)
+	if f.Facts == nil || langFamily(f.Lang) != "python" {
+		return keys
+	}
+	k := &keyRecorder{goModule: goModule, keys: map[string]bool{}}
+	for _, im := range f.Facts.Imports {
+		if mod := fromModule(im); im.Alias != "" && mod != "" {
+			resolveImport(k, f, mod)
+		}
+	}
+	for s := range k.keys {
+		keys = append(keys, s)
+	}
+	return keys
+}
+
 // keyRecorder is a World with no files and no definitions that records
 // the questions it is asked.
 type keyRecorder struct {
@@ -372,7 +393,8 @@ func (c *Change) refSees(nc *NameChange, rf *parser.Ref, fam, dir string, import
 // named n are the edges the references of key (P, n) added. When the
 // key's references read the same in the stored record and the new one,
 // the file's imports and their answers are the same (the same imports,
-// no path of the tree added or removed, the same Go module), and neither
+// the same Go module, none of the questions they ask about the tree's
+// paths in Change.Keys: contextKeys), and neither
 // n nor a type any of them names had a definition added or removed, the
 // key's edges are the stored ones; every other key is resolved again.
 // The stored edges of a resolved key go: those from P to a definition

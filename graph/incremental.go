@@ -263,8 +263,21 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		oldAffected[pc.Path] = pc
 	}
 	// A partial re-resolution needs the answers of the file's imports to
-	// stand: no path added or removed, the same Go module.
-	partialOK := sameGoMod && !pathsMoved && len(change.Keys) == 0
+	// stand: the same Go module, and with paths added or removed, none of
+	// the questions its imports ask about them answered otherwise.
+	partialOK := func(r *FileRecord) bool {
+		if !sameGoMod || change.Keys[keyGoMod] {
+			return false
+		}
+		if pathsMoved && len(change.Keys) > 0 {
+			for _, k := range contextKeys(r, goMod) {
+				if change.Keys[k] {
+					return false
+				}
+			}
+		}
+		return true
+	}
 	plans := map[string]*partialPlan{}
 	olds := map[string]*segPiece{}
 	var full []*FileRecord
@@ -284,7 +297,7 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 				}
 			}
 		}
-		if !partialOK || old == nil || old.rec == nil || old.rec.Lang != r.Lang || !sameImports(old.rec, r) {
+		if old == nil || old.rec == nil || old.rec.Lang != r.Lang || !sameImports(old.rec, r) || !partialOK(r) {
 			full = append(full, r)
 			refNames = append(refNames, RefNames(r)...)
 			continue

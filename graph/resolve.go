@@ -577,14 +577,7 @@ func (r *resolver) importedNames(f *FileRecord, aliasDir map[string]string) (map
 		if im.Alias == "" || aliasDir[im.Alias] != "" {
 			continue // binds no name, or a module of the repository
 		}
-		// The module a name comes from: "a.b" of "a.b.name", ".." of "..name".
-		mod := ""
-		if i := strings.LastIndexByte(im.Path, '.'); i >= 0 {
-			if mod = im.Path[:i]; strings.Trim(mod, ".") == "" {
-				mod = im.Path[:i+1]
-			}
-		}
-		if mod != "" {
+		if mod := fromModule(im); mod != "" {
 			m, seen := mods[mod]
 			if !seen {
 				_, m.dir, m.ok = resolveImport(r.w, f, mod)
@@ -601,6 +594,18 @@ func (r *resolver) importedNames(f *FileRecord, aliasDir map[string]string) (map
 		external[im.Alias] = true
 	}
 	return nameDir, external
+}
+
+// fromModule is the module a Python import binding a name takes it from:
+// "a.b" of "a.b.name", ".." of "..name"; "" if none.
+func fromModule(im parser.Import) string {
+	mod := ""
+	if i := strings.LastIndexByte(im.Path, '.'); i >= 0 {
+		if mod = im.Path[:i]; strings.Trim(mod, ".") == "" {
+			mod = im.Path[:i+1]
+		}
+	}
+	return mod
 }
 
 // typeBase is the last name of a reference's Type ("URL" of "url.URL"):

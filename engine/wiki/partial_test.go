@@ -15,7 +15,7 @@ import (
 )
 
 // TestIncrementalEqualsFullDefinitions adds and removes definitions in
-// files that stay (no path added or removed), on a tree cut in segments
+// files that stay, and files that define names others use, on a tree cut in segments
 // of 2 files, so that the changed and the referencing files lie in
 // different segments: each build resolves the changed files and their
 // dependents in part (graph's resolvePartial: the references of names no
@@ -40,6 +40,7 @@ func TestIncrementalEqualsFullDefinitions(t *testing.T) {
 		use  = "python/bookstore/app/use.py"
 		zPy  = "python/bookstore/lib/z.py"
 		mPy  = "python/bookstore/lib/m1.py"
+		nPy  = "python/bookstore/other/n.py"
 		aSrc = "package inventory\n\n// PartialHelper is a helper.\nfunc PartialHelper() int { return 1 }\n"
 		zSrc = "def z_fn():\n    return 1\n"
 		mSrc = "def m_fn():\n    return 2\n"
@@ -76,6 +77,12 @@ func TestIncrementalEqualsFullDefinitions(t *testing.T) {
 			map[string]string{use: "def use():\n    return z_fn()\n\n\ndef use_later():\n    return later_fn() + m_fn()\n"},
 			[][2]string{{graph.SymbolID(use, "use_later"), graph.SymbolID(zPy, "later_fn")}, {graph.SymbolID(use, "use_later"), graph.SymbolID(mPy, "m_fn")}},
 			[][2]string{{useID, graph.SymbolID(zPy, "later_fn")}}},
+		{"remove m1.py (a path removed)",
+			map[string]string{mPy: ""},
+			[][2]string{{graph.SymbolID(use, "use_later"), graph.SymbolID(zPy, "later_fn")}}, [][2]string{{graph.SymbolID(use, "use_later"), graph.SymbolID(mPy, "m_fn")}}},
+		{"add n.py defining m_fn (a path added)",
+			map[string]string{nPy: mSrc},
+			[][2]string{{graph.SymbolID(use, "use_later"), graph.SymbolID(nPy, "m_fn")}}, nil},
 		{"remove later_fn from z.py, rename z_fn",
 			map[string]string{zPy: "def z_fn2():\n    return 1\n"},
 			nil, [][2]string{{graph.SymbolID(use, "use_later"), graph.SymbolID(zPy, "later_fn")}, {useID, graph.SymbolID(zPy, "z_fn")}}},
@@ -83,7 +90,13 @@ func TestIncrementalEqualsFullDefinitions(t *testing.T) {
 	for _, st := range steps {
 		var paths []string
 		for rel, src := range st.files {
-			write(rel, src)
+			if src == "" {
+				if err := os.Remove(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				write(rel, src)
+			}
 			paths = append(paths, rel)
 		}
 		slices.Sort(paths)
