@@ -681,8 +681,8 @@ func mergeDiagnostics(old []FileDiagnostic, gone map[string]bool, parsed []*File
 // reuseEdges returns, of the parsed files, those whose stored edges stand
 // as the pieces of their new records (reused), the others (todo), and
 // the stored copies it read (of every parsed file stored in the same
-// language: a file it does not reuse is resolved again in part from its
-// copy, resolvePartial). A file's edges follow from its path, language,
+// language, up to partialMaxFiles parsed files: a file it does not reuse
+// is resolved again in part from its copy, resolvePartial). A file's edges follow from its path, language,
 // definitions, references (all but their lines) and imports, and from
 // the World's answers to the questions those ask; so when all of them
 // read as in its stored copy and change does not affect the stored copy,
@@ -699,7 +699,6 @@ func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[
 		if !ok || sr == nil || sum.Lang != r.Lang {
 			continue
 		}
-		bySeg[sr] = append(bySeg[sr], r.Path)
 		ps := filePages(r, nil)
 		var defs []defName
 		for i := range ps {
@@ -709,7 +708,10 @@ func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[
 		}
 		if slices.Equal(defs, sum.Defs) {
 			pages[r.Path] = ps
+		} else if len(parsed) > partialMaxFiles {
+			continue // resolved in full: its segment is not decoded for it
 		}
+		bySeg[sr] = append(bySeg[sr], r.Path)
 	}
 	if len(bySeg) == 0 {
 		return nil, parsed, nil, nil
@@ -738,6 +740,12 @@ func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[
 	}
 	return reused, todo, stored, nil
 }
+
+// partialMaxFiles is the most parsed files a build reads the stored
+// copies of when their definitions changed, to resolve them in part: a
+// large change (a branch switched) resolves them in full, and decodes no
+// segment for them.
+const partialMaxFiles = 256
 
 // partialFiles counts the files resolved in part (tests).
 var partialFiles atomic.Int64
