@@ -36,5 +36,10 @@
 // unique match anywhere; a name defined more than maxFanOut times in the
 // deciding tier gets no edge rather than thousands. It runs per file
 // against a World (world.go): in memory for a full build, served by the
-// segments' keys for an incremental one (segworld.go).
+// segments' keys for an incremental one (segworld.go). An incremental
+// build re-resolves a changed file and the files its change may alter
+// (depend.go) in part: a reference whose name, and whose typed
+// qualifier's type, had no definition added or removed, read as in the
+// stored copy from the same page, keeps its stored edges, so that only
+// the names the change touches are looked up (resolvePartial).
 package graph

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/parser"
@@ -239,11 +240,14 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		}
 	}
 	// Re-resolve the parsed and affected files against the new tree, but
-	// for the parsed files whose stored edges stand (reuseEdges).
+	// for the parsed files whose stored edges stand (reuseEdges), and, of
+	// the others, but for the references the change cannot alter
+	// (depend.go: partial re-resolution).
 	var reusedEdges []*segPiece
 	var stored map[string]*segPiece // stored copies of parsed files reuseEdges read
 	toResolve := parsed
-	if prevGoModule(prev, goMod) == goMod {
+	sameGoMod := prevGoModule(prev, goMod) == goMod
+	if sameGoMod {
 		if reusedEdges, toResolve, stored, err = reuseEdges(parsed, oldSums, where, change, now); err != nil {
 			return nil, prevError{err}
 		}
@@ -253,17 +257,88 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		toResolve = append(toResolve, pc.rec)
 	}
 	slices.SortFunc(toResolve, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
-	var refNames []string
-	for _, r := range toResolve {
-		refNames = append(refNames, RefNames(r)...)
-	}
-	now.prefetch(refNames)
-	resolved := ResolvePieces(toResolve, now)
-	delta := reusedEdges
+	pathsMoved := len(removed) > 0 || len(newPaths) != len(oldPaths)
 	oldAffected := map[string]*segPiece{}
 	for _, pc := range affected {
 		oldAffected[pc.Path] = pc
 	}
+	// A partial re-resolution needs the answers of the file's imports to
+	// stand: the same Go module, and with paths added or removed, none of
+	// the questions its imports ask about them answered otherwise.
+	partialOK := func(r *FileRecord) bool {
+		if !sameGoMod || change.Keys[keyGoMod] {
+			return false
+		}
+		if pathsMoved && len(change.Keys) > 0 {
+			for _, k := range contextKeys(r, goMod) {
+				if change.Keys[k] {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	plans := map[string]*partialPlan{}
+	olds := map[string]*segPiece{}
+	var full []*FileRecord
+	var refNames []string
+	for _, r := range toResolve {
+		old := oldAffected[r.Path]
+		dirty := map[string]bool{}
+		for n := range change.Names {
+			dirty[n] = true
+		}
+		if old == nil {
+			if old = stored[r.Path]; old != nil {
+				// The file's own definitions, as its stored record has them
+				// (Local included, which its summary does not keep).
+				for n := range diffDefs([]*FileRecord{old.rec}, []*FileRecord{r}) {
+					dirty[n] = true
+				}
+			}
+		}
+		if old == nil || old.rec == nil || old.rec.Lang != r.Lang || !sameImports(old.rec, r) || !partialOK(r) {
+			full = append(full, r)
+			refNames = append(refNames, RefNames(r)...)
+			continue
+		}
+		plan := planPartial(r, filePages(r, nil), old, dirty)
+		plans[r.Path], olds[r.Path] = &plan, old
+		refNames = append(refNames, plan.names...)
+	}
+	now.prefetch(refNames)
+	partialFiles.Add(int64(len(plans)))
+	fullPieces := ResolvePieces(full, now)
+	// before is the IDs of a name's definitions before the change: now's,
+	// and was's for a name whose definitions changed (looked up already).
+	before := func(old *segPiece) func(string) []string {
+		return func(n string) []string {
+			var ids []string
+			for _, d := range now.Defs(n) {
+				ids = append(ids, d.ID)
+			}
+			if change.Names[n] != nil {
+				for _, d := range was.Defs(n) {
+					ids = append(ids, d.ID)
+				}
+			}
+			for i := range old.Pages {
+				if pg := &old.Pages[i]; pg.Kind == KindSymbol && pg.Name == n {
+					ids = append(ids, pg.ID)
+				}
+			}
+			return ids
+		}
+	}
+	resolved := make([]Piece, len(toResolve))
+	for i, r := range toResolve {
+		if plan := plans[r.Path]; plan != nil {
+			resolved[i] = resolvePartial(r, olds[r.Path], plan, now, before(olds[r.Path]))
+		} else {
+			resolved[i], fullPieces = fullPieces[0], fullPieces[1:]
+		}
+	}
+	delta := reusedEdges
 	for i := range resolved {
 		pc := &segPiece{Piece: resolved[i], rec: toResolve[i]}
 		if old := oldAffected[pc.Path]; old != nil {
@@ -283,7 +358,6 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	// candidate as its stored copy's, neither can have: the modules
 	// segment stands unread (its candidates are every package doc of the
 	// tree: 25 ms to decode and merge at 100k files).
-	pathsMoved := len(removed) > 0 || len(newPaths) != len(oldPaths)
 	modsID, hasMods := prev.modulesID()
 	standing := hasMods && !pathsMoved && sameCandidates(contentGone, parsed, stored)
 	var ms *segment
@@ -605,16 +679,17 @@ func mergeDiagnostics(old []FileDiagnostic, gone map[string]bool, parsed []*File
 }
 
 // reuseEdges returns, of the parsed files, those whose stored edges stand
-// as the pieces of their new records (reused), and the others (todo). A
-// file's edges follow from its path, language, definitions, references
-// (all but their lines) and imports, and from the World's answers to the
-// questions those ask; so when all of them read as in its stored copy and
-// change does not affect the stored copy, resolving it again gives the
-// edges it has. A line edit that changes no definition then looks no name
-// up: at 100k files its references' names (Count, New, Err) have
-// definitions in most segments, which resolving opened and decoded. The
-// stored copies are read only of files whose definitions' names, as the
-// summary keeps them, did not change.
+// as the pieces of their new records (reused), the others (todo), and
+// the stored copies it read (of every parsed file stored in the same
+// language, up to partialMaxFiles parsed files: a file it does not reuse
+// is resolved again in part from its copy, resolvePartial). A file's edges follow from its path, language,
+// definitions, references (all but their lines) and imports, and from
+// the World's answers to the questions those ask; so when all of them
+// read as in its stored copy and change does not affect the stored copy,
+// resolving it again gives the edges it has. A line edit that changes no
+// definition then looks no name up: at 100k files its references' names
+// (Count, New, Err) have definitions in most segments, which resolving
+// opened and decoded.
 func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[string]*segRef, change *Change, now World) (reused []*segPiece, todo []*FileRecord, stored map[string]*segPiece, err error) {
 	pages := map[string][]Page{}
 	bySeg := map[*segRef][]string{}
@@ -631,10 +706,11 @@ func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[
 				defs = append(defs, defName{p.Name, p.Qualified})
 			}
 		}
-		if !slices.Equal(defs, sum.Defs) {
-			continue
+		if slices.Equal(defs, sum.Defs) {
+			pages[r.Path] = ps
+		} else if len(parsed) > partialMaxFiles {
+			continue // resolved in full: its segment is not decoded for it
 		}
-		pages[r.Path] = ps
 		bySeg[sr] = append(bySeg[sr], r.Path)
 	}
 	if len(bySeg) == 0 {
@@ -656,13 +732,47 @@ func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[
 	}
 	for _, r := range parsed {
 		old := stored[r.Path]
-		if old == nil || !sameResolution(old.rec, r) || change.Affects(old.rec, now) {
+		if old == nil || pages[r.Path] == nil || !sameResolution(old.rec, r) || change.Affects(old.rec, now) {
 			todo = append(todo, r)
 			continue
 		}
 		reused = append(reused, &segPiece{Piece: Piece{Path: r.Path, Pages: pages[r.Path], Edges: slices.Clone(old.Edges)}, rec: r})
 	}
 	return reused, todo, stored, nil
+}
+
+// partialMaxFiles is the most parsed files a build reads the stored
+// copies of when their definitions changed, to resolve them in part: a
+// large change (a branch switched) resolves them in full, and decodes no
+// segment for them.
+const partialMaxFiles = 256
+
+// partialFiles counts the files resolved in part (tests).
+var partialFiles atomic.Int64
+
+// PartialResolves returns how many files incremental builds of this
+// process resolved in part (resolvePartial) so far.
+func PartialResolves() int64 { return partialFiles.Load() }
+
+// sameImports reports whether records a and b of one path import the
+// same, in the same order.
+func sameImports(a, b *FileRecord) bool {
+	var ia, ib []parser.Import
+	if a.Facts != nil {
+		ia = a.Facts.Imports
+	}
+	if b.Facts != nil {
+		ib = b.Facts.Imports
+	}
+	if len(ia) != len(ib) {
+		return false
+	}
+	for i := range ia {
+		if ia[i].Path != ib[i].Path || ia[i].Alias != ib[i].Alias {
+			return false
+		}
+	}
+	return true
 }
 
 // sameCandidates reports whether every file of gone is a parsed file

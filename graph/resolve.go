@@ -142,6 +142,47 @@ func ResolvePieces(files []*FileRecord, w World) []Piece {
 	return pieces
 }
 
+// resolvePartial returns the piece of rec as ResolvePieces would resolve
+// it against w, from old, its stored copy, and plan (planPartial): the
+// references plan marks resolved against w, with the file's contains and
+// imports edges, and old's reference edges from the pages rec still has
+// but for those plan drops (depend.go: partial re-resolution). before
+// returns the IDs of a name's definitions before the change.
+func resolvePartial(rec *FileRecord, old *segPiece, plan *partialPlan, w World, before func(name string) []string) Piece {
+	r := newResolver(w, len(plan.names))
+	r.only = plan.only
+	pc := Piece{Path: rec.Path, Pages: filePages(rec, nil)}
+	r.resolve(rec, &pc)
+	idx := make(map[string]uint32, len(pc.Pages))
+	for i := range pc.Pages {
+		idx[pc.Pages[i].ID] = uint32(i)
+	}
+	drop := map[string]map[string]bool{} // page ID → IDs its stored edges to go
+	for from, names := range plan.drop {
+		if _, ok := idx[from]; !ok {
+			continue // no page of rec: all its edges go
+		}
+		set := map[string]bool{}
+		for n := range names {
+			for _, id := range before(n) {
+				set[id] = true
+			}
+		}
+		drop[from] = set
+	}
+	for _, e := range old.Edges {
+		if e.Type != References || int(e.From) >= len(old.Pages) {
+			continue
+		}
+		from := old.Pages[e.From].ID
+		if i, ok := idx[from]; ok && !drop[from][e.To] {
+			pc.Edges = append(pc.Edges, PieceEdge{From: i, To: e.To, Type: References, Attr: e.Attr})
+		}
+	}
+	pc.sortEdges()
+	return pc
+}
+
 // resolver resolves the imports and references of pieces against a World,
 // caching each name's candidates for the pieces it resolves.
 type resolver struct {
@@ -165,6 +206,9 @@ type resolver struct {
 	selected bool
 	members  bool // admit only members (a qualified name with a ".")
 	admitted []int32
+	// only, when set, marks the references of the file resolve resolves
+	// (resolvePartial); the others add no edge.
+	only []bool
 }
 
 // newResolver returns a resolver against w that expects about names
@@ -421,6 +465,9 @@ func (r *resolver) resolve(f *FileRecord, pc *Piece) {
 	imports := importNames(f)
 	nameDir, external := r.importedNames(f, aliasDir)
 	for i := range f.Facts.Refs {
+		if r.only != nil && (i >= len(r.only) || !r.only[i]) {
+			continue
+		}
 		rf := &f.Facts.Refs[i]
 		r.selected, r.members = rf.Selected, false
 		if rf.Type == "" && imports[rf.Qualifier] && aliasDir[rf.Qualifier] == "" {
@@ -530,14 +577,7 @@ func (r *resolver) importedNames(f *FileRecord, aliasDir map[string]string) (map
 		if im.Alias == "" || aliasDir[im.Alias] != "" {
 			continue // binds no name, or a module of the repository
 		}
-		// The module a name comes from: "a.b" of "a.b.name", ".." of "..name".
-		mod := ""
-		if i := strings.LastIndexByte(im.Path, '.'); i >= 0 {
-			if mod = im.Path[:i]; strings.Trim(mod, ".") == "" {
-				mod = im.Path[:i+1]
-			}
-		}
-		if mod != "" {
+		if mod := fromModule(im); mod != "" {
 			m, seen := mods[mod]
 			if !seen {
 				_, m.dir, m.ok = resolveImport(r.w, f, mod)
@@ -554,6 +594,18 @@ func (r *resolver) importedNames(f *FileRecord, aliasDir map[string]string) (map
 		external[im.Alias] = true
 	}
 	return nameDir, external
+}
+
+// fromModule is the module a Python import binding a name takes it from:
+// "a.b" of "a.b.name", ".." of "..name"; "" if none.
+func fromModule(im parser.Import) string {
+	mod := ""
+	if i := strings.LastIndexByte(im.Path, '.'); i >= 0 {
+		if mod = im.Path[:i]; strings.Trim(mod, ".") == "" {
+			mod = im.Path[:i+1]
+		}
+	}
+	return mod
 }
 
 // typeBase is the last name of a reference's Type ("URL" of "url.URL"):
