@@ -11,7 +11,7 @@ Two rankers answer each question:
 - wikitoolkit: `BIN query --json --kind symbol QUESTION` run in the tree (indexed first with
   `BIN build --quiet` when the tree has no index); the rank is the first result, in the answer's
   order, whose path is the gold's file and whose ID's last part (after `#`, then after the last
-  `.`) is the gold's name.
+  `.`, an overload's `~N` left out) is the gold's name.
 - bm25: a plain BM25 (k1 1.2, b 0.75) over each function's text (its name, doc and body: the
   source from its declaration to its end), words split at non-identifier characters and into
   camelCase / snake_case pieces, lower-cased, no stemming, no stop words; the corpus is every
@@ -181,7 +181,9 @@ class BM25:
 
 
 def last_part(pid):
+    """The name an ID ends with: "symbol:a.py#C.get~3" (the third definition of C.get) → "get"."""
     tail = pid.split("#", 1)[-1]
+    tail = re.sub(r"~[0-9]+$", "", tail)
     return tail.rsplit(".", 1)[-1]
 
 
