@@ -44,8 +44,8 @@ type termSink func(term string, f field)
 // termHooks let the ranking index cache what recurs on many pages: ident
 // emits the terms of one identifier used in a body (as identTerms does),
 // literal those of one string literal (as literalTerms does), and token
-// those of one token of prose, a signature or a path (the terms wordTerms
-// makes of it) in field f.
+// those of one token of prose, a signature or a path (the terms
+// textWordTerms makes of it) in field f.
 type termHooks struct {
 	ident, literal func(string)
 	token          func(tok string, f field)
@@ -61,7 +61,7 @@ func pageTerms(p *graph.Page, emit termSink, hooks *termHooks, scratch []string)
 			return
 		}
 		var ws []string
-		ws, scratch = wordTerms(nil, s, scratch)
+		ws, scratch = textWordTerms(nil, s, scratch)
 		for _, w := range ws {
 			emit(w, f)
 		}

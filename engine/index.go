@@ -255,7 +255,7 @@ func (ix *segment) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 				if !ok {
 					ids = []uint32{}
 					tokScratch = splitIdent(tokScratch[:0], tok)
-					tokWords = pieceTerms(tokWords[:0], tokScratch)
+					tokWords = textPieceTerms(tokWords[:0], tokScratch)
 					for _, t := range tokWords {
 						if t != "" {
 							if id, ok := termID(t); ok {
@@ -347,16 +347,26 @@ func (ix *segment) buildText(g *graph.Graph) {
 			fillMem[gi]++
 		}
 	}
-	// Field lengths and their means per kind.
+	// Field lengths and their means per kind. A number (textPieceTerms)
+	// does not count: a docstring's ".. versionchanged:: 2.3" made its
+	// doc longer, and moved the answers of questions that say no number.
+	number := make([]bool, len(terms))
+	for id, t := range terms {
+		number[id] = allDigits(t)
+	}
 	lens := make([][numFields]uint32, n)
 	for i, es := range entries {
 		for _, e := range es {
-			lens[i][e&entryFieldMask]++
+			if !number[e>>entryFieldBits] {
+				lens[i][e&entryFieldMask]++
+			}
 		}
 		if folded(i) {
 			gl := &lens[ix.group[i]]
 			for _, e := range es {
-				gl[memberField[e&entryFieldMask]]++
+				if !number[e>>entryFieldBits] {
+					gl[memberField[e&entryFieldMask]]++
+				}
 			}
 		}
 	}

@@ -9,7 +9,7 @@ questions are sampled per repository (random.Random(7)), 600 in all.
 Two rankers answer each question:
 
 - wikitoolkit: `BIN query --json --kind symbol QUESTION` run in the tree (indexed first with
-  `BIN build --quiet` when the tree has no index); the rank is the first result, in the answer's
+  `BIN build --full --quiet` when the tree has no index, or with --rebuild); the rank is the first result, in the answer's
   order, whose path is the gold's file and whose ID's last part (after `#`, then after the last
   `.`, an overload's `~N` left out) is the gold's name.
 - bm25: a plain BM25 (k1 1.2, b 0.75) over each function's text (its name, doc and body: the
@@ -222,7 +222,7 @@ def main():
     ap.add_argument("--mirror", default="/work/.mirror")
     ap.add_argument("--out", help="per-case jsonl")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--rebuild", action="store_true", help="build the index even if one exists")
+    ap.add_argument("--rebuild", action="store_true", help="build the index anew (--full) even if one exists")
     args = ap.parse_args()
     binary = os.path.abspath(args.bin)
 
@@ -230,7 +230,7 @@ def main():
     for repo in REPOS:
         tree = tree_for(args.trees, repo, args.mirror)
         if args.rebuild or not os.path.isdir(os.path.join(tree, ".wikitoolkit")):
-            subprocess.run([binary, "build", "--quiet"], cwd=tree, check=True)
+            subprocess.run([binary, "build", "--full", "--quiet"], cwd=tree, check=True)
         syms = go_symbols(tree) if repo in ("gin-gonic+gin", "caddyserver+caddy") else py_symbols(tree)
         bm = BM25([words(s["text"]) for s in syms])
         cases = []
