@@ -87,6 +87,7 @@ func pageTerms(p *graph.Page, emit termSink, hooks *termHooks, scratch []string)
 	switch p.Kind {
 	case graph.KindSymbol:
 		words(p.Name, fName)
+		scratch = nameStopWords(p.Name, emit, scratch)
 		emitExactNames(p.Name, p.Qualified, fExactName, emit)
 		words(p.Title, fTitle)
 		words(p.Doc, fDoc)
@@ -118,6 +119,22 @@ func pageTerms(p *graph.Page, emit termSink, hooks *termHooks, scratch []string)
 		words(p.Name, fName)
 		words(p.Doc, fDoc)
 		idents()
+	}
+	return scratch
+}
+
+// nameStopWords emits the pieces of a definition's name that are stop
+// words ("get" of _AppCtxGlobals.get and GetInt, "before" of
+// before_request), which wordTerms drops, as words of its name field.
+// Only a member-only question asks for them (memberTerms).
+func nameStopWords(name string, emit termSink, scratch []string) []string {
+	for _, tok := range identTokens(name) {
+		scratch = splitIdent(scratch[:0], tok)
+		for _, p := range scratch {
+			if len(p) >= 2 && stopWords[p] {
+				emit(p, fName)
+			}
+		}
 	}
 	return scratch
 }

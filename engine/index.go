@@ -352,7 +352,7 @@ func (ix *segment) buildText(g *graph.Graph) {
 	// doc longer, and moved the answers of questions that say no number.
 	number := make([]bool, len(terms))
 	for id, t := range terms {
-		number[id] = allDigits(t)
+		number[id] = allDigits(t) || stopWords[t]
 	}
 	lens := make([][numFields]uint32, n)
 	for i, es := range entries {

@@ -20,7 +20,8 @@ import (
 // question made only of the names it writes (a lookup: "ContentType",
 // "Context.Value") keeps them whole: there the name is what is asked; so
 // does the name a question opens with, its subject (subjectTerms). The
-// question's numbers are words of their own (addNumbers).
+// question's numbers are words of their own (addNumbers), and its stop
+// words meet the names that hold them (addStopWords).
 func memberTerms(a *analysis) {
 	if isLookup(a) {
 		return
@@ -32,6 +33,7 @@ func memberTerms(a *analysis) {
 		}
 	}
 	addNumbers(a)
+	addStopWords(a)
 }
 
 // addNumbers adds the numbers of at most maxJoinDigits digits a question
@@ -50,6 +52,23 @@ func addNumbers(a *analysis) {
 			continue
 		}
 		a.terms = append(a.terms, queryTerm{term: tok, weight: weightWord, role: roleWord})
+	}
+}
+
+// addStopWords adds the question's prose stop words (whole words, not the
+// pieces of a name it writes as code: "with" of ShouldBindWith lifted
+// every ShouldBindBodyWith*) as words at memberStopShare of a prose
+// word's weight: the index holds them only where a definition's name
+// has them (nameStopWords), so "Get an attribute by name" meets
+// _AppCtxGlobals.get before setdefault, and "run before each request"
+// before_request before after_request.
+func addStopWords(a *analysis) {
+	for _, tok := range identTokens(a.phrase) {
+		p := strings.ToLower(tok)
+		if len(p) < 2 || !stopWords[p] || slices.ContainsFunc(a.terms, func(t queryTerm) bool { return t.term == p }) {
+			continue
+		}
+		a.terms = append(a.terms, queryTerm{term: p, weight: weightWord * memberStopShare, role: roleWord})
 	}
 }
 
