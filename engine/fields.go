@@ -125,14 +125,14 @@ func pageTerms(p *graph.Page, emit termSink, hooks *termHooks, scratch []string)
 
 // nameStopWords emits the pieces of a definition's name that are stop
 // words ("get" of _AppCtxGlobals.get and GetInt, "before" of
-// before_request), which wordTerms drops, as words of its name field.
-// Only a member-only question asks for them (memberTerms).
+// before_request), which wordTerms drops, as stop terms ("_get") of its
+// name field. Only a member-only question asks for them (addStopWords).
 func nameStopWords(name string, emit termSink, scratch []string) []string {
 	for _, tok := range identTokens(name) {
 		scratch = splitIdent(scratch[:0], tok)
 		for _, p := range scratch {
 			if len(p) >= 2 && stopWords[p] {
-				emit(p, fName)
+				emit(stopTerm(p), fName)
 			}
 		}
 	}

@@ -348,11 +348,14 @@ func (ix *segment) buildText(g *graph.Graph) {
 		}
 	}
 	// Field lengths and their means per kind. A number (textPieceTerms)
-	// does not count: a docstring's ".. versionchanged:: 2.3" made its
-	// doc longer, and moved the answers of questions that say no number.
+	// and a name's stop word (nameStopWords) do not count: only a
+	// member-only question asks for them, and a docstring's
+	// ".. versionchanged:: 2.3" made its doc longer, moving the answers
+	// of questions that say no number. (No other term is all digits or
+	// starts with stopPrefix.)
 	number := make([]bool, len(terms))
 	for id, t := range terms {
-		number[id] = allDigits(t) || stopWords[t]
+		number[id] = allDigits(t) || len(t) > 1 && t[0] == stopPrefix
 	}
 	lens := make([][numFields]uint32, n)
 	for i, es := range entries {

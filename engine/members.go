@@ -59,16 +59,16 @@ func addNumbers(a *analysis) {
 // pieces of a name it writes as code: "with" of ShouldBindWith lifted
 // every ShouldBindBodyWith*) as words at memberStopShare of a prose
 // word's weight: the index holds them only where a definition's name
-// has them (nameStopWords), so "Get an attribute by name" meets
+// has them (nameStopWords, as "_get"), so "Get an attribute by name" meets
 // _AppCtxGlobals.get before setdefault, and "run before each request"
 // before_request before after_request.
 func addStopWords(a *analysis) {
 	for _, tok := range identTokens(a.phrase) {
 		p := strings.ToLower(tok)
-		if len(p) < 2 || !stopWords[p] || slices.ContainsFunc(a.terms, func(t queryTerm) bool { return t.term == p }) {
+		if len(p) < 2 || !stopWords[p] || slices.ContainsFunc(a.terms, func(t queryTerm) bool { return t.term == stopTerm(p) }) {
 			continue
 		}
-		a.terms = append(a.terms, queryTerm{term: p, weight: weightWord * memberStopShare, role: roleWord})
+		a.terms = append(a.terms, queryTerm{term: stopTerm(p), weight: weightWord * memberStopShare, role: roleWord})
 	}
 }
 

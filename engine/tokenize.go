@@ -12,13 +12,19 @@ import (
 //	"parse"        a word: one lower-cased, stemmed piece of an identifier or prose word
 //	"=parseconfig" an exact name: a whole identifier, lower-cased, unstemmed
 //	"/engine"      a path segment: a directory name, a file's base name or stem
+//	"_get"         a stop word a definition's name holds as a piece (nameStopWords)
 //
 // Keeping them apart lets one posting lookup answer "which pages define
 // parseConfig" without mixing in the pages that merely mention "parse".
 const (
 	exactPrefix = '='
 	segPrefix   = '/'
+	stopPrefix  = '_'
 )
+
+// stopTerm is the term of a stop word a name holds ("get" → "_get"): a
+// space of its own, so that no word's stem ("others" → "other") meets it.
+func stopTerm(w string) string { return string(stopPrefix) + w }
 
 // maxTermBytes bounds a term; longer identifiers (generated code, base64 in a
 // doc) are cut, which keeps the dictionary small and never changes a match
