@@ -18,20 +18,21 @@ const module = "github.com/wikitoolkit/wikitoolkit"
 // it; only helpers, tests and benchmarks import helpers, and a package's
 // tests may import helpers up to its own layer's.
 var layers = map[string]float64{
-	"parser":              0,
-	"benchmarks/synth":    0.5, // a synthetic corpus for the tests of any layer
-	"graph/walk":          1,
-	"graph/walk/walktest": 1.5,
-	"graph":               2,
-	"graph/graphtest":     2.5,
-	"graph/annotate":      2.7, // notes, memories, anchors, .wiki sharing: above graph, below the engine
-	"engine":              3,
-	"engine/wiki":         4,
-	"mcp":                 5,
-	"web":                 5.5, // the wiki for people: above mcp (its loopback rule), below cli
-	"cli":                 6,
-	"":                    7, // main
-	"benchmarks":          8,
+	"parser":                      0,
+	"benchmarks/synth":            0.5, // a synthetic corpus for the tests of any layer
+	"graph/walk":                  1,
+	"graph/walk/walktest":         1.5,
+	"graph":                       2,
+	"graph/graphtest":             2.5,
+	"graph/annotate":              2.7, // notes, memories, anchors, .wiki sharing: above graph, below the engine
+	"engine":                      3,
+	"engine/wiki":                 4,
+	"mcp":                         5,
+	"web":                         5.5, // the wiki for people: above mcp (its loopback rule), below cli
+	"cli":                         6,
+	"":                            7, // main
+	"benchmarks":                  8,
+	"benchmarks/docsym/goextract": 8, // the docstring → symbol harness's Go extractor (imports only the standard library)
 }
 
 // helper reports whether rel is a test-only helper package.

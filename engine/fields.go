@@ -44,8 +44,8 @@ type termSink func(term string, f field)
 // termHooks let the ranking index cache what recurs on many pages: ident
 // emits the terms of one identifier used in a body (as identTerms does),
 // literal those of one string literal (as literalTerms does), and token
-// those of one token of prose, a signature or a path (the terms wordTerms
-// makes of it) in field f.
+// those of one token of prose, a signature or a path (the terms
+// textWordTerms makes of it) in field f.
 type termHooks struct {
 	ident, literal func(string)
 	token          func(tok string, f field)
@@ -61,7 +61,7 @@ func pageTerms(p *graph.Page, emit termSink, hooks *termHooks, scratch []string)
 			return
 		}
 		var ws []string
-		ws, scratch = wordTerms(nil, s, scratch)
+		ws, scratch = textWordTerms(nil, s, scratch)
 		for _, w := range ws {
 			emit(w, f)
 		}
@@ -87,6 +87,7 @@ func pageTerms(p *graph.Page, emit termSink, hooks *termHooks, scratch []string)
 	switch p.Kind {
 	case graph.KindSymbol:
 		words(p.Name, fName)
+		scratch = nameStopWords(p.Name, emit, scratch)
 		emitExactNames(p.Name, p.Qualified, fExactName, emit)
 		words(p.Title, fTitle)
 		words(p.Doc, fDoc)
@@ -118,6 +119,22 @@ func pageTerms(p *graph.Page, emit termSink, hooks *termHooks, scratch []string)
 		words(p.Name, fName)
 		words(p.Doc, fDoc)
 		idents()
+	}
+	return scratch
+}
+
+// nameStopWords emits the pieces of a definition's name that are stop
+// words ("get" of _AppCtxGlobals.get and GetInt, "before" of
+// before_request), which wordTerms drops, as stop terms ("_get") of its
+// name field. Only a member-only question asks for them (addStopWords).
+func nameStopWords(name string, emit termSink, scratch []string) []string {
+	for _, tok := range identTokens(name) {
+		scratch = splitIdent(scratch[:0], tok)
+		for _, p := range scratch {
+			if len(p) >= 2 && stopWords[p] {
+				emit(stopTerm(p), fName)
+			}
+		}
 	}
 	return scratch
 }

@@ -85,6 +85,8 @@ var symbolCases = []struct {
 	{"order_total is the total of every line of an order, kept in the books.", []string{"shop/till.py"}}, // subjectTerms (shop/ledger.py's total_order has the same words and sorts first)
 	{"TaxRate", []string{"shop/regions.py"}},                                                             // a lookup (TestMemberTermsKeepLookups guards isLookup)
 	{"Return the label of the shelf for an order.", []string{"shop/captions.py"}},                        // rerankMembers' coverage (shop/shelves.py's label says "label" and "shelf" more often, not "order")
+	{"Return the code of a shipping zone as an integer 16.", []string{"shop/tariffs.py"}},                // addNumbers, textPieceTerms: "16" (shop/atlas.py's zone_code says the rest, and sorts first)
+	{"Get a slot by name, or a default value.", []string{"shop/racks.py"}},                               // addStopWords, nameStopWords: "get" (shop/bins.py's lookup says the rest, and sorts first)
 }
 
 // TestGoldenRanking builds the polyglot fixture, asks every question and

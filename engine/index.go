@@ -257,7 +257,7 @@ func (ix *segment) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 				if !ok {
 					ids = []uint32{}
 					tokScratch = splitIdent(tokScratch[:0], tok)
-					tokWords = pieceTerms(tokWords[:0], tokScratch)
+					tokWords = textPieceTerms(tokWords[:0], tokScratch)
 					for _, t := range tokWords {
 						if t != "" {
 							if id, ok := termID(t); ok {
@@ -349,16 +349,29 @@ func (ix *segment) buildText(g *graph.Graph) {
 			fillMem[gi]++
 		}
 	}
-	// Field lengths and their means per kind.
+	// Field lengths and their means per kind. A number (textPieceTerms)
+	// and a name's stop word (nameStopWords) do not count: only a
+	// member-only question asks for them, and a docstring's
+	// ".. versionchanged:: 2.3" made its doc longer, moving the answers
+	// of questions that say no number. (No other term is all digits or
+	// starts with stopPrefix.)
+	number := make([]bool, len(terms))
+	for id, t := range terms {
+		number[id] = allDigits(t) || len(t) > 1 && t[0] == stopPrefix
+	}
 	lens := make([][numFields]uint32, n)
 	for i, es := range entries {
 		for _, e := range es {
-			lens[i][e&entryFieldMask]++
+			if !number[e>>entryFieldBits] {
+				lens[i][e&entryFieldMask]++
+			}
 		}
 		if folded(i) {
 			gl := &lens[ix.group[i]]
 			for _, e := range es {
-				gl[memberField[e&entryFieldMask]]++
+				if !number[e>>entryFieldBits] {
+					gl[memberField[e&entryFieldMask]]++
+				}
 			}
 		}
 	}

@@ -52,7 +52,7 @@ import (
 // fixed-width arrays and offset tables are decoded.
 const (
 	indexMagic   = "WTIX"
-	indexVersion = 11 // 7: data-file flags; 8: no PageRank section; 9: segments (term frequencies, lengths, ext); 10: the statistics impacts were computed under; 11: letters+digits words (int32, h3)
+	indexVersion = 12 // 7: data-file flags; 8: no PageRank section; 9: segments (term frequencies, lengths, ext); 10: the statistics impacts were computed under; 11: letters+digits words (int32, h3); 12: a page's own numbers of 1-4 digits are words (textPieceTerms)
 )
 
 // ErrBadIndex is returned by UnmarshalIndex and OpenSegments for data they

@@ -71,32 +71,113 @@ func (ix *Index) rerankMembers(r *queryRun, cands []memberCand) int {
 	for head < n && cands[head].score >= floor {
 		head++
 	}
+	capped := false
 	if head > memberHead {
-		head = memberHead
-		floor = cands[head-1].score
-		end := head
-		for end < n && cands[end].score == floor {
-			end++
-		}
-		if end > memberHeadRunMax {
-			for head > 0 && cands[head-1].score == floor {
-				head--
-			}
-		} else {
-			head = end
-		}
+		head, floor, capped = headEnd(cands, memberHead)
 	}
 	if head < 2 {
 		return 0
 	}
-	hc := make([]headCand, 0, head)
-	var pages []uint32
 	for _, c := range cands[:head] {
 		if r.s.groups[c.gi].extra > 0 {
 			return 0 // a memory page given at query time: no postings
 		}
-		hc = append(hc, headCand{c: c})
-		pages = append(pages, c.page)
+	}
+	hc := make([]headCand, 0, head)
+	for {
+		for _, c := range cands[len(hc):head] {
+			hc = append(hc, headCand{c: c})
+		}
+		if !ix.coverHead(r, hc) {
+			return 0
+		}
+		least := hc[0].rerank
+		for i := range hc {
+			least = min(least, hc[i].rerank)
+		}
+		// A candidate after the head scores at most its own score once
+		// reranked (coverage ≤ 1): only one scoring above the least
+		// reranked score of the head can take a place in it.
+		if capped || head == n || cands[head].score <= least {
+			floor = min(floor, least)
+			break
+		}
+		end := head
+		for end < n && cands[end].score > least {
+			if r.s.groups[cands[end].gi].extra > 0 {
+				return 0
+			}
+			end++
+		}
+		if end > memberHeadRunMax {
+			end, floor, capped = headEnd(cands, memberHeadRunMax)
+			if end <= head {
+				capped, floor = true, cands[head-1].score
+				break
+			}
+		}
+		head = end
+	}
+	slices.SortFunc(hc, func(a, b headCand) int {
+		if a.rerank != b.rerank {
+			return cmp.Compare(b.rerank, a.rerank)
+		}
+		if c := compareParts(a.id, b.id); c != 0 {
+			return c
+		}
+		if a.c.gi != b.c.gi {
+			return cmp.Compare(a.c.gi, b.c.gi)
+		}
+		return cmp.Compare(a.c.page, b.c.page)
+	})
+	r.headFloor = floor
+	r.headCover = r.headCover[:0]
+	for i := range hc {
+		cands[i] = hc[i].c
+		cands[i].score = hc[i].rerank
+		if r.opt.Explain {
+			r.headCover = append(r.headCover, hc[i].cover)
+		}
+	}
+	// A head cut at its most candidates (capped) may end below the score
+	// of a candidate after it, never reranked: that one is shown at the
+	// head's last score, so that the scores shown follow the order.
+	last := hc[len(hc)-1].rerank
+	for i := len(hc); i < n && cands[i].score > last; i++ {
+		cands[i].score = last
+	}
+	return len(hc)
+}
+
+// headEnd cuts a head of sorted cands at k candidates: a tie run crossing
+// that end joins whole, unless the head would then be longer than
+// memberHeadRunMax, then the head ends before it. It returns the head's
+// length and the score that decided it (its last one).
+func headEnd(cands []memberCand, k int) (head int, floor float64, capped bool) {
+	head = min(k, len(cands))
+	floor = cands[head-1].score
+	end := head
+	for end < len(cands) && cands[end].score == floor {
+		end++
+	}
+	if end > memberHeadRunMax {
+		for head > 0 && cands[head-1].score == floor {
+			head--
+		}
+	} else {
+		head = end
+	}
+	return head, floor, true
+}
+
+// coverHead sets the coverage and reranked score of hc's candidates (the
+// share of the question's term mass, weight × idf, each holds, read from
+// the terms' postings for their pages) and decodes their IDs for the
+// ties; false when the question has no term mass.
+func (ix *Index) coverHead(r *queryRun, hc []headCand) bool {
+	pages := make([]uint32, 0, len(hc))
+	for i := range hc {
+		pages = append(pages, hc[i].c.page)
 	}
 	slices.Sort(pages)
 	pages = slices.Compact(pages)
@@ -122,36 +203,17 @@ func (ix *Index) rerankMembers(r *queryRun, cands []memberCand) int {
 		}
 	}
 	if total <= 0 {
-		return 0
+		return false
 	}
 	for i := range hc {
 		h := &hc[i]
 		h.cover = held[i] / total
 		h.rerank = h.c.score * h.cover
-		h.id = ix.candID(h.c, r.s, r.opt.Extra)
-	}
-	slices.SortFunc(hc, func(a, b headCand) int {
-		if a.rerank != b.rerank {
-			return cmp.Compare(b.rerank, a.rerank)
-		}
-		if c := compareParts(a.id, b.id); c != 0 {
-			return c
-		}
-		if a.c.gi != b.c.gi {
-			return cmp.Compare(a.c.gi, b.c.gi)
-		}
-		return cmp.Compare(a.c.page, b.c.page)
-	})
-	r.headFloor = floor
-	r.headCover = r.headCover[:0]
-	for i := range hc {
-		cands[i] = hc[i].c
-		cands[i].score = hc[i].rerank
-		if r.opt.Explain {
-			r.headCover = append(r.headCover, hc[i].cover)
+		if h.id == ([5]string{}) {
+			h.id = ix.candID(h.c, r.s, r.opt.Extra)
 		}
 	}
-	return len(hc)
+	return true
 }
 
 // impactsOf sets imps[i] to term ref's impact on pages[i] (sorted,

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -87,5 +88,35 @@ func TestImpactsOfMatchesPostings(t *testing.T) {
 	}
 	if long == 0 {
 		t.Fatal("no term with a skip table: the test does not read one")
+	}
+}
+
+// TestMemberScoresFollowOrder: the scores a member-only answer shows
+// never rise down its list. The reranked head's scores (score ×
+// coverage) are lower than the candidates' own; a candidate after a head
+// cut at half the best showed its own score, above the reranked ones
+// before it. The head now takes every candidate that could pass one of
+// its own (rerankMembers), and one after a head cut at its most is shown
+// at the head's last score.
+func TestMemberScoresFollowOrder(t *testing.T) {
+	ix, qs := prunedIndex(t)
+	qs = append(slices.Clip(qs), memberQuestions()...)
+	checked := 0
+	for i, q := range qs {
+		opt := Options{BudgetTokens: []int{2000, 8000, 20000}[i%3], Kinds: []graph.Kind{graph.KindSymbol}}
+		res, err := ix.Query(context.Background(), q, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 1; k < len(res.Results); k++ {
+			if res.Results[k].Score > res.Results[k-1].Score {
+				t.Errorf("%q: result %d (%s) shows %.4f after %.4f", q, k, res.Results[k].ID, res.Results[k].Score, res.Results[k-1].Score)
+				break
+			}
+		}
+		checked += len(res.Results)
+	}
+	if checked == 0 {
+		t.Fatal("no results: the test checks nothing")
 	}
 }

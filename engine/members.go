@@ -19,7 +19,9 @@ import (
 // content, type), already terms of the question, still count. A
 // question made only of the names it writes (a lookup: "ContentType",
 // "Context.Value") keeps them whole: there the name is what is asked; so
-// does the name a question opens with, its subject (subjectTerms).
+// does the name a question opens with, its subject (subjectTerms). The
+// question's numbers are words of their own (addNumbers), and its stop
+// words meet the names that hold them (addStopWords).
 func memberTerms(a *analysis) {
 	if isLookup(a) {
 		return
@@ -29,6 +31,44 @@ func memberTerms(a *analysis) {
 		if t.role == roleExact && !slices.Contains(subject, t.term) {
 			a.terms[k].weight *= memberNameShare
 		}
+	}
+	addNumbers(a)
+	addStopWords(a)
+}
+
+// addNumbers adds the numbers of at most maxJoinDigits digits a question
+// writes as words of their own ("as an integer 64") as prose words: the
+// index holds a page's own numbers (textPieceTerms), and a definition
+// described by its width or code (GetInt64 "returns … as an integer
+// 64", beside GetInt, GetInt8 … whose docs say the same otherwise) is
+// told apart by it. Only a member-only question that is no lookup reads
+// them.
+func addNumbers(a *analysis) {
+	for _, tok := range identTokens(a.phrase) {
+		if !allDigits(tok) || len(tok) > maxJoinDigits {
+			continue
+		}
+		if slices.ContainsFunc(a.terms, func(t queryTerm) bool { return t.term == tok }) {
+			continue
+		}
+		a.terms = append(a.terms, queryTerm{term: tok, weight: weightWord, role: roleWord})
+	}
+}
+
+// addStopWords adds the question's prose stop words (whole words, not the
+// pieces of a name it writes as code: "with" of ShouldBindWith lifted
+// every ShouldBindBodyWith*) as words at memberStopShare of a prose
+// word's weight: the index holds them only where a definition's name
+// has them (nameStopWords, as "_get"), so "Get an attribute by name" meets
+// _AppCtxGlobals.get before setdefault, and "run before each request"
+// before_request before after_request.
+func addStopWords(a *analysis) {
+	for _, tok := range identTokens(a.phrase) {
+		p := strings.ToLower(tok)
+		if len(p) < 2 || !stopWords[p] || slices.ContainsFunc(a.terms, func(t queryTerm) bool { return t.term == stopTerm(p) }) {
+			continue
+		}
+		a.terms = append(a.terms, queryTerm{term: stopTerm(p), weight: weightWord * memberStopShare, role: roleWord})
 	}
 }
 

@@ -1,11 +1,16 @@
 package engine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestMemberTermsKeepLookups checks memberTerms: a member-only question
 // made only of the names it writes keeps their whole-name weight, and so
 // does the name a question opens with; one describing a definition
-// weighs the other names memberNameShare.
+// weighs the other names memberNameShare, and gains its stop words at
+// memberStopShare and its numbers as words (addStopWords, addNumbers),
+// which a lookup does not.
 func TestMemberTermsKeepLookups(t *testing.T) {
 	weight := func(a analysis, term string) float64 {
 		for _, qt := range a.terms {
@@ -46,9 +51,49 @@ func TestMemberTermsKeepLookups(t *testing.T) {
 			if qt.weight <= 0 {
 				t.Errorf("%q: term %s left at weight %v", c.q, qt.term, qt.weight)
 			}
-			if qt.role != roleExact && qt.weight != weight(analyze(c.q), qt.term) {
+			was := weight(analyze(c.q), qt.term)
+			switch {
+			case was < 0 && isLookup(&a):
+				t.Errorf("%q: a lookup's term %s added", c.q, qt.term)
+			case was < 0:
+				stop := strings.HasPrefix(qt.term, "_") && stopWords[qt.term[1:]]
+				if stop && qt.weight != weightWord*memberStopShare ||
+					allDigits(qt.term) && qt.weight != weightWord || !stop && !allDigits(qt.term) {
+					t.Errorf("%q: term %s added at %v", c.q, qt.term, qt.weight)
+				}
+			case qt.role != roleExact && qt.weight != was:
 				t.Errorf("%q: word term %s changed", c.q, qt.term)
 			}
 		}
+	}
+}
+
+// TestMemberTermsAddStopWordsAndNumbers: a describing member-only question
+// gains its prose stop words and its short numbers as words; the stop
+// word pieces of a name it writes as code are not added, nor a long
+// number.
+func TestMemberTermsAddStopWordsAndNumbers(t *testing.T) {
+	a := analyze("Get the value before ShouldBindWith as an integer 64, not 20240101")
+	memberTerms(&a)
+	has := map[string]float64{}
+	for _, qt := range a.terms {
+		has[qt.term] = qt.weight
+	}
+	for term, w := range map[string]float64{"_get": weightWord * memberStopShare, "_before": weightWord * memberStopShare,
+		"_the": weightWord * memberStopShare, "_an": weightWord * memberStopShare, "64": weightWord} {
+		if has[term] != w {
+			t.Errorf("term %q weighs %v, want %v (terms %+v)", term, has[term], w, a.terms)
+		}
+	}
+	for _, term := range []string{"_with", "with", "20240101"} {
+		if _, ok := has[term]; ok {
+			t.Errorf("term %q added", term)
+		}
+	}
+	b := analyze("TaxRate")
+	n := len(b.terms)
+	memberTerms(&b)
+	if len(b.terms) != n {
+		t.Errorf("a lookup gained terms: %+v", b.terms)
 	}
 }

@@ -12,13 +12,19 @@ import (
 //	"parse"        a word: one lower-cased, stemmed piece of an identifier or prose word
 //	"=parseconfig" an exact name: a whole identifier, lower-cased, unstemmed
 //	"/engine"      a path segment: a directory name, a file's base name or stem
+//	"_get"         a stop word a definition's name holds as a piece (nameStopWords)
 //
 // Keeping them apart lets one posting lookup answer "which pages define
 // parseConfig" without mixing in the pages that merely mention "parse".
 const (
 	exactPrefix = '='
 	segPrefix   = '/'
+	stopPrefix  = '_'
 )
+
+// stopTerm is the term of a stop word a name holds ("get" → "_get"): a
+// space of its own, so that no word's stem ("others" → "other") meets it.
+func stopTerm(w string) string { return string(stopPrefix) + w }
 
 // maxTermBytes bounds a term; longer identifiers (generated code, base64 in a
 // doc) are cut, which keeps the dictionary small and never changes a match
@@ -189,6 +195,31 @@ func pieceTerms(dst []string, pieces []string) []string {
 		}
 	}
 	return dst
+}
+
+// textPieceTerms is pieceTerms for one token of a page's own text (its
+// name, signature, doc, path) in the index: a token that is a number of
+// at most maxJoinDigits digits is a word of its own ("an integer 64" of
+// GetInt64's doc, "HTTP 2", "RFC 7231"), where pieceTerms drops it.
+// Without it GetInt, GetInt8 … GetInt64 of one doc sentence each tied on
+// every other word, and the shortest won (docstring → symbol, TUNING.md).
+// A question's numbers are terms only of a member-only question
+// (memberTerms): a default answer reads none of these words.
+func textPieceTerms(dst []string, pieces []string) []string {
+	if len(pieces) == 1 && allDigits(pieces[0]) && len(pieces[0]) <= maxJoinDigits {
+		return append(dst, pieces[0])
+	}
+	return pieceTerms(dst, pieces)
+}
+
+// textWordTerms is wordTerms with textPieceTerms: the words of a page's
+// own text as the index holds them.
+func textWordTerms(dst []string, text string, scratch []string) ([]string, []string) {
+	for _, tok := range identTokens(text) {
+		scratch = splitIdent(scratch[:0], tok)
+		dst = textPieceTerms(dst, scratch)
+	}
+	return dst, scratch
 }
 
 // identTokens returns the maximal runs of letters, digits and '_' in s.

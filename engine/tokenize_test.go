@@ -75,3 +75,25 @@ func TestSiblings(t *testing.T) {
 		t.Errorf("a start shorter than %d bytes gave %v", minSiblingHead, got)
 	}
 }
+
+// TestTextWordTermsNumbers: a page's own text keeps a number of at most
+// maxJoinDigits digits written as a word ("an integer 64", "RFC 7231"),
+// not a longer one (a date) and not a name's digit piece, which
+// pieceTerms joins to its letters; a question's words (wordTerms) keep
+// none.
+func TestTextWordTermsNumbers(t *testing.T) {
+	for _, c := range []struct {
+		in         string
+		page, ques []string
+	}{
+		{"as an integer 64", []string{"integer", "64"}, []string{"integer"}},
+		{"GetInt64 of RFC 7231, 20240101", []string{"int", "int64", "rfc", "7231"}, []string{"int", "int64", "rfc"}},
+		{"utf-8 and 5", []string{"utf", "8", "5"}, []string{"utf"}},
+	} {
+		page, _ := textWordTerms(nil, c.in, nil)
+		ques, _ := wordTerms(nil, c.in, nil)
+		if !slices.Equal(page, c.page) || !slices.Equal(ques, c.ques) {
+			t.Errorf("%q: page %q question %q, want %q and %q", c.in, page, ques, c.page, c.ques)
+		}
+	}
+}
