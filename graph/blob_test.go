@@ -8,9 +8,19 @@ import (
 	"testing"
 )
 
-const testDefaultLevelBlob = "test-default-level"
+const (
+	testDefaultLevelBlob = "test-default-level"
+	testPartsBlob        = "test-default-level-parts"
+)
 
-func init() { DefaultLevelBlob(testDefaultLevelBlob) }
+// testCuts cuts a blob in thirds (the last cut past the end, as a
+// careless cuts function might).
+func testCuts(b []byte) []int { return []int{len(b) / 3, 2 * len(b) / 3, len(b) + 10} }
+
+func init() {
+	DefaultLevelBlob(testDefaultLevelBlob, nil)
+	DefaultLevelBlob(testPartsBlob, testCuts)
+}
 
 // blobSample is compressible text of n bytes: records of a few hundred
 // words, as a segment's blobs are.
@@ -70,6 +80,15 @@ func TestDefaultLevelBlob(t *testing.T) {
 	}
 	if bytes.Equal(got[testDefaultLevelBlob], got["other"]) {
 		t.Fatalf("the sample compresses the same at both levels: it cannot tell them apart")
+	}
+	parts := compressAll(map[string][]byte{testPartsBlob: src}, false)[testPartsBlob]
+	n := len(src)
+	wantParts := zdef.EncodeAll(src[2*n/3:], zdef.EncodeAll(src[n/3:2*n/3], zdef.EncodeAll(src[:n/3], nil)))
+	if !bytes.Equal(parts, wantParts) {
+		t.Errorf("blob with cuts: %d bytes, not three frames at the default level (%d)", len(parts), len(wantParts))
+	}
+	if back, err := decompress(parts); err != nil || !bytes.Equal(back, src) {
+		t.Errorf("blob with cuts: round trip failed: %v", err)
 	}
 	small := compressAll(map[string][]byte{testDefaultLevelBlob: src}, true)
 	if !bytes.Equal(small[testDefaultLevelBlob], compressFor(src, true)) {
