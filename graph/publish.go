@@ -257,7 +257,14 @@ func writeSegmentData(w *segWriter, info *segInfo, g *Graph, group []uint32, fac
 	if err := w.setCompressedBlob(graphBlob, compressPartsFor(gb, cuts, w.fast)); err != nil {
 		return err
 	}
-	if err := w.setCompressedBlob(TextBlob, compressFor(textBlob(EncodeText(g, group)), w.fast)); err != nil {
+	text, cut := textBlobCut(EncodeText(g, group))
+	var ct []byte
+	if w.fast {
+		ct = compressFor(text, true)
+	} else {
+		ct = compressParts(text, []int{cut})
+	}
+	if err := w.setCompressedBlob(TextBlob, ct); err != nil {
 		return err
 	}
 	if len(ext) > 0 {
