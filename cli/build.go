@@ -133,7 +133,12 @@ func runBuild(e *env, args []string) error {
 	if !*quiet && !*asJSON {
 		opt.Progress = newBar(e)
 	}
+	stopProfile, err := startProfiles(e.stderr)
+	if err != nil {
+		return err
+	}
 	info, err := wiki.Build(e.ctx, opt)
+	stopProfile()
 	if err != nil {
 		return err
 	}

@@ -353,3 +353,25 @@ func TestQueryDataFilesDownWeighted(t *testing.T) {
 		t.Errorf("a question naming the Makefile: top %q\n%s", got, r.Render())
 	}
 }
+
+// TestIndexCuts: indexCuts finds, in an encoded segment, the section
+// starts its encoder wrote (graph compresses the blob a zstd frame per
+// section), and stops without panicking on a truncated one.
+func TestIndexCuts(t *testing.T) {
+	ix := NewIndex(testGraph(t))
+	for _, records := range []bool{false, true} {
+		b, want := ix.segs[0].encodeSections(records)
+		if got := indexCuts(b); !slices.Equal(got, want) {
+			t.Errorf("records %v: indexCuts %v, encoder's %v", records, got, want)
+		}
+		if len(want) != numIndexSections+1 {
+			t.Errorf("records %v: %d cuts, want %d", records, len(want), numIndexSections+1)
+		}
+		for n := range len(b) {
+			cuts := indexCuts(b[:n])
+			if !slices.IsSorted(cuts) || len(cuts) > 0 && cuts[len(cuts)-1] > n {
+				t.Fatalf("truncated to %d bytes: cuts %v", n, cuts)
+			}
+		}
+	}
+}

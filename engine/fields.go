@@ -55,9 +55,7 @@ type termHooks struct {
 func pageTerms(p *graph.Page, emit termSink, hooks *termHooks, scratch []string) []string {
 	words := func(s string, f field) {
 		if hooks != nil {
-			for _, tok := range identTokens(s) {
-				hooks.token(tok, f)
-			}
+			eachIdentToken(s, func(tok string) { hooks.token(tok, f) })
 			return
 		}
 		var ws []string
@@ -159,11 +157,11 @@ func literalTerms(lit string, emit termSink, scratch []string) []string {
 	for _, w := range ws {
 		emit(w, fStr)
 	}
-	for _, tok := range identTokens(lit) {
+	eachIdentToken(lit, func(tok string) {
 		if looksLikeIdent(tok) {
 			emit(exactTerm(tok), fStr)
 		}
-	}
+	})
 	return scratch
 }
 

@@ -73,6 +73,13 @@ func (ix *Index) MarshalBinary() ([]byte, error) {
 
 // encode writes the segment, without its page records unless records.
 func (sg *segment) encode(records bool) []byte {
+	b, _ := sg.encodeSections(records)
+	return b
+}
+
+// encodeSections is encode, and where each section after the header and
+// sums starts, ext's last (what indexCuts finds again).
+func (sg *segment) encodeSections(records bool) ([]byte, []int) {
 	size := 64 + sg.n*10 + len(sg.rec) + len(sg.termBlob) + len(sg.post) + len(sg.lens) +
 		4*(len(sg.recOff)+len(sg.termBlk)+len(sg.postOff)+len(sg.adjOff)+len(sg.adj)+len(sg.lenOff))
 	b := make([]byte, 0, size)
@@ -89,36 +96,92 @@ func (sg *segment) encode(records bool) []byte {
 			b = binary.AppendUvarint(b, sg.impCnt[k][f])
 		}
 	}
-	b = putBytes(b, sg.kind)
-	b = putBytes(b, sg.flags)
-	b = putGroups(b, sg.group)
+	var recOff []uint32
+	var rec []byte
 	if records {
-		b = putOffsets(b, sg.recOff)
-		b = putBytes(b, sg.rec)
-	} else {
-		b = putOffsets(b, nil)
-		b = putBytes(b, nil)
+		recOff, rec = sg.recOff, sg.rec
 	}
-	b = putOffsets(b, sg.termBlk)
-	b = putBytes(b, sg.termBlob)
-	b = putOffsets(b, sg.postOff)
-	b = putBytes(b, sg.post)
-	b = putBytes(b, putOffsetsOr(nil, sg.tfOff, sg.tfOffRaw))
-	b = putBytes(b, sg.tfs)
-	b = putBytes(b, putOffsetsOr(nil, sg.lenOff, sg.lenOffRaw))
-	b = putBytes(b, sg.lens)
-	b = putOffsets(b, sg.adjOff)
-	b = putLists(b, sg.adj, sg.adjOff)
-	b = putBytes(b, sg.adjOut)
-	b = putLists(b, sg.phraseHash, nil)
-	b = putVarints(b, sg.phrasePage)
+	// The sections in order, each written by one function; indexCuts
+	// skips them in the same order.
+	sections := [numIndexSections]func([]byte) []byte{
+		func(b []byte) []byte { return putBytes(b, sg.kind) },
+		func(b []byte) []byte { return putBytes(b, sg.flags) },
+		func(b []byte) []byte { return putGroups(b, sg.group) },
+		func(b []byte) []byte { return putOffsets(b, recOff) },
+		func(b []byte) []byte { return putBytes(b, rec) },
+		func(b []byte) []byte { return putOffsets(b, sg.termBlk) },
+		func(b []byte) []byte { return putBytes(b, sg.termBlob) },
+		func(b []byte) []byte { return putOffsets(b, sg.postOff) },
+		func(b []byte) []byte { return putBytes(b, sg.post) },
+		func(b []byte) []byte { return putBytes(b, putOffsetsOr(nil, sg.tfOff, sg.tfOffRaw)) },
+		func(b []byte) []byte { return putBytes(b, sg.tfs) },
+		func(b []byte) []byte { return putBytes(b, putOffsetsOr(nil, sg.lenOff, sg.lenOffRaw)) },
+		func(b []byte) []byte { return putBytes(b, sg.lens) },
+		func(b []byte) []byte { return putOffsets(b, sg.adjOff) },
+		func(b []byte) []byte { return putLists(b, sg.adj, sg.adjOff) },
+		func(b []byte) []byte { return putBytes(b, sg.adjOut) },
+		func(b []byte) []byte { return putLists(b, sg.phraseHash, nil) },
+		func(b []byte) []byte { return putVarints(b, sg.phrasePage) },
+	}
+	cuts := make([]int, 0, numIndexSections+1)
+	for _, put := range sections {
+		cuts = append(cuts, len(b))
+		b = put(b)
+	}
+	cuts = append(cuts, len(b)) // ext
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(sg.ext)))
 	for _, e := range sg.ext {
 		b = binary.AppendUvarint(b, uint64(e.page))
 		b = binary.AppendUvarint(b, uint64(len(e.id)))
 		b = append(b, e.id...)
 	}
-	return b
+	return b, cuts
+}
+
+// numIndexSections is the number of sections after the sums, ext aside.
+const numIndexSections = 18
+
+// indexSectionBytes marks the sections of raw bytes (putBytes'), the
+// others being a count of varints (putOffsets', putGroups', putLists',
+// putVarints').
+var indexSectionBytes = [numIndexSections]bool{
+	true, true, false, false, true, false, true, false, true,
+	true, true, true, true, false, false, true, false, false,
+}
+
+// indexCuts returns where the sections of an encoded segment start after
+// its header and sums, ext's last (encodeSections'), without decoding them:
+// graph compresses the blob one zstd frame per section
+// (graph.DefaultLevelBlob). A blob it cannot follow gets the cuts found
+// so far: they choose only what compresses together.
+func indexCuts(b []byte) []int {
+	r := reader{b: b}
+	r.take(16) // magic, version, n, numTerms
+	cuts := make([]int, 0, numIndexSections+1)
+	skipVarints := func() bool {
+		n := r.count()
+		for ; n > 0 && r.off < len(b); r.off++ {
+			if b[r.off] < 0x80 {
+				n--
+			}
+		}
+		return r.err == nil && n == 0
+	}
+	if !skipVarints() {
+		return cuts
+	}
+	for _, raw := range indexSectionBytes {
+		cuts = append(cuts, r.off)
+		if raw {
+			r.bytes()
+			if r.err != nil {
+				return cuts
+			}
+		} else if !skipVarints() {
+			return cuts
+		}
+	}
+	return append(cuts, r.off)
 }
 
 // UnmarshalIndex reads an index written by MarshalBinary (or one segment

@@ -508,7 +508,7 @@ func compressAll(blobs map[string][]byte, small bool) map[string][]byte {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
-				out[i] = compressFor(blobs[names[i]], small)
+				out[i] = compressBlob(names[i], blobs[names[i]], small)
 			}
 		}()
 	}

@@ -196,7 +196,7 @@ func (fs *fileSeg) write(dir string, small bool, blobs map[string][]byte, goMod 
 func (fs *fileSeg) encode(dir string, small bool, goMod string) (*segWriter, segInfo, error) {
 	info := fs.info
 	group := Groups(fs.g)
-	facts, _ := encodeFactsBlob(fs.recs)
+	facts, cuts := encodeFactsBlob(fs.recs)
 	w, err := newSegWriter(dir, info.ID, small)
 	if err != nil {
 		return nil, info, NotWritable(dir, err)
@@ -204,7 +204,7 @@ func (fs *fileSeg) encode(dir string, small bool, goMod string) (*segWriter, seg
 	w.fast = small
 	err = w.setNames(&info, fs.g, fs.recs, fs.pieces, goMod)
 	if err == nil {
-		err = writeSegmentData(w, &info, fs.g, group, compressFor(facts, small), fs.stats, fs.ext)
+		err = writeSegmentData(w, &info, fs.g, group, compressFacts(facts, cuts, small), fs.stats, fs.ext)
 	}
 	if err != nil {
 		w.abort()
@@ -257,7 +257,14 @@ func writeSegmentData(w *segWriter, info *segInfo, g *Graph, group []uint32, fac
 	if err := w.setCompressedBlob(graphBlob, compressPartsFor(gb, cuts, w.fast)); err != nil {
 		return err
 	}
-	if err := w.setCompressedBlob(TextBlob, compressFor(textBlob(EncodeText(g, group)), w.fast)); err != nil {
+	text, cut := textBlobCut(EncodeText(g, group))
+	var ct []byte
+	if w.fast {
+		ct = compressFor(text, true)
+	} else {
+		ct = compressParts(text, []int{cut})
+	}
+	if err := w.setCompressedBlob(TextBlob, ct); err != nil {
 		return err
 	}
 	if len(ext) > 0 {

@@ -116,7 +116,7 @@ func segWriterOptions(sd string, n int, bytes int64, chunk int) badger.Options {
 		WithCompression(options.ZSTD).WithZSTDCompressionLevel(1).
 		WithMemTableSize(mem).WithNumMemtables(1).WithValueLogFileSize(2 << 20).
 		WithValueThreshold(int64(chunk + 32<<10)).WithNumGoroutines(1).
-		WithBlockCacheSize(1 << 20).WithIndexCacheSize(0)
+		WithBlockCacheSize(1 << 20).WithIndexCacheSize(0).WithBloomFalsePositive(0)
 }
 
 func (w *segWriter) set(key string, val []byte) error {
