@@ -87,6 +87,7 @@ var symbolCases = []struct {
 	{"Return the label of the shelf for an order.", []string{"shop/captions.py"}},                        // rerankMembers' coverage (shop/shelves.py's label says "label" and "shelf" more often, not "order")
 	{"Return the code of a shipping zone as an integer 16.", []string{"shop/tariffs.py"}},                // addNumbers, textPieceTerms: "16" (shop/atlas.py's zone_code says the rest, and sorts first)
 	{"Get a slot by name, or a default value.", []string{"shop/racks.py"}},                               // addStopWords, nameStopWords: "get" (shop/bins.py's lookup says the rest, and sorts first)
+	{"Return the stamp of a parcel for a depot.", []string{"shop/counter.py"}},                           // ownScores (shop/postroom.py's get_parcel_stamp, its doc longer, its body saying the words more often, first without it)
 }
 
 // TestGoldenRanking builds the polyglot fixture, asks every question and

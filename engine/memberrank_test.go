@@ -120,3 +120,52 @@ func TestMemberScoresFollowOrder(t *testing.T) {
 		t.Fatal("no results: the test checks nothing")
 	}
 }
+
+// TestOwnScoresReadTheRecord guards ownScores: of two near-twins saying
+// the question's words as often in their name, signature and doc's first
+// line (fixtures/symbols/shop: counter.py, postroom.py), the one whose own text is
+// shorter scores higher; the words of the longer one's body (which its
+// impacts hold) count for nothing.
+func TestOwnScoresReadTheRecord(t *testing.T) {
+	ix, err := Load(fixtureSnapshot(t, "symbols"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"symbol:shop/counter.py#parcel_stamp": 0, "symbol:shop/postroom.py#get_parcel_stamp": 1}
+	hc := make([]headCand, 2)
+	found := 0
+	for p := uint32(0); int(p) < ix.n; p++ {
+		if k, ok := want[ix.id(p)]; ok {
+			hc[k] = headCand{c: memberCand{page: p}, ownLen: -1}
+			found++
+		}
+	}
+	if found != 2 {
+		t.Fatalf("found %d of the 2 definitions", found)
+	}
+	r := &queryRun{}
+	for _, term := range []string{"stamp", "parcel", "depot", "sent"} {
+		r.tps = append(r.tps, termPostings{qt: queryTerm{term: term, weight: 1}, idf: 1})
+	}
+	ix.ownScores(r, hc[:1])
+	ix.ownScores(r, hc) // the first is not read again
+	gold, twin := hc[0], hc[1]
+	for k, term := range []string{"stamp", "parcel", "depot"} {
+		if gold.ownTF[k] == 0 || gold.ownTF[k] != twin.ownTF[k] {
+			t.Errorf("%q: counts %v and %v, want equal and not 0", term, gold.ownTF[k], twin.ownTF[k])
+		}
+	}
+	if gold.ownTF[3] != 0 || twin.ownTF[3] != 1 {
+		t.Errorf(`"sent": counts %v and %v, want 0 and 1 (the twin's doc line)`, gold.ownTF[3], twin.ownTF[3])
+	}
+	if gold.ownLen <= 0 || gold.ownLen >= twin.ownLen {
+		t.Errorf("own lengths %d and %d, want the twin's longer", gold.ownLen, twin.ownLen)
+	}
+	// Without "sent" the twin holds nothing more and is longer.
+	r.tps = r.tps[:3]
+	hc[0].ownLen, hc[1].ownLen = -1, -1
+	ix.ownScores(r, hc)
+	if !(hc[0].own > hc[1].own && hc[1].own > 0) {
+		t.Errorf("own scores %.4f and %.4f, want the shorter text first and both above 0", hc[0].own, hc[1].own)
+	}
+}
