@@ -247,22 +247,7 @@ func eachIdentToken(s string, yield func(string)) {
 // identTokens returns the maximal runs of letters, digits and '_' in s.
 func identTokens(s string) []string {
 	var out []string
-	start := -1
-	for i, r := range s {
-		if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			out = append(out, s[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		out = append(out, s[start:])
-	}
+	eachIdentToken(s, func(tok string) { out = append(out, tok) })
 	return out
 }
 
