@@ -221,7 +221,7 @@ def cmd_queries(a):
         if first.get("isError"):
             fail("the first wiki_query was an error: " + text_of(first)[:300])
         times, empty, errors = [], 0, 0
-        for q in qs[1:]:
+        for i, q in enumerate(qs[1:]):
             dt, res = srv.query(q)
             times.append(dt * 1000)
             errors += bool(res.get("isError"))
@@ -231,6 +231,8 @@ def cmd_queries(a):
                           "p50_ms": round(pct(times, 50), 2), "p99_ms": round(pct(times, 99), 2),
                           "max_ms": round(max(times), 2), "errors": errors, "empty": empty,
                           "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM")}))
+        for ms, i in sorted(((t, i) for i, t in enumerate(times)), reverse=True)[:a.slowest]:
+            print(f"{ms:8.2f} ms  #{i + 1:<4} {qs[i + 1]}", file=sys.stderr)
     finally:
         srv.close()
 
@@ -282,6 +284,8 @@ def cmd_saved(a):
         st = srv.status()  # the server rebuilt the index in process, once per save
         print(json.dumps({"trials": out, "median_ms": statistics.median(t["ms"] for t in out),
                           "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM")}))
+        for ms, i in sorted(((t, i) for i, t in enumerate(times)), reverse=True)[:a.slowest]:
+            print(f"{ms:8.2f} ms  #{i + 1:<4} {qs[i + 1]}", file=sys.stderr)
     finally:
         srv.close()
         for p, b in originals.items():
@@ -314,6 +318,8 @@ def main():
     ap.add_argument("--idle", type=float, default=5, help="seconds idle before each save (saved)")
     ap.add_argument("--timeout", type=float, default=900, help="give up after this many seconds (saved)")
     ap.add_argument("--log", default=os.devnull, help="file for the server's stderr")
+    ap.add_argument("--slowest", type=int, default=0, metavar="K",
+                    help="also print the K slowest questions with their times, to stderr (queries)")
     a = ap.parse_args()
     a.tree = os.path.abspath(a.tree)
     if not os.path.isdir(a.tree):
