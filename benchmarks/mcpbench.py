@@ -284,8 +284,6 @@ def cmd_saved(a):
         st = srv.status()  # the server rebuilt the index in process, once per save
         print(json.dumps({"trials": out, "median_ms": statistics.median(t["ms"] for t in out),
                           "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM")}))
-        for ms, i in sorted(((t, i) for i, t in enumerate(times)), reverse=True)[:a.slowest]:
-            print(f"{ms:8.2f} ms  #{i + 1:<4} {qs[i + 1]}", file=sys.stderr)
     finally:
         srv.close()
         for p, b in originals.items():
