@@ -136,6 +136,7 @@ func runMCP(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	srv.Preload()
 	hs := &http.Server{Addr: *addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.ListenAndServe() }()

@@ -1,6 +1,10 @@
 package engine
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/wikitoolkit/wikitoolkit/graph"
+)
 
 // File facts are what fileSignals reads of a candidate file's path that do
 // not depend on the question, memoized per index and page: a question on
@@ -61,4 +65,19 @@ func (ix *Index) fileFact(p uint32, sw, scratch *[]string) uint32 {
 func nameMayApply(f, qsig, psig uint32) bool {
 	sig := f & (1<<factSigBits - 1)
 	return sig != 0 && sig&^(qsig|psig) == 0 && sig&qsig != 0
+}
+
+// warmFileFacts computes every file page's fact (in an opened index's
+// background work, OpenSegments): the first question whose words every
+// file holds would otherwise compute them for the tens of thousands of
+// files it ties, doubling its time (25 → 50 ms at 100k files), and a
+// fresh server's first questions are what an agent waits on. About 30 ms
+// of CPU at 100k files; the facts are 4 bytes a page either way.
+func (ix *Index) warmFileFacts() {
+	var sw, scratch []string
+	for p := range uint32(ix.n) {
+		if graph.Kind(ix.kind[p]) == graph.KindFile {
+			ix.fileFact(p, &sw, &scratch)
+		}
+	}
 }

@@ -74,8 +74,9 @@ type Index struct {
 	// queries read (detach, chunkRecords), so it does not encode.
 	fromSegments bool
 	// settled is closed when OpenSegments's background work is done (nil:
-	// there is none).
+	// there is none); warm once the group pages' ID ranks are built too.
 	settled chan struct{}
+	warm    chan struct{}
 }
 
 // Settled returns a channel closed once the work an opened index does in
@@ -90,6 +91,18 @@ func (ix *Index) Settled() <-chan struct{} {
 		return c
 	}
 	return ix.settled
+}
+
+// Warm returns a channel closed once the opened index's background work
+// is all done: Settled, and the ties' ID ranks built (idrank.go). A query
+// before then gives the same answer, but may compete with that work for
+// the cores and take several times as long (at 100k files, 0.6 s of CPU
+// on both cores after an open).
+func (ix *Index) Warm() <-chan struct{} {
+	if ix.warm == nil {
+		return ix.Settled()
+	}
+	return ix.warm
 }
 
 const numKinds = 5 // graph.KindModule .. graph.KindMemory

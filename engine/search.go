@@ -132,6 +132,14 @@ func (ix *Index) getScratch() *scratch {
 	return s
 }
 
+// warmScratch makes the index's idle scratch ahead of its first query
+// (an opened index's background work, OpenSegments): 12 bytes a page,
+// which a long-running process then counts in the live heap its
+// collector paces by, instead of the first questions allocating it.
+func (ix *Index) warmScratch() {
+	ix.putScratch(ix.getScratch())
+}
+
 // putScratch zeroes what the query wrote and keeps s for the next. When
 // it touched more than one page in denseClear, clearing whole arrays
 // (sequential) costs less than a random write per touched page.

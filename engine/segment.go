@@ -298,7 +298,7 @@ func openSegmentData(segs []SegmentData) (*Index, error) {
 		}
 	}
 	ix.fromSegments = true
-	ix.settled = make(chan struct{})
+	ix.settled, ix.warm = make(chan struct{}), make(chan struct{})
 	go func() {
 		// Nearly every query reads neighbours (the neighbour boost): the
 		// lists build on another core while the first query scores text,
@@ -318,6 +318,9 @@ func openSegmentData(segs []SegmentData) (*Index, error) {
 		chunkAll(ix.segs)
 		close(ix.settled)
 		ix.buildIDRanks()
+		ix.warmFileFacts()
+		ix.warmScratch()
+		close(ix.warm)
 	}()
 	return ix, nil
 }

@@ -541,7 +541,15 @@ func TestOpenSegmentsKeepsOnlyWhatQueriesRead(t *testing.T) {
 	if _, err := ix.MarshalBinary(); err == nil && len(ix.segs) == 1 {
 		t.Error("a detached index encoded")
 	}
-	<-ix.Settled()
+	<-ix.Warm()
+	if ix.ranks() == nil || ix.idle.Load() == nil {
+		t.Fatal("warm, but the ID ranks or the idle scratch are not made")
+	}
+	for p := range uint32(ix.n) {
+		if graph.Kind(ix.kind[p]) == graph.KindFile && ix.facts[p].Load() == 0 {
+			t.Fatalf("warm, but file page %d has no file fact", p)
+		}
+	}
 	chunks := 0
 	for i, sg := range ix.segs {
 		v := sg.recs.Load()

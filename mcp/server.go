@@ -112,13 +112,19 @@ const instructions = `wikitoolkit indexes this repository as a wiki of pages (mo
 func (s *Server) SDK() *sdk.Server { return s.sdk }
 
 // Run serves one session on t until the client disconnects or ctx ends.
+// The index starts opening at once (wiki.Live.Preload).
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	s.live.Preload()
 	return s.sdk.Run(ctx, t)
 }
 
 // Close stops background work and releases the open generation. Calls in
 // flight finish first.
 func (s *Server) Close() error { return s.live.Close() }
+
+// Preload starts opening the index in the background (wiki.Live.Preload);
+// Run does it, HTTP servers call it before serving.
+func (s *Server) Preload() { s.live.Preload() }
 
 func (s *Server) allowed(name string) bool {
 	if slices.Contains(s.opt.Deny, name) {

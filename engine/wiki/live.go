@@ -256,6 +256,24 @@ func (s *Live) Acquire() (*Gen, func(), error) {
 	return g, func() { s.release(g) }, nil
 }
 
+// Preload opens the generation CURRENT names in the background, when
+// there is one, so that a server's first call need not wait for the
+// whole open (at 100k files about 1.5 s): a call arriving meanwhile waits
+// for it as it would have opened it itself. No index: nothing happens
+// (the first call starts the build).
+func (s *Live) Preload() {
+	if _, ok := statKey(filepath.Join(s.dir, "CURRENT")); !ok || s.closed.Load() {
+		return
+	}
+	s.bgWG.Add(1)
+	go func() {
+		defer s.bgWG.Done()
+		if _, release, err := s.Acquire(); err == nil {
+			release()
+		}
+	}()
+}
+
 // swap opens the generation CURRENT names now, if it is not the open one.
 func (s *Live) swap(key fileKey) {
 	s.mu.Lock()
@@ -294,6 +312,23 @@ func (s *Live) swap(key fileKey) {
 		return
 	}
 	ng := &Gen{Snap: snap, Index: ix}
+	// Opening decoded every segment's stored bytes, which the index drops
+	// once settled (engine.Index.Settled): hand that memory back rather
+	// than keep it until the heap grows into it, and drop the table pages
+	// the decoding mapped (graph.Snapshot.ReleaseMapped).
+	if old == nil {
+		// The first generation: the calls wait for it anyway, so they
+		// wait until its background work is done (engine.Index.Warm) and
+		// the memory given back, rather than compete with that work for
+		// the cores (at 100k files the first 30 answers took up to 4
+		// times as long).
+		select {
+		case <-ix.Warm():
+			snap.ReleaseMapped()
+			debug.FreeOSMemory()
+		case <-s.bgCtx.Done():
+		}
+	}
 	s.mu.Lock()
 	if s.closed.Load() {
 		s.mu.Unlock()
@@ -306,10 +341,9 @@ func (s *Live) swap(key fileKey) {
 		s.retire(old)
 	}
 	s.fresh.newGeneration()
-	// Opening decoded every segment's stored bytes, which the index drops
-	// once settled (engine.Index.Settled): hand that memory back rather
-	// than keep it until the heap grows into it, and drop the table pages
-	// the decoding mapped (graph.Snapshot.ReleaseMapped).
+	if old == nil {
+		return
+	}
 	s.bgWG.Add(1)
 	go func() {
 		defer s.bgWG.Done()

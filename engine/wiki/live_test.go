@@ -48,7 +48,11 @@ func TestEditReusesOpenSegments(t *testing.T) {
 	}
 	d0 := engine.SegmentDecodes()
 	g, release := acquire()
-	<-g.Index.Settled()
+	select { // the first generation is published once its background work is done
+	case <-g.Index.Warm():
+	default:
+		t.Fatal("the first generation was published before it was warm")
+	}
 	release()
 	before := graphtest.LiveManifest(t, index)
 	if got := engine.SegmentDecodes() - d0; got != int64(len(before.Segments)) {
@@ -208,4 +212,52 @@ func TestWalkWaitsAtMostMaxCallDefer(t *testing.T) {
 		t.Errorf("the walk did not wait for the call first (%d waits)", r.live.calls.deferred.Load())
 	}
 	r.waitFor("the saved file is answered", func() bool { return r.has("RefundNoPause") })
+}
+
+// TestPreloadOpensWithoutACall: Preload opens the live generation in the
+// background, so that the first call finds it open (no decoding of its
+// own); with no index it does nothing.
+func TestPreloadOpensWithoutACall(t *testing.T) {
+	root := t.TempDir()
+	walktest.WriteTree(t, root, map[string]string{"a.go": "package a\n\n// Alpha is the first.\nfunc Alpha() {}\n"})
+	index := filepath.Join(root, graph.IndexDirName)
+
+	empty, err := NewLive(LiveOptions{IndexDir: index, CheckEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty.Preload()
+	empty.Close()
+	if empty.cur != nil {
+		t.Fatal("Preload opened something with no index")
+	}
+
+	buildTree(t, root)
+	live, err := NewLive(LiveOptions{IndexDir: index, CheckEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	d0 := engine.SegmentDecodes()
+	live.Preload()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		live.mu.Lock()
+		open := live.cur != nil
+		live.mu.Unlock()
+		if open {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Preload did not open the index within 30 s")
+		}
+	}
+	decoded := engine.SegmentDecodes() - d0
+	g, release, err := live.Acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if g == nil || engine.SegmentDecodes()-d0 != decoded {
+		t.Fatalf("the first call after Preload decoded segments again (%d, then %d)", decoded, engine.SegmentDecodes()-d0)
+	}
 }
