@@ -74,7 +74,7 @@ type Index struct {
 	// queries read (detach, chunkRecords), so it does not encode.
 	fromSegments bool
 	// settled is closed when OpenSegments's background work is done (nil:
-	// there is none); warm once the group pages' ID ranks are built too.
+	// there is none); warm once the rest of it is done too (Warm).
 	settled chan struct{}
 	warm    chan struct{}
 }
@@ -94,10 +94,11 @@ func (ix *Index) Settled() <-chan struct{} {
 }
 
 // Warm returns a channel closed once the opened index's background work
-// is all done: Settled, and the ties' ID ranks built (idrank.go). A query
-// before then gives the same answer, but may compete with that work for
-// the cores and take several times as long (at 100k files, 0.6 s of CPU
-// on both cores after an open).
+// is all done: Settled, then the ties' ID ranks (idrank.go), every file
+// page's fact (filefacts.go) and the idle scratch made. A query before
+// then gives the same answer, but may compete with that work for the
+// cores and take several times as long (at 100k files, 0.6 s of CPU on
+// both cores after an open).
 func (ix *Index) Warm() <-chan struct{} {
 	if ix.warm == nil {
 		return ix.Settled()

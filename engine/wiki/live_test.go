@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -222,14 +223,17 @@ func TestPreloadOpensWithoutACall(t *testing.T) {
 	walktest.WriteTree(t, root, map[string]string{"a.go": "package a\n\n// Alpha is the first.\nfunc Alpha() {}\n"})
 	index := filepath.Join(root, graph.IndexDirName)
 
-	empty, err := NewLive(LiveOptions{IndexDir: index, CheckEvery: -1})
+	var builds atomic.Int32
+	empty, err := NewLive(LiveOptions{IndexDir: index, CheckEvery: -1,
+		Build: func(context.Context) error { builds.Add(1); return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	empty.Preload()
+	empty.bgWG.Wait() // a build Acquire started would have run by now
 	empty.Close()
-	if empty.cur != nil {
-		t.Fatal("Preload opened something with no index")
+	if n := builds.Load(); n != 0 {
+		t.Fatalf("Preload with no index started %d builds; the first call starts it", n)
 	}
 
 	buildTree(t, root)
