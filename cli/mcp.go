@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 	"sync"
 	"time"
@@ -152,24 +153,49 @@ func runMCP(e *env, args []string) error {
 }
 
 // startProfiles starts the profiles the environment asks for: a CPU
-// profile written to $WIKITOOLKIT_CPUPROFILE and a heap profile written to
+// profile written to $WIKITOOLKIT_CPUPROFILE, an execution trace (go tool
+// trace: which goroutines ran when, for the serial stretches of a build)
+// to $WIKITOOLKIT_TRACE, and a heap profile written to
 // $WIKITOOLKIT_MEMPROFILE when the command ends (files only, never
 // stdout). The returned function stops and writes them.
 func startProfiles(stderr io.Writer) (func(), error) {
 	cpu, mem := os.Getenv("WIKITOOLKIT_CPUPROFILE"), os.Getenv("WIKITOOLKIT_MEMPROFILE")
-	var cpuFile *os.File
+	var cpuFile, traceFile *os.File
+	if tr := os.Getenv("WIKITOOLKIT_TRACE"); tr != "" {
+		f, err := os.Create(tr)
+		if err != nil {
+			return nil, fmt.Errorf("WIKITOOLKIT_TRACE: %w", err)
+		}
+		if err := trace.Start(f); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("WIKITOOLKIT_TRACE: %w", err)
+		}
+		traceFile = f
+	}
 	if cpu != "" {
 		f, err := os.Create(cpu)
 		if err != nil {
+			if traceFile != nil {
+				trace.Stop()
+				traceFile.Close()
+			}
 			return nil, fmt.Errorf("WIKITOOLKIT_CPUPROFILE: %w", err)
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
 			f.Close()
+			if traceFile != nil {
+				trace.Stop()
+				traceFile.Close()
+			}
 			return nil, fmt.Errorf("WIKITOOLKIT_CPUPROFILE: %w", err)
 		}
 		cpuFile = f
 	}
 	return func() {
+		if traceFile != nil {
+			trace.Stop()
+			traceFile.Close()
+		}
 		if cpuFile != nil {
 			pprof.StopCPUProfile()
 			cpuFile.Close()
