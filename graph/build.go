@@ -435,7 +435,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 		return info, nil
 	}
 
-	return saveNext(incrementalBuild(ctx, opt, root, dir, start, info, prev, prevStats, parsed, reused, changes.Removed, lap, closePrev))
+	return saveNext(incrementalBuild(ctx, opt, root, dir, start, info, prev, prevStats, parsed, reused, changes.Removed, lap, closePrev, resumeGC))
 }
 
 // walkChanged lists the files of the build: those at or below

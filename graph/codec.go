@@ -70,6 +70,16 @@ func (d *dec) str() string {
 	return s
 }
 
+// skip passes over a string str would read.
+func (d *dec) skip() {
+	n := d.uint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return
+	}
+	d.b = d.b[n:]
+}
+
 // count reads a length and checks it against what is left (each element
 // takes at least one byte), so corrupt input cannot make us allocate wildly.
 func (d *dec) count() int {

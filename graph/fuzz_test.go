@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/wikitoolkit/wikitoolkit/parser"
@@ -41,8 +42,71 @@ func FuzzRecordRoundTrip(f *testing.F) {
 			got.Facts.Refs[1] != (parser.Ref{Name: sig, Qualifier: name, Kind: 7, Enclosing: -1}) {
 			t.Fatalf("round trip: %v %+v", err, got)
 		}
+		// The references and imports alone, without the graph.
+		whole := got
+		got = nil
+		err = decodeFactsRefs(b, stats, map[string]bool{path: true}, func(r *FileRecord) error { got = r; return nil })
+		if err != nil || got == nil || got.Path != path || got.Facts.Defs != nil ||
+			!slices.Equal(got.Facts.Refs, whole.Facts.Refs) || !slices.Equal(got.Facts.Imports, whole.Facts.Imports) {
+			t.Fatalf("references alone: %v %+v", err, got)
+		}
 		// Arbitrary bytes never panic the decoders.
 		decodeFactsBlob(junk, stats, g, func(*FileRecord) error { return nil })
+		decodeFactsRefs(junk, stats, map[string]bool{path: true}, func(*FileRecord) error { return nil })
 		decodeGraph(junk, junk)
 	})
+}
+
+// TestDecodeFactsRefsSkipsOthers decodes, of records with every kind of
+// fact (derived and stored definitions, literals, imports, diagnostics),
+// every other one's references and imports: the records passed over must
+// leave each section where the next record starts, so that the wanted
+// ones read as a whole decode reads them.
+func TestDecodeFactsRefsSkipsOthers(t *testing.T) {
+	var recs []*FileRecord
+	var stats []FileStat
+	for i := range 6 {
+		p := string(rune('a'+i)) + ".py"
+		f := &parser.Facts{Language: "python",
+			Defs: []parser.Def{
+				{Kind: parser.KindFunc, Name: "f", Qualified: "f", Parent: -1, StartLine: 1, EndLine: 3},
+				{Kind: parser.KindFunc, Name: "f", Qualified: "f", Parent: -1, StartLine: 5, EndLine: 6 + i}, // repeated: stored
+			},
+			Refs:        []parser.Ref{{Name: "g", Enclosing: 0}, {Name: "h", Qualifier: "self", Type: "T", Kind: 2, Selected: true, Enclosing: 1}},
+			Literals:    []parser.Literal{{Text: "lit" + p, Enclosing: 0}},
+			Imports:     []parser.Import{{Path: "os", Line: 1}, {Path: "m" + p, Alias: "x", Line: 2}},
+			Diagnostics: []parser.Diagnostic{{Line: 3, Column: 4, Message: "oops " + p}},
+		}
+		if i%3 == 2 {
+			f.Defs, f.Literals, f.Diagnostics = nil, nil, nil
+		}
+		recs = append(recs, &FileRecord{Path: p, Lang: "python", Facts: f})
+		stats = append(stats, FileStat{Path: p})
+	}
+	b, _ := encodeFactsBlob(recs)
+	want := map[string]bool{}
+	for i, r := range recs {
+		if i%2 == 1 {
+			want[r.Path] = true
+		}
+	}
+	g := buildGraph(recs, "")
+	whole := map[string]*FileRecord{}
+	if err := decodeFactsBlob(b, stats, g, func(r *FileRecord) error { whole[r.Path] = r; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var got []*FileRecord
+	if err := decodeFactsRefs(b, stats, want, func(r *FileRecord) error { got = append(got, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	for _, r := range got {
+		orig := whole[r.Path]
+		if !want[r.Path] || r.Lang != orig.Lang || r.Facts.Language != orig.Facts.Language ||
+			!slices.Equal(r.Facts.Refs, orig.Facts.Refs) || !slices.Equal(r.Facts.Imports, orig.Facts.Imports) {
+			t.Errorf("%s: got %+v, want refs %+v imports %+v", r.Path, r.Facts, orig.Facts.Refs, orig.Facts.Imports)
+		}
+	}
 }

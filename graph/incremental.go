@@ -60,7 +60,7 @@ func nextGeneration(dir string) int {
 // or found removed.
 func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, start time.Time, info *BuildInfo,
 	prev *Snapshot, prevStats map[string]FileStat, parsed []*FileRecord, reused map[string]FileStat, removedFiles []string,
-	lap func(string), closePrev func()) (*BuildInfo, error) {
+	lap func(string), closePrev, resumeGC func()) (*BuildInfo, error) {
 	slices.SortFunc(parsed, func(a, b *FileRecord) int { return strings.Compare(a.Path, b.Path) })
 	goMod := goModulePath(root)
 	// The file segments, each opened only when its filter says it may
@@ -210,6 +210,12 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		}
 	}
 	var affected []*segPiece
+	if len(cands) > pauseGCFiles {
+		// Many candidates (a field name such as Count, defined in the
+		// file: 33k of 100k files reference it) are many records read:
+		// collected as they go, not held to the 1 GB limit of pauseGC.
+		resumeGC()
+	}
 	if len(cands) > 0 {
 		bySeg := map[*segRef][]string{}
 		for p, sr := range cands {
@@ -220,22 +226,39 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 			if err != nil {
 				return nil, prevError{err}
 			}
+			// Affects reads of a candidate its references and imports:
+			// those alone are decoded for every candidate, the whole
+			// piece only for the few it affects. A file removed at 100k
+			// files, whose Count field 33k files use: 3.1–3.9 s and
+			// 1.07 GB before, 1.9 s and 306 MB (its directory goes too,
+			// so the modules segment is rewritten: most of what is left).
+			recs, err := sg.readRefsOf(paths)
+			if err != nil {
+				return nil, prevError{err}
+			}
+			paths = paths[:0]
+			for _, r := range recs {
+				if change.Affects(r, now) {
+					paths = append(paths, r.Path)
+				}
+			}
+			if len(paths) == 0 {
+				continue
+			}
 			pcs, err := sg.readPiecesOf(paths)
 			if err != nil {
 				return nil, prevError{err}
 			}
 			for _, pc := range pcs {
-				if change.Affects(pc.rec, now) {
-					// Its stored record has the time it was parsed at; a
-					// touch since lives in the manifest's Touched, which
-					// the new copy replaces.
-					if st, ok := reused[pc.Path]; ok {
-						pc.rec.ModTime = st.ModTime
-					} else if t, ok := prev.man.Touched[pc.Path]; ok {
-						pc.rec.ModTime = t
-					}
-					affected = append(affected, pc)
+				// Its stored record has the time it was parsed at; a
+				// touch since lives in the manifest's Touched, which the
+				// new copy replaces.
+				if st, ok := reused[pc.Path]; ok {
+					pc.rec.ModTime = st.ModTime
+				} else if t, ok := prev.man.Touched[pc.Path]; ok {
+					pc.rec.ModTime = t
 				}
+				affected = append(affected, pc)
 			}
 		}
 	}

@@ -266,6 +266,40 @@ func (sg *segment) cachedStats() ([]FileStat, error) {
 	return sg.statList, sg.statErr
 }
 
+// recordsDecoded counts the whole records readPieces decoded, and
+// refsDecoded the records readRefsOf decoded in part (tests).
+var recordsDecoded, refsDecoded atomic.Int64
+
+// readRefsOf decodes, of the given live files of sg, the part of their
+// records Change.Affects reads (decodeFactsRefs: path, language,
+// references, imports), in the segment's order.
+func (sg *segment) readRefsOf(paths []string) ([]*FileRecord, error) {
+	want := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		if !sg.dead[p] {
+			want[p] = true
+		}
+	}
+	b, err := sg.blob(factsBlob)
+	if err != nil {
+		return nil, err
+	}
+	stats, err := sg.cachedStats()
+	if err != nil {
+		return nil, err
+	}
+	var out []*FileRecord
+	refsDecoded.Add(int64(len(want)))
+	err = decodeFactsRefs(b, stats, want, func(r *FileRecord) error {
+		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("segment %d: %w", sg.id, err)
+	}
+	return out, nil
+}
+
 // readPiecesOf decodes the pieces and records of the given live files of
 // sg (it decodes the segment's graph and facts whole).
 func (sg *segment) readPiecesOf(paths []string) ([]*segPiece, error) {

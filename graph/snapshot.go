@@ -661,6 +661,7 @@ func (sg *segment) readPieces(records bool) ([]*segPiece, error) {
 		pc.sortEdges()
 	}
 	if records {
+		recordsDecoded.Add(int64(len(out)))
 		b, err := sg.blob(factsBlob)
 		if err != nil {
 			return nil, err
