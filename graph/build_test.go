@@ -371,3 +371,85 @@ func TestRemovalDecodesOnlyAffectedRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestModulesSegmentFollowsDirectories adds and removes files: the
+// modules segment (a page per directory of the tree, 82k at 100k files)
+// is written again, and its pages remade at all, only when a directory
+// appears or empties or a package comment changes, not when a file joins
+// or leaves a directory that keeps files; the module pages are a full
+// build's either way.
+func TestModulesSegmentFollowsDirectories(t *testing.T) {
+	root := t.TempDir()
+	walktest.WriteFile(t, root, "go.mod", "module example.com/m\n")
+	walktest.WriteFile(t, root, "a/a.go", "package a\n\n// A is a.\nfunc A() int { return 1 }\n")
+	walktest.WriteFile(t, root, "b/b.go", "package b\n\n// B is b.\nfunc B() int { return 2 }\n")
+	build(t, root, false)
+	modsID := func() int {
+		s := open(t, root)
+		defer s.Close()
+		id, ok := s.modulesID()
+		if !ok {
+			t.Fatal("no modules segment")
+		}
+		return id
+	}
+	steps := []struct {
+		name    string
+		do      func()
+		rewrite bool
+	}{
+		{"a file added to a/", func() {
+			walktest.WriteFile(t, root, "a/a2.go", "package a\n\n// A2 is more.\nfunc A2() int { return 3 }\n")
+		}, false},
+		{"a file removed from a/", func() { os.Remove(filepath.Join(root, "a/a2.go")) }, false},
+		{"a file in a new directory c/d", func() {
+			walktest.WriteFile(t, root, "c/d/d.go", "package d\n\n// D is new.\nfunc D() int { return 4 }\n")
+		}, true},
+		{"the only file of b/ removed", func() { os.Remove(filepath.Join(root, "b/b.go")) }, true},
+		{"a package comment added to a/", func() { walktest.WriteFile(t, root, "a/doc.go", "// Package a does a.\npackage a\n") }, true},
+	}
+	for _, st := range steps {
+		before, remade := modsID(), modulesRemade.Load()
+		st.do()
+		info := build(t, root, false)
+		if info.Mode != "incremental" {
+			t.Fatalf("%s: %s build", st.name, info.Mode)
+		}
+		if got := modsID() != before; got != st.rewrite {
+			t.Errorf("%s: modules segment rewritten = %v, want %v", st.name, got, st.rewrite)
+		}
+		if got := modulesRemade.Load() != remade; got != st.rewrite {
+			t.Errorf("%s: module pages remade = %v, want %v", st.name, got, st.rewrite)
+		}
+		inc := open(t, root)
+		full := filepath.Join(t.TempDir(), "full")
+		if _, err := Build(context.Background(), BuildOptions{Root: root, IndexDir: full, Full: true}); err != nil {
+			t.Fatal(err)
+		}
+		fs, err := OpenSnapshot(full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gi, err1 := inc.Graph()
+		gf, err2 := fs.Graph()
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		var mi, mf []string
+		for _, p := range gi.Pages {
+			if p.Kind == KindModule {
+				mi = append(mi, fmt.Sprintf("%s %q", p.ID, p.Doc))
+			}
+		}
+		for _, p := range gf.Pages {
+			if p.Kind == KindModule {
+				mf = append(mf, fmt.Sprintf("%s %q", p.ID, p.Doc))
+			}
+		}
+		if !slices.Equal(mi, mf) {
+			t.Errorf("%s: module pages %v, a full build's %v", st.name, mi, mf)
+		}
+		fs.Close()
+		inc.Close()
+	}
+}

@@ -401,10 +401,20 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		docs = updateDocs(docs, contentGone, parsed)
 	}
 	// Module pages follow from the directories and the doc candidates
-	// alone: with the same files and candidates they stand, and remaking
-	// them (a record per file of the tree: 250 ms at 100k files) is saved.
+	// alone: with the same directories and candidates they stand, and
+	// remaking them (a record per file of the tree: 250 ms at 100k files)
+	// is saved. A file added to or removed from a directory that keeps
+	// files moves paths but no directory: Change.Keys then holds no dir:
+	// key (changes sets one for each directory that appeared or emptied).
+	dirsMoved := false
+	for k := range change.Keys {
+		if strings.HasPrefix(k, keyDir) {
+			dirsMoved = true
+			break
+		}
+	}
 	writeMods := false
-	if !standing && (ms == nil || pathsMoved || !slices.Equal(docs, oldDocs)) {
+	if !standing && (ms == nil || dirsMoved || !slices.Equal(docs, oldDocs)) {
 		if ms != nil {
 			var err error
 			if oldMods, err = ms.readModules(); err != nil {
@@ -412,6 +422,7 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 			}
 		}
 		mods = modulesOf(newPaths, docs)
+		modulesRemade.Add(1)
 		// The candidates are kept even when the pages stand: a candidate
 		// that loses today wins when the winner goes.
 		writeMods = ms == nil || !modsEqual(mods, oldMods) || !slices.Equal(docs, oldDocs)
@@ -769,6 +780,10 @@ func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[
 // large change (a branch switched) resolves them in full, and decodes no
 // segment for them.
 const partialMaxFiles = 256
+
+// modulesRemade counts the incremental builds that remade the module
+// pages of the tree (tests).
+var modulesRemade atomic.Int64
 
 // partialFiles counts the files resolved in part (tests).
 var partialFiles atomic.Int64
