@@ -16,8 +16,10 @@
 #                       (BenchmarkParseOnly: tree-sitter alone, 2 workers) measured
 #                       just before it; PAIRS pairs (default 1), median ratio
 #   full build RSS      peak RSS of that build
-#   rebuilds            no change, touch, a line appended, a function added: EDITS
-#                       (default 5) `build` runs each, wall time and peak RSS
+#   rebuilds            no change, touch, a line appended, a function added, a
+#                       file added beside the edited one and removed, a file in a
+#                       new directory and that directory removed: EDITS (default
+#                       5) `build` runs each, wall time and peak RSS
 #   MCP                 benchmarks/mcpbench.py over stdio: open + first answer,
 #                       QUERIES (default 120) wiki_query p50/p99, server VmRSS/VmHWM,
 #                       a saved file → in answers (SAVES, default 3), and a server
@@ -51,6 +53,7 @@ cleanup() {
 	local rc=$?
 	set +e
 	[[ -n $victim && -f $work/victim.orig ]] && cp "$work/victim.orig" "$victim"
+	[[ -n $victim ]] && rm -rf "$(dirname "$victim")"/scale_new_*.go "$(dirname "$victim")"/scale_dir_*
 	if [[ -n $kept_index && -d $kept_index ]]; then
 		rm -rf "$tree/.wikitoolkit"
 		mv "$kept_index" "$tree/.wikitoolkit"
@@ -180,6 +183,15 @@ nochange() { :; }
 touchit() { touch "$victim"; }
 appendline() { printf '\n// scale edit %s\n' "$1" >>"$victim"; }
 addfunc() { printf '\n// ScaleEdit%s was added by scale.sh.\nfunc ScaleEdit%s() int { return %s }\n' "$1" "$1" "$1" >>"$victim"; }
+# Files added beside the victim and removed again; then in a directory of
+# their own (a directory appears and empties: the module pages change).
+vdir=$(dirname "$victim")
+vpkg=$(awk '/^package / {print $2; exit}' "$victim")
+newfile() { printf 'package %s\n\n// ScaleNew%s was added by scale.sh.\nfunc ScaleNew%s(n int) int { return n + %s }\n' "$vpkg" "$1" "$1" "$1" >"$2"; }
+addfile() { newfile "$1" "$vdir/scale_new_$1.go"; }
+rmfile() { rm -f "$vdir/scale_new_$1.go"; }
+adddir() { mkdir -p "$vdir/scale_dir_$1" && newfile "$1" "$vdir/scale_dir_$1/new.go"; }
+rmdir_() { rm -rf "$vdir/scale_dir_$1"; }
 say "rebuilds, $EDITS each; victim ${victim#$tree/}"
 rebuilds nochange nochange
 rebuilds touch touchit
@@ -187,6 +199,11 @@ rebuilds edit_line appendline
 cp "$work/victim.orig" "$victim"
 rebuilds edit_func addfunc
 cp "$work/victim.orig" "$victim"
+"$bin" build --quiet "$tree"
+rebuilds file_added addfile
+rebuilds file_removed rmfile
+rebuilds dir_added adddir
+rebuilds dir_removed rmdir_
 "$bin" build --quiet "$tree"
 
 # ---- MCP over stdio
@@ -233,8 +250,14 @@ rows = [
 ]
 for key, what in (("nochange", "rebuild, no change"), ("touch", "rebuild, one file touched"),
                   ("edit_line", "one-file edit (a line appended): time / peak RSS"),
-                  ("edit_func", "one-file edit (a function added): time / peak RSS")):
-    e = r[f"rebuild_{key}"]
+                  ("edit_func", "one-file edit (a function added): time / peak RSS"),
+                  ("file_added", "a file added beside it: time / peak RSS"),
+                  ("file_removed", "that file removed: time / peak RSS"),
+                  ("dir_added", "a file in a new directory: time / peak RSS"),
+                  ("dir_removed", "that directory removed: time / peak RSS")):
+    e = r.get(f"rebuild_{key}")
+    if e is None:
+        continue
     rows.append((what, f"{ms(e['s'])} / {mb(e['rss_kb'])} (median of {edits}; {e['parsed']} parsed)"))
 rows += [
     ("file saved → in a running server's answers", f"{ms(s['median_ms'] / 1000)} (median of {saves}: " +
