@@ -26,6 +26,8 @@ type segWorld struct {
 	defs     map[string][]DefInfo
 	revFiles []string // paths reversed, sorted (suffix questions)
 	revDirs  []string
+	// Suffix questions answered by a scan so far (suffixScans).
+	fileScans, dirScans int
 }
 
 // newSegWorld returns the World of paths (the tree's files, sorted) with
@@ -177,8 +179,34 @@ func withSuffix(rev []string, s string) (best string, n int) {
 	return best, n
 }
 
+// suffixScans is how many suffix questions of each kind a segWorld answers
+// by a scan of the paths before it sorts them reversed: a file added or
+// removed asks about 10 (changes: each suffix of its path and of the
+// directories above), at 5 ms each at 100k files, where the sort costs
+// 60–80 ms per kind and world; a resolution of many imports asks more.
+const suffixScans = 16
+
+// scanSuffix is withSuffix over the entries of each, not reversed.
+func scanSuffix(each func(yield func(string) bool), s string) (best string, n int) {
+	for p := range each {
+		if len(p) < len(s) || p[len(p)-len(s):] != s || len(p) > len(s) && p[len(p)-len(s)-1] != '/' {
+			continue
+		}
+		if n == 0 || len(p) < len(best) || len(p) == len(best) && p < best {
+			best = p
+		}
+		n++
+	}
+	return best, n
+}
+
 func (w *segWorld) FileWithSuffix(s string) (string, int) {
 	w.mu.Lock()
+	if w.revFiles == nil && w.fileScans < suffixScans {
+		w.fileScans++
+		w.mu.Unlock()
+		return scanSuffix(slices.Values(w.paths), s)
+	}
 	if w.revFiles == nil {
 		w.revFiles = make([]string, len(w.paths))
 		for i, p := range w.paths {
@@ -193,6 +221,18 @@ func (w *segWorld) FileWithSuffix(s string) (string, int) {
 
 func (w *segWorld) DirWithSuffix(s string) (string, bool) {
 	w.mu.Lock()
+	if w.revDirs == nil && w.dirScans < suffixScans {
+		w.dirScans++
+		w.mu.Unlock()
+		best, n := scanSuffix(func(yield func(string) bool) {
+			for d := range w.dirSet() {
+				if d != "." && !yield(d) {
+					return
+				}
+			}
+		}, s)
+		return best, n > 0
+	}
 	if w.revDirs == nil {
 		for d := range w.dirSet() {
 			if d != "." {
