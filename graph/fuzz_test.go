@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -59,7 +60,8 @@ func FuzzRecordRoundTrip(f *testing.F) {
 
 // TestDecodeFactsRefsSkipsOthers decodes, of records with every kind of
 // fact (derived and stored definitions, literals, imports, diagnostics),
-// every other one's references and imports: the records passed over must
+// every other one's references and imports, and then every other one
+// whole: the records passed over must
 // leave each section where the next record starts, so that the wanted
 // ones read as a whole decode reads them.
 func TestDecodeFactsRefsSkipsOthers(t *testing.T) {
@@ -101,6 +103,17 @@ func TestDecodeFactsRefsSkipsOthers(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	// Whole records of the wanted ones only (readPiecesOf).
+	n := 0
+	if err := decodeFacts(b, stats, g, want, false, func(r *FileRecord) error {
+		n++
+		if w := whole[r.Path]; !want[r.Path] || !reflect.DeepEqual(r, w) {
+			t.Errorf("%s: whole record %+v, want %+v", r.Path, r.Facts, w.Facts)
+		}
+		return nil
+	}); err != nil || n != len(want) {
+		t.Fatalf("%d whole records (%v), want %d", n, err, len(want))
 	}
 	for _, r := range got {
 		orig := whole[r.Path]

@@ -286,7 +286,7 @@ func (r *FileRecord) defDerived(j int) bool {
 // with the paths of stats (the records' paths, in the same order); the
 // records have no stat or fingerprints.
 func decodeFactsBlob(b []byte, stats []FileStat, g *Graph, fn func(*FileRecord) error) error {
-	return decodeFacts(b, stats, g, nil, fn)
+	return decodeFacts(b, stats, g, nil, false, fn)
 }
 
 // decodeFactsRefs calls fn for the records of a facts blob whose paths
@@ -297,12 +297,14 @@ func decodeFactsBlob(b []byte, stats []FileStat, g *Graph, fn func(*FileRecord) 
 // a changed name (at 100k files a field such as Count is referenced by
 // 33k of them) for a tenth of what their whole records cost.
 func decodeFactsRefs(b []byte, stats []FileStat, want map[string]bool, fn func(*FileRecord) error) error {
-	return decodeFacts(b, stats, nil, want, fn)
+	return decodeFacts(b, stats, nil, want, true, fn)
 }
 
-// decodeFacts is decodeFactsBlob, or with want set decodeFactsRefs.
-func decodeFacts(b []byte, stats []FileStat, g *Graph, want map[string]bool, fn func(*FileRecord) error) error {
-	refsOnly := want != nil
+// decodeFacts calls fn for the records of a facts blob whose paths want
+// holds (every one when want is nil), whole (decodeFactsBlob) or, with
+// refsOnly, in part (decodeFactsRefs); the others are passed over, nothing
+// made of them.
+func decodeFacts(b []byte, stats []FileStat, g *Graph, want map[string]bool, refsOnly bool, fn func(*FileRecord) error) error {
 	d := dec{b: b}
 	n := d.count()
 	if d.err == nil && n != len(stats) {
@@ -347,8 +349,8 @@ func decodeFacts(b []byte, stats []FileStat, g *Graph, want map[string]bool, fn 
 	var skipRec FileRecord // what a record not kept is read into
 	var skipFacts parser.Facts
 	for i := range n {
-		// keep: the record is wanted whole (refsOnly unset) or in part.
-		keep := !refsOnly || want[stats[i].Path]
+		// keep: the record is wanted (whole, or in part with refsOnly).
+		keep := want == nil || want[stats[i].Path]
 		r, f := &skipRec, &skipFacts
 		if keep {
 			r, f = &FileRecord{}, &parser.Facts{}
@@ -373,7 +375,7 @@ func decodeFacts(b []byte, stats []FileStat, g *Graph, want map[string]bool, fn 
 			return used[j]
 		}
 		str := func(s *dec) string { return at(s.uint()) }
-		if k := count(&sec[fDefs], &sec[fDefKind]); k > 0 && refsOnly {
+		if k := count(&sec[fDefs], &sec[fDefKind]); k > 0 && (refsOnly || !keep) {
 			// Past the definitions: a derived one is its parent and kind.
 			for range k {
 				sec[fDefParent].int()
@@ -435,7 +437,7 @@ func decodeFacts(b []byte, stats []FileStat, g *Graph, want map[string]bool, fn 
 				rf.Enclosing = int32(sec[fRefEnc].int())
 			}
 		}
-		if k := count(&sec[fLits], &sec[fLitEnc]); k > 0 && refsOnly {
+		if k := count(&sec[fLits], &sec[fLitEnc]); k > 0 && (refsOnly || !keep) {
 			for range k {
 				sec[fLitText].skip()
 				sec[fLitEnc].int()
@@ -458,7 +460,7 @@ func decodeFacts(b []byte, stats []FileStat, g *Graph, want map[string]bool, fn 
 				f.Imports[j] = parser.Import{Path: sec[fImpPath].str(), Alias: sec[fImpAlias].str(), Line: sec[fImpLine].int()}
 			}
 		}
-		if k := count(&sec[fDiags], &sec[fDiagLine]); k > 0 && refsOnly {
+		if k := count(&sec[fDiags], &sec[fDiagLine]); k > 0 && (refsOnly || !keep) {
 			for range k {
 				sec[fDiagLine].int()
 				sec[fDiagCol].int()

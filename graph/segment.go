@@ -301,19 +301,19 @@ func (sg *segment) readRefsOf(paths []string) ([]*FileRecord, error) {
 }
 
 // readPiecesOf decodes the pieces and records of the given live files of
-// sg (it decodes the segment's graph and facts whole).
+// sg (it decodes the segment's graph whole, and makes only their records).
 func (sg *segment) readPiecesOf(paths []string) ([]*segPiece, error) {
 	want := make(map[string]bool, len(paths))
 	for _, p := range paths {
 		want[p] = true
 	}
-	all, err := sg.readPieces(true)
+	all, err := sg.readPiecesWant(true, want)
 	if err != nil {
 		return nil, err
 	}
 	var out []*segPiece
 	for _, pc := range all {
-		if want[pc.Path] && pc.rec != nil {
+		if pc.rec != nil {
 			out = append(out, pc)
 		}
 	}

@@ -609,6 +609,13 @@ type segPiece struct {
 // readPieces decodes the live pieces of segment sg (records with their
 // text restored when records is set).
 func (sg *segment) readPieces(records bool) ([]*segPiece, error) {
+	return sg.readPiecesWant(records, nil)
+}
+
+// readPiecesWant is readPieces of the live files want holds (every live
+// file when want is nil): the segment's graph is decoded whole, but only
+// the wanted pieces are assembled, and only their records are made.
+func (sg *segment) readPiecesWant(records bool, want map[string]bool) ([]*segPiece, error) {
 	g, err := sg.graph()
 	if err != nil {
 		return nil, err
@@ -625,7 +632,7 @@ func (sg *segment) readPieces(records bool) ([]*segPiece, error) {
 		p := &g.Pages[i]
 		if p.Kind == KindFile {
 			cur = -1
-			if !sg.dead[p.Path] {
+			if !sg.dead[p.Path] && (want == nil || want[p.Path]) {
 				out = append(out, &segPiece{Piece: Piece{Path: p.Path}})
 				cur = int32(len(out) - 1)
 			}
@@ -674,9 +681,16 @@ func (sg *segment) readPieces(records bool) ([]*segPiece, error) {
 		for _, pc := range out {
 			byPath[pc.Pages[0].Path] = pc
 		}
-		err = decodeFactsBlob(b, stats, g, func(rec *FileRecord) error {
-			st := stats[0]
-			stats = stats[1:]
+		// The records of the pieces read, with their stats.
+		keep := make(map[string]bool, len(out))
+		statOf := make(map[string]FileStat, len(out))
+		for _, st := range stats {
+			if byPath[st.Path] != nil {
+				keep[st.Path], statOf[st.Path] = true, st
+			}
+		}
+		err = decodeFacts(b, stats, g, keep, false, func(rec *FileRecord) error {
+			st := statOf[rec.Path]
 			if pc := byPath[rec.Path]; pc != nil {
 				rec.Size, rec.ModTime, rec.Hash = st.Size, st.ModTime, st.Hash
 				restoreText(rec, g)
