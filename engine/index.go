@@ -560,17 +560,25 @@ func hitShards(group []uint32, folded func(int) bool, k int) []*hitShard {
 }
 
 // hits fills the shard's lists from the pages' entries (and their folded
-// members'), freeing the entries it has used.
+// members'), freeing the entries it has used. A page's terms are tallied
+// in the order they first occur, not sorted: no output depends on the
+// order of a page's terms in the lists (a term's postings are in page
+// order either way), and sorting each page's entries was a third of hits
+// (moby: hits 0.15 → 0.10 s of a build's CPU).
 func (sh *hitShard) hits(ix *segment, entries [][]uint32, mem, memOff []uint32, lens [][numFields]uint32, remap []uint32, folded func(int) bool) {
 	sh.counts = make([]uint32, len(remap))
 	sh.off = make([]uint32, sh.hi-sh.lo+1)
-	var es []uint32
+	slot := make([]int32, len(remap)) // per term, 1 + its place in acc for the page at hand; 0 when it has none
+	var acc []termTF
 	for i := sh.lo; i < sh.hi; i++ {
 		sh.off[i-sh.lo] = uint32(len(sh.term))
-		es = append(es[:0], entries[i]...)
+		acc = acc[:0]
+		for _, e := range entries[i] {
+			acc = tally(acc, slot, e>>entryFieldBits, field(e&entryFieldMask))
+		}
 		for _, m := range mem[memOff[i]:memOff[i+1]] {
 			for _, e := range entries[m] {
-				es = append(es, e&^entryFieldMask|uint32(memberField[e&entryFieldMask]))
+				acc = tally(acc, slot, e>>entryFieldBits, memberField[e&entryFieldMask])
 			}
 			if m < uint32(i) {
 				entries[m] = nil // its own page and its file are done
@@ -579,35 +587,61 @@ func (sh *hitShard) hits(ix *segment, entries [][]uint32, mem, memOff []uint32, 
 		if !folded(i) || ix.group[i] < uint32(i) {
 			entries[i] = nil
 		}
-		if len(es) == 0 {
+		if len(acc) == 0 {
 			continue
 		}
-		slices.Sort(es)
 		k := min(int(ix.kind[i]), numKinds-1)
 		var norm [numFields]float64
 		fieldNorms(&norm, &lens[i], &ix.avgLen[k])
-		var tf [numFields]uint32
-		flush := func(term uint32) {
-			nt := remap[term]
+		var once [numFields]uint8 // the impact of a term met once, in field f; 0 until needed
+		for j := range acc {
+			a := &acc[j]
+			slot[a.term] = 0
+			nt := remap[a.term]
 			sh.term = append(sh.term, nt)
 			// Never 0: every field weighs more than nothing.
-			sh.imp = append(sh.imp, max(1, impactNormed(&tf, &norm)))
-			sh.tf = appendTF(sh.tf, &tf)
-			tf = [numFields]uint32{}
+			if a.n == 1 {
+				// Most terms of a page occur once: their impact is one of
+				// 14 per page, and their tf one byte (appendTF's) (moby:
+				// hits 0.10 → 0.07 s of a build's CPU).
+				if once[a.f] == 0 {
+					once[a.f] = max(1, impactNormed(&a.tf, &norm))
+				}
+				sh.imp = append(sh.imp, once[a.f])
+				sh.tf = append(sh.tf, byte(a.f)<<3)
+			} else {
+				sh.imp = append(sh.imp, max(1, impactNormed(&a.tf, &norm)))
+				sh.tf = appendTF(sh.tf, &a.tf)
+			}
 			sh.counts[nt]++
 		}
-		curTerm := es[0] >> entryFieldBits
-		for _, e := range es {
-			t := e >> entryFieldBits
-			if t != curTerm {
-				flush(curTerm)
-				curTerm = t
-			}
-			tf[e&entryFieldMask]++
-		}
-		flush(curTerm)
 	}
 	sh.off[sh.hi-sh.lo] = uint32(len(sh.term))
+}
+
+// A termTF is a term of one page with its frequency in each field, its
+// number of occurrences n and the field f of the last.
+type termTF struct {
+	term uint32
+	n    uint32
+	f    field
+	tf   [numFields]uint32
+}
+
+// tally counts one occurrence of term t in field f into acc, the page's
+// terms so far, where slot says which of them t is.
+func tally(acc []termTF, slot []int32, t uint32, f field) []termTF {
+	s := slot[t]
+	if s == 0 {
+		acc = append(acc, termTF{term: t})
+		s = int32(len(acc))
+		slot[t] = s
+	}
+	a := &acc[s-1]
+	a.tf[f]++
+	a.n++
+	a.f = f
+	return acc
 }
 
 // uvarintLen is the length of appendUvarint's encoding of v.

@@ -60,12 +60,10 @@ func Reweight(b []byte, under Stats) ([]byte, error) {
 		if k <= 0 {
 			return nil, fmt.Errorf("%w: postings of term %d", ErrBadIndex, t)
 		}
-		ti := sg.reweigh(t, pb[k:], cnt, norms, &avg)
-		if uint64(ti.df) != cnt {
-			return nil, fmt.Errorf("%w: term %d has %d of %d postings", ErrBadIndex, t, ti.df, cnt)
+		var df int
+		if post, df = sg.reweigh(appendUvarint(post, cnt), t, pb[k:], cnt, norms, &avg); uint64(df) != cnt {
+			return nil, fmt.Errorf("%w: term %d has %d of %d postings", ErrBadIndex, t, df, cnt)
 		}
-		post = appendUvarint(post, cnt)
-		post = append(post, ti.post...)
 		postOff[t+1] = uint32(len(post))
 	}
 	sg.post, sg.postOff = post, postOff
@@ -138,16 +136,17 @@ func (sg *segment) pageNorms(avg *[numKinds][numFields]float32) []pageNorm {
 // A pageNorm is one page's fieldNorms; ok false when its lengths are corrupt.
 type pageNorm struct {
 	norm [numFields]float64
+	once [numFields]uint8 // the impact of a term met once, in field f; 0 until needed
 	ok   bool
 }
 
 // reweigh is recompute(t, b, cnt, avg) with the pages' norms (pageNorms
-// under avg): the same postings, the same impacts. A page whose lengths
-// do not all decode is left to recompute's own reading of them, which
-// stops at the last field the posting holds.
-func (sg *segment) reweigh(t uint32, b []byte, cnt uint64, norms []pageNorm, avg *[numKinds][numFields]float32) termImpacts {
+// under avg): it appends the same postings with the same impacts to out
+// and returns it with their number. A page whose lengths do not all
+// decode is left to recompute's own reading of them, which stops at the
+// last field the posting holds.
+func (sg *segment) reweigh(out []byte, t uint32, b []byte, cnt uint64, norms []pageNorm, avg *[numKinds][numFields]float32) ([]byte, int) {
 	tfb := sg.tfs[sg.tfOff[t]:sg.tfOff[t+1]]
-	out := make([]byte, 0, len(b))
 	var tf, lens [numFields]uint32
 	df := 0
 	last, lastLive := uint64(0), uint64(0)
@@ -168,12 +167,20 @@ func (sg *segment) reweigh(t uint32, b []byte, cnt uint64, norms []pageNorm, avg
 		if k, hi = decodeTF(tfb, &tf); k == 0 {
 			break
 		}
+		once := k == 1 && tfb[0]&7 == 0 // one occurrence, in field hi
 		tfb = tfb[k:]
 		if sg.dead != nil && sg.dead[p] {
 			continue
 		}
 		var imp uint8
-		if nm := &norms[p]; nm.ok {
+		if nm := &norms[p]; nm.ok && once {
+			// Most postings are such, and their impact one of 14 per
+			// page (moby: Reweight 0.08 → 0.06 s of a build's CPU).
+			if nm.once[hi] == 0 {
+				nm.once[hi] = max(1, impactNormed(&tf, &nm.norm))
+			}
+			imp = nm.once[hi]
+		} else if nm.ok {
 			imp = impactNormed(&tf, &nm.norm)
 		} else if sg.pageLensTo(p, &lens, hi) {
 			imp = impact(&tf, &lens, &avg[min(int(sg.kind[p]), numKinds-1)])
@@ -184,5 +191,5 @@ func (sg *segment) reweigh(t uint32, b []byte, cnt uint64, norms []pageNorm, avg
 		lastLive = last
 		df++
 	}
-	return termImpacts{df: df, post: out}
+	return out, df
 }
