@@ -227,22 +227,39 @@ func textWordTerms(dst []string, text string, scratch []string) ([]string, []str
 // every page's text so, 30 MB of slices on moby).
 func eachIdentToken(s string, yield func(string)) {
 	start := -1
-	for i, r := range s {
-		if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+	for i := 0; i < len(s); {
+		// ASCII by a table, the rest as range would decode it (an
+		// invalid byte is U+FFFD, no letter): moby's text is nearly all
+		// ASCII, and eachIdentToken's own loop went 0.034 → 0.023 s of a
+		// build's CPU.
+		in, size := identASCII[s[i]], 1
+		if s[i] >= utf8.RuneSelf {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			in = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
+		if in {
 			if start < 0 {
 				start = i
 			}
-			continue
-		}
-		if start >= 0 {
+		} else if start >= 0 {
 			yield(s[start:i])
 			start = -1
 		}
+		i += size
 	}
 	if start >= 0 {
 		yield(s[start:])
 	}
 }
+
+// identASCII says which ASCII bytes are letters, digits or '_'.
+var identASCII = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = c == '_' || unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c))
+	}
+	return t
+}()
 
 // identTokens returns the maximal runs of letters, digits and '_' in s.
 func identTokens(s string) []string {
