@@ -82,3 +82,34 @@ func TestHitShardsClean(t *testing.T) {
 		t.Errorf("a clean cut exists, got %d shards", len(shards))
 	}
 }
+
+// TestMergeTermsCapped: under the cap, merging the shards' dictionaries
+// through shard 0's map gives mergeTerms' dictionary and IDs.
+func TestMergeTermsCapped(t *testing.T) {
+	words := []string{"a", "b", "ab", "ba", "parse", "config", "=parse", "/engine", "_get", "z", "int32", ""}
+	for k := 1; k <= 4; k++ {
+		var shards [][]shardTerm
+		var dict map[string]uint32
+		total := 0
+		for w := range k {
+			var terms []string
+			d := map[string]uint32{}
+			for i, x := range words {
+				if (i+w)%(w+2) != 0 {
+					d[x] = uint32(len(terms))
+					terms = append(terms, x)
+				}
+			}
+			if w == 0 {
+				dict = d
+			}
+			total += len(terms)
+			shards = append(shards, sortShardTerms(terms))
+		}
+		wantTerms, wantRemaps := mergeTerms(shards, total)
+		gotTerms, gotRemaps := mergeTermsCapped(shards, dict)
+		if fmt.Sprint(gotTerms, gotRemaps) != fmt.Sprint(wantTerms, wantRemaps) {
+			t.Fatalf("%d shards: capped merge %q %v, merge %q %v", k, gotTerms, gotRemaps, wantTerms, wantRemaps)
+		}
+	}
+}
