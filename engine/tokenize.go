@@ -274,7 +274,26 @@ func exactTerm(name string) string {
 	if name == "" {
 		return ""
 	}
-	return clip(string(exactPrefix) + strings.ToLower(name))
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return clip(string(exactPrefix) + strings.ToLower(name))
+		}
+	}
+	// ASCII (moby: nearly every name) in one allocation, not one for the
+	// lower-case name and one for the term, and clipped before it is
+	// copied.
+	var b strings.Builder
+	n := min(len(name), maxTermBytes-1)
+	b.Grow(1 + n)
+	b.WriteByte(exactPrefix)
+	for i := range n {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // segTerm is the path-segment term of a directory or file name ("/engine").
