@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -74,4 +75,43 @@ func TestParseMutations(t *testing.T) {
 			checkValid(t, f)
 		}
 	}
+}
+
+// FuzzFoldSpace checks foldSpace against the byte-at-a-time loop it
+// replaced for speed.
+func FuzzFoldSpace(f *testing.F) {
+	for _, s := range []string{"", " ", "a b", "a  b", " a", "a ", "\ta\nb", "héllo wörld", "\xff\xfe a", "abc def ghi"} {
+		f.Add(s, 5)
+	}
+	f.Fuzz(func(t *testing.T, s string, max int) {
+		if max < 0 || max > 1000 {
+			return
+		}
+		if got, want := foldSpace([]byte(s), max), foldSpaceBytewise([]byte(s), max); got != want {
+			t.Fatalf("foldSpace(%q, %d) = %q, want %q", s, max, got, want)
+		}
+	})
+}
+
+func foldSpaceBytewise(b []byte, max int) string {
+	var sb strings.Builder
+	space := false
+	for _, c := range b {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
+			space = sb.Len() > 0
+			continue
+		}
+		if space {
+			if sb.Len()+1 >= max {
+				break
+			}
+			sb.WriteByte(' ')
+			space = false
+		}
+		if sb.Len() >= max {
+			break
+		}
+		sb.WriteByte(c)
+	}
+	return truncate(validUTF8(sb.String()), max)
 }

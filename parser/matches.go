@@ -103,7 +103,7 @@ func (mt *matcher) collect(root *sitter.Node, roles []uint8) []uint32 {
 	if len(roles) == 0 {
 		return nil
 	}
-	if !C.wt_matches_collect(mt.m, cNode(root), (*C.uint8_t)(unsafe.SliceData(roles)), C.uint32_t(len(roles))) {
+	if !C.wt_matches_collect(mt.m, cNode(root), (*C.uint8_t)(unsafe.SliceData(roles)), C.uint32_t(len(roles)), C.bool(!cursorWalk)) {
 		panic("parser: out of memory for query matches")
 	}
 	return mt.record()

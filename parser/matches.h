@@ -76,7 +76,7 @@ bool wt_walk_internal_ok(TSNode node);
 // wt_matches_collect records in m, in pre-order, every visible node under
 // node (included) whose symbol s has capture[s] != 0, as a match of one
 // capture with index capture[s]-1. Symbols >= symbol_count are skipped. It
-// returns false when out of memory.
-bool wt_matches_collect(wt_matches *m, TSNode node, const uint8_t *capture, uint32_t symbol_count);
+// returns false when out of memory. internal is as for wt_matches_exec.
+bool wt_matches_collect(wt_matches *m, TSNode node, const uint8_t *capture, uint32_t symbol_count, bool internal);
 
 #endif

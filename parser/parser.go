@@ -24,26 +24,28 @@ type Parser struct {
 	cur *langSpec // language the tree-sitter parser is set to
 
 	// Scratch reused across files.
-	lines   lineIndex
-	defs    []rawDef
-	refs    []rawRef
-	binds   []rawBind
-	docs    []rawDoc
-	stack   []int32
-	names   []uint32
-	heads   []heading
-	intern  interner
-	defIdx  []int32
-	imports []Import
-	strs    []rawStr
-	impAt   []uint32 // start offsets of import paths (not literals to index)
-	bodies  []rawStr // token trees of item-position macro calls (macro.go)
+	lines      lineIndex
+	defs       []rawDef
+	refs       []rawRef
+	refsSorted []rawRef // sortRefs' other buffer
+	refKeys    []uint64 // sortRefs' keys
+	binds      []rawBind
+	docs       []rawDoc
+	stack      []int32
+	names      []uint32
+	heads      []heading
+	intern     interner
+	defIdx     []int32
+	imports    []Import
+	strs       []rawStr
+	impAt      []uint32 // start offsets of import paths (not literals to index)
+	bodies     []rawStr // token trees of item-position macro calls (macro.go)
 }
 
 // NewParser returns a Parser ready for any supported language. Close it to
 // free its C memory promptly.
 func NewParser() *Parser {
-	p := &Parser{ts: sitter.NewParser(), intern: make(interner)}
+	p := &Parser{ts: sitter.NewParser()}
 	p.mt.init(p)
 	return p
 }
@@ -176,7 +178,7 @@ func (p *Parser) safeExtract(s *langSpec, path string, tree *sitter.Tree, src []
 		if r := recover(); r != nil {
 			*f = Facts{Language: s.name, Diagnostics: []Diagnostic{{Line: 1, Column: 1,
 				Message: validString(fmt.Appendf(nil, "internal error extracting %s facts: %v", s.name, r))}}}
-			p.intern = make(interner)
+			p.intern = interner{}
 		}
 	}()
 	p.lines = p.lines.build(src)

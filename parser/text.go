@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"hash/maphash"
 	"sort"
 	"strings"
 	"unicode"
@@ -103,27 +104,61 @@ func truncate(s string, max int) string {
 // foldSpace joins b's words with single spaces, stopping once max bytes are
 // written; the result is valid UTF-8.
 func foldSpace(b []byte, max int) string {
+	// Most of what is folded (one-line signatures, literals) is folded
+	// already, and the rest is copied a word at a time, not a byte (moby's
+	// Go literals and signatures: 0.031 s → 0.021 s of CPU).
+	if len(b) <= max && folded(b) {
+		return truncate(validString(b), max)
+	}
 	var sb strings.Builder
 	sb.Grow(min(len(b), max))
-	space := false
-	for _, c := range b {
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
-			space = sb.Len() > 0
-			continue
+	for i := 0; i < len(b); {
+		for i < len(b) && isFoldSpace[b[i]] {
+			i++
 		}
-		if space {
+		if i == len(b) {
+			break
+		}
+		j := i
+		for j < len(b) && !isFoldSpace[b[j]] {
+			j++
+		}
+		if sb.Len() > 0 {
 			if sb.Len()+1 >= max {
 				break
 			}
 			sb.WriteByte(' ')
-			space = false
 		}
-		if sb.Len() >= max {
+		if room := max - sb.Len(); j-i > room {
+			sb.Write(b[i : i+room])
 			break
 		}
-		sb.WriteByte(c)
+		sb.Write(b[i:j])
+		i = j
 	}
 	return truncate(validUTF8(sb.String()), max)
+}
+
+// isFoldSpace holds the bytes foldSpace takes for white space.
+var isFoldSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\f': true, '\v': true}
+
+// folded reports whether foldSpace would leave b as it is: no white space
+// but single spaces between words.
+func folded(b []byte) bool {
+	if len(b) == 0 {
+		return true
+	}
+	if b[0] == ' ' || b[len(b)-1] == ' ' {
+		return false
+	}
+	prev := byte(0)
+	for _, c := range b {
+		if isFoldSpace[c] && (c != ' ' || prev == ' ') {
+			return false
+		}
+		prev = c
+	}
+	return true
 }
 
 // signatureEnd returns where the signature of a definition spanning
@@ -594,17 +629,79 @@ func slug(s string) string {
 	return sb.String()
 }
 
-// interner deduplicates the strings of one file's references; names repeat
-// a lot ("err", "Println"), so it saves most of the allocations.
-type interner map[string]string
+// interner deduplicates the strings of references; names repeat a lot
+// ("err", "Println"), so it saves most of the allocations. It is an
+// open-addressing table of hashed strings rather than a map[string]string:
+// moby's 630,000 lookups (6% of them new) replayed take 0.024 s → 0.019 s
+// of CPU. The zero value is empty.
+type interner struct {
+	slots []internSlot // a power of two, at most half full; s == "" is free
+	n     int
+}
 
-func (in interner) get(b []byte) string {
-	if s, ok := in[string(b)]; ok {
-		return s
+type internSlot struct {
+	hash uint64
+	s    string
+}
+
+// internKeep is how many strings an interner keeps from file to file
+// (reset); internSlots is its initial table size.
+const (
+	internKeep  = 4096
+	internSlots = 2 * internKeep
+)
+
+var internSeed = maphash.MakeSeed()
+
+// get returns validString(b), the same string for the same bytes.
+func (in *interner) get(b []byte) string {
+	if len(b) == 0 {
+		return ""
 	}
-	s := validString(b)
-	in[s] = s
-	return s
+	if len(in.slots) == 0 {
+		in.slots = make([]internSlot, internSlots)
+	}
+	h := maphash.Bytes(internSeed, b)
+	mask := uint64(len(in.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &in.slots[i]
+		if sl.s == "" {
+			// Invalid UTF-8 is stored replaced and so never found: it is
+			// added again, as rare as it is.
+			s := validString(b)
+			*sl = internSlot{h, s}
+			if in.n++; 2*in.n > len(in.slots) {
+				in.grow()
+			}
+			return s
+		}
+		if sl.hash == h && sl.s == string(b) {
+			return sl.s
+		}
+	}
+}
+
+func (in *interner) grow() {
+	old := in.slots
+	in.slots = make([]internSlot, 2*len(old))
+	mask := uint64(len(in.slots) - 1)
+	for _, sl := range old {
+		if sl.s == "" {
+			continue
+		}
+		i := sl.hash & mask
+		for in.slots[i].s != "" {
+			i = (i + 1) & mask
+		}
+		in.slots[i] = sl
+	}
+}
+
+// reset empties the interner once it holds more than internKeep strings.
+func (in *interner) reset() {
+	if in.n > internKeep {
+		*in = interner{}
+	}
 }
 
 // sortUint32 sorts a small slice of offsets.
