@@ -24,22 +24,20 @@ type Parser struct {
 	cur *langSpec // language the tree-sitter parser is set to
 
 	// Scratch reused across files.
-	lines      lineIndex
-	defs       []rawDef
-	refs       []rawRef
-	refsSorted []rawRef // sortRefs' other buffer
-	refKeys    []uint64 // sortRefs' keys
-	binds      []rawBind
-	docs       []rawDoc
-	stack      []int32
-	names      []uint32
-	heads      []heading
-	intern     interner
-	defIdx     []int32
-	imports    []Import
-	strs       []rawStr
-	impAt      []uint32 // start offsets of import paths (not literals to index)
-	bodies     []rawStr // token trees of item-position macro calls (macro.go)
+	lines   lineIndex
+	defs    []rawDef
+	refs    []rawRef
+	binds   []rawBind
+	docs    []rawDoc
+	stack   []int32
+	names   []uint32
+	heads   []heading
+	intern  interner
+	defIdx  []int32
+	imports []Import
+	strs    []rawStr
+	impAt   []uint32 // start offsets of import paths (not literals to index)
+	bodies  []rawStr // token trees of item-position macro calls (macro.go)
 }
 
 // NewParser returns a Parser ready for any supported language. Close it to
