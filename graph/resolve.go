@@ -921,8 +921,8 @@ func resolveImport(w World, f *FileRecord, imp string) (id, dir string, ok bool)
 	}
 	switch f.Lang {
 	case "go":
-		if gm := w.GoModule(); gm != "" && strings.HasPrefix(imp, gm+"/") {
-			if id, d, ok := lookDir(strings.TrimPrefix(imp, gm+"/")); ok {
+		if gm := w.GoModule(); gm != "" && len(imp) > len(gm) && imp[len(gm)] == '/' && strings.HasPrefix(imp, gm) {
+			if id, d, ok := lookDir(imp[len(gm)+1:]); ok {
 				return id, d, ok
 			}
 		}
@@ -937,11 +937,18 @@ func resolveImport(w World, f *FileRecord, imp string) (id, dir string, ok bool)
 			}
 			return "", "", false
 		}
-		parts := strings.Split(imp, "/")
-		for i := 0; i < len(parts)-1; i++ {
-			if id, d, ok := dirSfx(strings.Join(parts[i:], "/")); ok {
+		// Each suffix of two elements or more, longest first: slices of
+		// imp, not a split and a join each (moby: 0.033 → 0.02 s of a
+		// build's CPU in resolveImport, with setNames' own questions).
+		for s := imp; ; {
+			j := strings.IndexByte(s, '/')
+			if j < 0 {
+				break
+			}
+			if id, d, ok := dirSfx(s); ok {
 				return id, d, ok
 			}
+			s = s[j+1:]
 		}
 	case "python":
 		dots := len(imp) - len(strings.TrimLeft(imp, "."))
