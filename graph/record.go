@@ -615,7 +615,7 @@ type refKey struct {
 // collections mark.
 var (
 	refSets   = sync.Pool{New: func() any { return map[refKey]struct{}{} }}
-	identSets = sync.Pool{New: func() any { return map[identKey]struct{}{} }}
+	identSets = sync.Pool{New: func() any { return &identScratch{seen: map[string]uint32{}} }}
 )
 
 // maxPooledSet is the most entries a set goes back to its pool with:

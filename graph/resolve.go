@@ -838,33 +838,101 @@ func (r *resolver) emit(pc *Piece, from uint32, id string, page uint32, t EdgeTy
 	}
 }
 
-// identKey is a name used inside one definition (-1: the file's top level).
-type identKey struct {
-	enclosing int
-	name      string
+// identScratch is what identsByDef reuses from one file to the next: a
+// name's entry in seen is the number of the last group (gen) that took
+// it, so the set needs no clearing between groups nor files.
+type identScratch struct {
+	seen  map[string]uint32
+	gen   uint32
+	ends  []int32  // per group: the end of its refs in order, then of its names
+	order []int32  // the refs' indexes, by group
+	names []string // the groups' names, in turn
 }
 
 // identsByDef returns, at index e+1 for each e from -1 (the file's top
 // level) to defs-1, the distinct names the refs enclosed by e use, in
 // order, at most limit of them: in one pass over the refs, not one per
 // definition (which cost defs × refs on large files).
+//
+// The refs are taken group by group (e), in order within each (a
+// counting sort), so that a set by name alone tells a group's repeats;
+// the names of every group share one array of their total length. A set
+// by (e, name), cleared for each file, and a slice grown per group cost
+// 45 ms of CPU for moby's files (once each); this costs 20 ms.
 func identsByDef(refs []parser.Ref, defs, limit int) [][]string {
 	out := make([][]string, defs+1)
-	seen := identSets.Get().(map[identKey]struct{})
-	defer putSet(&identSets, seen)
-	for _, rf := range refs {
-		e := int(rf.Enclosing)
-		if e < -1 || e >= defs || len(out[e+1]) >= limit {
-			continue
+	s := identSets.Get().(*identScratch)
+	defer putIdents(s)
+	groups := defs + 1
+	ends := append(s.ends[:0], make([]int32, groups+1)...)
+	n := 0
+	for i := range refs {
+		if e := int(refs[i].Enclosing); e >= -1 && e < defs {
+			ends[e+2]++
+			n++
 		}
-		k := identKey{e, rf.Name}
-		if _, ok := seen[k]; ok {
-			continue
-		}
-		seen[k] = struct{}{}
-		out[e+1] = append(out[e+1], rf.Name)
 	}
+	for g := 1; g <= groups; g++ {
+		ends[g] += ends[g-1]
+	}
+	// ends[g] is group g's start; placing its refs moves it to their end.
+	order := slices.Grow(s.order[:0], n)[:n]
+	for i := range refs {
+		if e := int(refs[i].Enclosing); e >= -1 && e < defs {
+			order[ends[e+1]] = int32(i)
+			ends[e+1]++
+		}
+	}
+	names := s.names[:0]
+	lo := int32(0)
+	for g := range groups {
+		hi := ends[g]
+		if hi > lo {
+			if s.gen++; s.gen == 0 {
+				clear(s.seen)
+				s.gen = 1
+			}
+			first := len(names)
+			for _, i := range order[lo:hi] {
+				if len(names)-first >= limit {
+					break
+				}
+				if name := refs[i].Name; s.seen[name] != s.gen {
+					s.seen[name] = s.gen
+					names = append(names, name)
+				}
+			}
+		}
+		ends[g] = int32(len(names))
+		lo = hi
+	}
+	all := slices.Clone(names)
+	from := int32(0)
+	for g := range groups {
+		if to := ends[g]; to > from {
+			out[g] = all[from:to:to]
+			from = to
+		}
+	}
+	clear(names) // the pool holds no strings
+	s.ends, s.order, s.names = ends, order, names
 	return out
+}
+
+// identsKept is the most names identScratch.seen keeps between files: a
+// larger set costs its lookups more than clearing it costs.
+const identsKept = 256
+
+// putIdents returns s to identSets, its set emptied when it grew past
+// maxPooledSet names and dropped when one huge file left it larger.
+func putIdents(s *identScratch) {
+	switch {
+	case len(s.seen) > 4*identsKept:
+		s.seen = make(map[string]uint32, identsKept)
+	case len(s.seen) > identsKept:
+		clear(s.seen)
+	}
+	identSets.Put(s)
 }
 
 // literalsByDef groups a file's literals by definition: index 0 is the
