@@ -738,6 +738,7 @@ func encodeRun(dir string, recs []*FileRecord, id int, w World, extra SegmentFun
 	if err != nil {
 		return nil, err
 	}
+	fs.sums = ls.sums
 	pcs = nil
 	var berr error
 	done := make(chan struct{})

@@ -103,7 +103,7 @@ func makePages(f *FileRecord, pages []Page, all bool) []Page {
 	pages = append(pages, Page{ID: fileID, Kind: KindFile, Title: f.Path, Name: path.Base(f.Path), Path: f.Path,
 		Line: 1, Lang: f.Lang, Doc: facts.Doc, Idents: identsOf(-1), Literals: litsOf(-1), Test: test,
 		Hash: uint32(f.Hash) | 1})
-	seen := map[string]int{}
+	seen := make(map[string]int, len(facts.Defs))
 	for di := range facts.Defs {
 		d := &facts.Defs[di]
 		qual := pageQual(seen, d)

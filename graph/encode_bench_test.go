@@ -1,0 +1,54 @@
+package graph
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkEncodeRuns resolves, lays out and encodes the file records of
+// the index at WIKITOOLKIT_RESOLVE_INDEX (a .wikitoolkit directory, e.g.
+// moby's) run by run, as a full build's encodeLast does, short of
+// committing the segments: graph's share of a build's tail, alone.
+func BenchmarkEncodeRuns(b *testing.B) {
+	dir := os.Getenv("WIKITOOLKIT_RESOLVE_INDEX")
+	if dir == "" {
+		b.Skip("set WIKITOOLKIT_RESOLVE_INDEX to an index directory (ROOT/.wikitoolkit)")
+	}
+	s, err := OpenSnapshot(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	recs := indexRecords(b, s)
+	s.Close()
+	goModule := goModulePath(filepath.Dir(dir))
+	w := NewMemWorld(recs, goModule)
+	runs := cutRecords(recs)
+	out := b.TempDir()
+	b.ReportMetric(float64(len(recs)), "files")
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for range b.N {
+		for i, run := range runs {
+			resolved := resolveHalves(run, w)
+			pcs := make([]*segPiece, len(resolved))
+			for j := range resolved {
+				pcs[j] = &segPiece{Piece: resolved[j], rec: run[j]}
+			}
+			sums := summaries(pcs)
+			fs, err := prepareFileSegment(i+1, pcs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fs.sums = sums
+			sw, _, err := fs.encode(out, false, goModule)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sw.abort()
+		}
+	}
+	// CPU time, both cores and the collector included: steadier than wall
+	// time on a shared machine.
+	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+}
