@@ -1,8 +1,6 @@
 package graph
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -11,17 +9,7 @@ import (
 // moby's) run by run, as a full build's encodeLast does, short of
 // committing the segments: graph's share of a build's tail, alone.
 func BenchmarkEncodeRuns(b *testing.B) {
-	dir := os.Getenv("WIKITOOLKIT_RESOLVE_INDEX")
-	if dir == "" {
-		b.Skip("set WIKITOOLKIT_RESOLVE_INDEX to an index directory (ROOT/.wikitoolkit)")
-	}
-	s, err := OpenSnapshot(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	recs := indexRecords(b, s)
-	s.Close()
-	goModule := goModulePath(filepath.Dir(dir))
+	recs, goModule := resolveIndexRecords(b)
 	w := NewMemWorld(recs, goModule)
 	runs := cutRecords(recs)
 	out := b.TempDir()

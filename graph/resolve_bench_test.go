@@ -20,21 +20,27 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// resolveIndexRecords reads the file records of the index at
+// WIKITOOLKIT_RESOLVE_INDEX (a .wikitoolkit directory, e.g. moby's) and
+// the Go module of its tree, or skips tb when the variable is unset.
+func resolveIndexRecords(tb testing.TB) ([]*FileRecord, string) {
+	dir := os.Getenv("WIKITOOLKIT_RESOLVE_INDEX")
+	if dir == "" {
+		tb.Skip("set WIKITOOLKIT_RESOLVE_INDEX to an index directory (ROOT/.wikitoolkit)")
+	}
+	s, err := OpenSnapshot(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer s.Close()
+	return indexRecords(tb, s), goModulePath(filepath.Dir(dir))
+}
+
 // BenchmarkBuildGraph resolves the file records of the index at
 // WIKITOOLKIT_RESOLVE_INDEX (a .wikitoolkit directory, e.g. moby's) into a
 // graph: the "resolve" phase of a full build, alone.
 func BenchmarkBuildGraph(b *testing.B) {
-	dir := os.Getenv("WIKITOOLKIT_RESOLVE_INDEX")
-	if dir == "" {
-		b.Skip("set WIKITOOLKIT_RESOLVE_INDEX to an index directory (ROOT/.wikitoolkit)")
-	}
-	s, err := OpenSnapshot(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	recs := indexRecords(b, s)
-	goModule := goModulePath(filepath.Dir(dir))
+	recs, goModule := resolveIndexRecords(b)
 	b.ReportMetric(float64(len(recs)), "files")
 	b.ResetTimer()
 	cpu0 := cpuTime()
@@ -55,21 +61,11 @@ func BenchmarkBuildGraph(b *testing.B) {
 // function Close, a new method Daemon.Close. It measures; it asserts only
 // that a body-only edit has none.
 func TestDependentsReport(t *testing.T) {
-	dir := os.Getenv("WIKITOOLKIT_RESOLVE_INDEX")
-	if dir == "" {
-		t.Skip("set WIKITOOLKIT_RESOLVE_INDEX to an index directory (ROOT/.wikitoolkit)")
-	}
 	target := os.Getenv("WIKITOOLKIT_DEPENDENTS_FILE")
 	if target == "" {
 		target = "daemon/daemon.go"
 	}
-	s, err := OpenSnapshot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	recs := indexRecords(t, s)
-	gm := goModulePath(filepath.Dir(dir))
+	recs, gm := resolveIndexRecords(t)
 	var old *FileRecord
 	for _, r := range recs {
 		if r.Path == target {

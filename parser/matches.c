@@ -108,6 +108,19 @@ bool wt_matches_run(wt_matches *m, const TSQuery *query, TSNode node) {
   return true;
 }
 
+// collect_one records n if its symbol has a capture.
+static bool collect_one(wt_matches *m, TSNode n, uint16_t sym, const uint8_t *capture, uint32_t symbol_count) {
+  if (sym >= symbol_count || capture[sym] == 0) return true;
+  if (!reserve(m, 4)) return false;
+  uint32_t *w = m->buf + m->len;
+  w[0] = 1;
+  w[1] = capture[sym] - 1;
+  w[2] = ts_node_start_byte(n);
+  w[3] = ts_node_end_byte(n);
+  m->len += 4;
+  return true;
+}
+
 static bool collect_cursor(wt_matches *m, TSNode node, const uint8_t *capture, uint32_t symbol_count) {
   bool ok = true;
   // The tree cursor visits exactly the visible nodes, as a query does.
@@ -115,17 +128,9 @@ static bool collect_cursor(wt_matches *m, TSNode node, const uint8_t *capture, u
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
     uint16_t sym = ts_node_symbol(n);
-    if (sym < symbol_count && capture[sym] != 0) {
-      if (!reserve(m, 4)) {
-        ok = false;
-        break;
-      }
-      uint32_t *w = m->buf + m->len;
-      w[0] = 1;
-      w[1] = capture[sym] - 1;
-      w[2] = ts_node_start_byte(n);
-      w[3] = ts_node_end_byte(n);
-      m->len += 4;
+    if (!collect_one(m, n, sym, capture, symbol_count)) {
+      ok = false;
+      break;
     }
     if (ts_tree_cursor_goto_first_child(&c)) continue;
     while (!ts_tree_cursor_goto_next_sibling(&c)) {
@@ -758,18 +763,6 @@ bool wt_matches_exec(wt_matches *m, const wt_program *p, TSNode node, bool inter
   return walk_cursor(m, p, x, node);
 }
 
-// collect_one records n if its symbol has a capture.
-static bool collect_one(wt_matches *m, TSNode n, uint16_t sym, const uint8_t *capture, uint32_t symbol_count) {
-  if (sym >= symbol_count || capture[sym] == 0) return true;
-  if (!reserve(m, 4)) return false;
-  uint32_t *w = m->buf + m->len;
-  w[0] = 1;
-  w[1] = capture[sym] - 1;
-  w[2] = ts_node_start_byte(n);
-  w[3] = ts_node_end_byte(n);
-  m->len += 4;
-  return true;
-}
 
 // collect_internal is collect_cursor walking the tree's own data, as
 // walk_internal does: every visible node in pre-order, the kids of each
