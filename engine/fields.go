@@ -45,10 +45,11 @@ type termSink func(term string, f field)
 // emits the terms of one identifier used in a body (as identTerms does),
 // literal those of one string literal (as literalTerms does), and token
 // those of one token of prose, a signature or a path (the terms
-// textWordTerms makes of it) in field f.
+// textWordTerms makes of it) in field f, and name those of a definition's
+// name in fName: its tokens' words, then its stop words (nameStopWords).
 type termHooks struct {
-	ident, literal func(string)
-	token          func(tok string, f field)
+	ident, literal, name func(string)
+	token                func(tok string, f field)
 }
 
 // pageTerms emits the terms of p's own fields, through hooks when not nil.
@@ -88,8 +89,12 @@ func pageTerms(p *graph.Page, emit termSink, hooks *termHooks, scratch []string)
 	}
 	switch p.Kind {
 	case graph.KindSymbol:
-		words(p.Name, fName)
-		scratch = nameStopWords(p.Name, emit, scratch)
+		if hooks != nil {
+			hooks.name(p.Name)
+		} else {
+			words(p.Name, fName)
+			scratch = nameStopWords(p.Name, emit, scratch)
+		}
 		emitExactNames(p.Name, p.Qualified, fExactName, emit)
 		words(p.Title, fTitle)
 		words(p.Doc, fDoc)

@@ -278,6 +278,12 @@ func (ix *segment) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 				}
 				tokScratch = splitIdent(tokScratch[:0], tok)
 				e := tokEntry{exact: exactUnknown}
+				for _, p := range tokScratch {
+					if len(p) >= 2 && stopWords[p] {
+						e.stops = stopsPending
+						break
+					}
+				}
 				if len(tokScratch) == 1 && allDigits(tokScratch[0]) && len(tokScratch[0]) <= maxJoinDigits {
 					// textPieceTerms' lone number, which pieceTerms drops:
 					// it takes its ID when a page's text has it, not before,
@@ -353,8 +359,9 @@ func (ix *segment) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 				cur = append(cur, exacts...)
 				litCache[lit], cacheBlock = keepEntries(cacheBlock, cur[start:])
 			}
-			token := func(tok string, f field) {
-				e := tokEntryOf(tok)
+			// tokenEntry appends the entries of token tok in field f
+			// (textPieceTerms) by its entry e.
+			tokenEntry := func(e *tokEntry, tok string, f field) {
 				if e.num == numPending {
 					e.num = numDone
 					if id, ok := termID(tokScratchNum(tok)); ok {
@@ -365,7 +372,43 @@ func (ix *segment) tokenize(g *graph.Graph) ([]string, [][]uint32) {
 					cur = append(cur, id<<entryFieldBits|uint32(f))
 				}
 			}
-			hooks := &termHooks{ident: ident, literal: literal, token: token}
+			// stopsOf works out the stop terms of e, token tok's entry.
+			stopsOf := func(e *tokEntry, tok string) *tokEntry {
+				e.stops = stopsDone
+				tokScratch = splitIdent(tokScratch[:0], tok)
+				tokIDs = tokIDs[:0]
+				for _, p := range tokScratch {
+					if len(p) >= 2 && stopWords[p] {
+						if id, ok := termID(stopTerm(p)); ok {
+							tokIDs = append(tokIDs, id)
+						}
+					}
+				}
+				e.stopIDs, cacheBlock = keepEntries(cacheBlock, tokIDs)
+				return e
+			}
+			// name is token in fName for each of a name's tokens, then
+			// nameStopWords by the token entries: nameStopWords split the
+			// name a second time and looked up each piece (moby: a name's
+			// words and stop words 0.064 → 0.046 s of a build's CPU, 8
+			// profiles a side).
+			var stops []uint32
+			name := func(s string) {
+				stops = stops[:0]
+				eachIdentToken(s, func(tok string) {
+					e := tokEntryOf(tok)
+					tokenEntry(e, tok, fName)
+					if e.stops == stopsPending {
+						e = stopsOf(e, tok)
+					}
+					for _, id := range e.stopIDs {
+						stops = append(stops, id<<entryFieldBits|uint32(fName))
+					}
+				})
+				cur = append(cur, stops...)
+			}
+			token := func(tok string, f field) { tokenEntry(tokEntryOf(tok), tok, f) }
+			hooks := &termHooks{ident: ident, literal: literal, token: token, name: name}
 			for i := lo; i < hi; i++ {
 				cur = cur[:0]
 				scratch = pageTerms(&g.Pages[i], emit, hooks, scratch)
@@ -415,7 +458,18 @@ type tokEntry struct {
 	ids   []uint32 // term IDs of its words (pieceTerms; textPieceTerms when num is numDone)
 	num   uint8    // numNone, or the token is a lone number (textPieceTerms)
 	exact uint32   // a literal's exact term ID for it: exactUnknown, noTerm or the ID
+	// stops says whether a piece of it is a stop word (stopsPending) and
+	// stopIDs are then, once a name has it, their stop terms' IDs
+	// (nameStopWords).
+	stops   uint8
+	stopIDs []uint32
 }
+
+const (
+	stopsNone    = iota // no piece is a stop word
+	stopsPending        // a piece is, stopIDs not yet worked out
+	stopsDone           // stopIDs worked out
+)
 
 const (
 	numNone    = iota // not a lone number: ids are pieceTerms'
