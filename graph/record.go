@@ -43,10 +43,15 @@ func (r *FileRecord) fingerprint(src []byte) {
 	}
 	// starts[i] is the offset of line i+1.
 	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+2)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	// bytes.IndexByte finds the newlines by whole words, not a byte at a
+	// time (moby: fingerprint 0.05–0.09 → 0.02–0.03 s of a build's CPU).
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
 	lines := func(from, to int) []byte { // 1-based, inclusive
 		if from < 1 || from > to || from > len(starts) {
