@@ -49,3 +49,27 @@ func TestDedupeRefs(t *testing.T) {
 		}
 	}
 }
+
+// TestSortEdgeList checks sortEdgeList's integer sort against its
+// comparison sort, both directions, once compacted.
+func TestSortEdgeList(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 5, 1000} {
+		es := make([]Edge, n)
+		for i := range es {
+			es[i] = Edge{From: uint32(rng.IntN(20)), To: uint32(rng.IntN(20)), Type: EdgeType(rng.IntN(int(numEdgeTypes))), Attr: EdgeAttr(rng.IntN(256))}
+		}
+		for _, byTo := range []bool{false, true} {
+			fast := slices.Clone(es)
+			sortEdgeList(fast, byTo)
+			// An edge past the integer sort's range sends the same edges
+			// through the comparison sort.
+			slow := append(slices.Clone(es), Edge{From: 1 << 30, To: 1 << 30})
+			sortEdgeList(slow, byTo)
+			slow = slices.DeleteFunc(slow, func(e Edge) bool { return e.From == 1<<30 })
+			if got, want := compactEdges(fast), compactEdges(slow); !slices.Equal(got, want) {
+				t.Fatalf("n=%d byTo=%v: integer sort differs", n, byTo)
+			}
+		}
+	}
+}
