@@ -40,3 +40,16 @@ func BenchmarkEncodeRuns(b *testing.B) {
 	// time on a shared machine.
 	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 }
+
+// BenchmarkEncodeText is EncodeText of a saved index's whole graph.
+func BenchmarkEncodeText(b *testing.B) {
+	recs, goModule := resolveIndexRecords(b)
+	g := buildGraph(recs, goModule)
+	group := Groups(g)
+	b.ReportMetric(float64(len(g.Pages)), "pages")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		EncodeText(g, group)
+	}
+}

@@ -29,15 +29,7 @@ func newGraphIndexed(pages []Page, edges []Edge, byID map[string]uint32) *Graph 
 	in := slices.Clone(edges)
 	done := make(chan struct{})
 	go func() {
-		slices.SortFunc(in, func(a, b Edge) int {
-			if a.To != b.To {
-				return cmp.Compare(a.To, b.To)
-			}
-			if a.Type != b.Type {
-				return int(a.Type) - int(b.Type)
-			}
-			return cmp.Compare(a.From, b.From)
-		})
+		sortEdgeList(in, true)
 		g.in = compactEdges(in)
 		close(done)
 	}()
@@ -47,15 +39,7 @@ func newGraphIndexed(pages []Page, edges []Edge, byID map[string]uint32) *Graph 
 			g.byID[pages[i].ID] = uint32(i)
 		}
 	}
-	slices.SortFunc(edges, func(a, b Edge) int {
-		if a.From != b.From {
-			return cmp.Compare(a.From, b.From)
-		}
-		if a.Type != b.Type {
-			return int(a.Type) - int(b.Type)
-		}
-		return cmp.Compare(a.To, b.To)
-	})
+	sortEdgeList(edges, false)
 	g.out = compactEdges(edges)
 	<-done
 	return g
@@ -104,6 +88,56 @@ func filterType(es []Edge, t EdgeType, all bool) []Edge {
 		hi++
 	}
 	return es[lo:hi]
+}
+
+// sortEdgeList sorts es by (From, Type, To), or by (To, Type, From) when
+// byTo. Edges equal but for Attr may end in any order: compactEdges merges
+// them, and mergeAttr does not care which comes first. When every edge
+// fits 64 bits, the edges sort as those integers, without a comparison
+// function (moby: newGraphIndexed 0.03 → 0.01 s of a build's CPU, 3
+// profiles a side).
+func sortEdgeList(es []Edge, byTo bool) {
+	const idBits, typeBits = 26, 4
+	fits := true
+	for _, e := range es {
+		if (e.From|e.To)>>idBits != 0 || e.Type>>typeBits != 0 {
+			fits = false
+			break
+		}
+	}
+	if !fits {
+		slices.SortFunc(es, func(a, b Edge) int {
+			x1, y1, x2, y2 := a.From, a.To, b.From, b.To
+			if byTo {
+				x1, y1, x2, y2 = y1, x1, y2, x2
+			}
+			if x1 != x2 {
+				return cmp.Compare(x1, x2)
+			}
+			if a.Type != b.Type {
+				return int(a.Type) - int(b.Type)
+			}
+			return cmp.Compare(y1, y2)
+		})
+		return
+	}
+	keys := make([]uint64, len(es))
+	for i, e := range es {
+		x, y := e.From, e.To
+		if byTo {
+			x, y = y, x
+		}
+		keys[i] = uint64(x)<<(64-idBits) | uint64(e.Type)<<(64-idBits-typeBits) | uint64(y)<<8 | uint64(e.Attr)
+	}
+	slices.Sort(keys)
+	const idMask = 1<<idBits - 1
+	for i, k := range keys {
+		x, y := uint32(k>>(64-idBits)), uint32(k>>8)&idMask
+		if byTo {
+			x, y = y, x
+		}
+		es[i] = Edge{From: x, To: y, Type: EdgeType(k>>(64-idBits-typeBits)) & (1<<typeBits - 1), Attr: EdgeAttr(k)}
+	}
 }
 
 // compactEdges drops the repeats of an edge from es, sorted so that

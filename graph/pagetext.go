@@ -45,14 +45,20 @@ const NameMark = "\x00"
 // markName replaces the first occurrence of name in s with NameMark, when
 // that can be undone (see UnmarkName).
 func markName(s, name string) (string, bool) {
-	if len(name) < 2 || strings.Contains(s, NameMark) {
-		return s, false
-	}
-	i := strings.Index(s, name)
+	i := markAt(s, name)
 	if i < 0 {
 		return s, false
 	}
 	return s[:i] + NameMark + s[i+len(name):], true
+}
+
+// markAt is where markName puts NameMark in s, or -1 when it leaves s
+// alone.
+func markAt(s, name string) int {
+	if len(name) < 2 || strings.Contains(s, NameMark) {
+		return -1
+	}
+	return strings.Index(s, name)
 }
 
 // UnmarkName undoes markName: s with its first NameMark replaced by name.
@@ -131,24 +137,38 @@ func appendText(b []byte, g *Graph, i int, grp uint32) []byte {
 	default:
 		flags |= TextTitle
 	}
-	if p.ID != DefaultID(p.Kind, p.Path, p.Name, p.Qualified) {
+	if !isDefaultID(p.ID, p.Kind, p.Path, p.Name, p.Qualified) {
 		flags |= TextID
 	}
-	title := p.Title
+	// The marked title and snippet are written in place, not built as
+	// strings first, and the default ID is compared by its parts: no
+	// string per page (moby: EncodeText 30 → 19 ms and 70,796 → 39
+	// allocations, BenchmarkEncodeText, 3 runs a side).
+	title, titleAt := p.Title, -1
 	if flags&TextTitle != 0 {
-		var ok bool
-		if title, ok = markName(title, p.Name); ok {
+		if titleAt = markAt(title, p.Name); titleAt >= 0 {
 			flags |= TextTitleMark
 		}
 	}
-	snippet, ok := markName(FirstLine(p.Doc, SnippetMaxBytes), p.Name)
-	if ok {
+	snippet := FirstLine(p.Doc, SnippetMaxBytes)
+	snippetAt := markAt(snippet, p.Name)
+	if snippetAt >= 0 {
 		flags |= TextSnippetMark
 	}
 	b = binary.AppendUvarint(b, flags)
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
+	}
+	marked := func(s string, at int) {
+		if at < 0 {
+			str(s)
+			return
+		}
+		b = binary.AppendUvarint(b, uint64(len(s)-len(p.Name)+len(NameMark)))
+		b = append(b, s[:at]...)
+		b = append(b, NameMark...)
+		b = append(b, s[at+len(p.Name):]...)
 	}
 	if flags&TextPath != 0 {
 		str(p.Path)
@@ -157,13 +177,13 @@ func appendText(b []byte, g *Graph, i int, grp uint32) []byte {
 		str(p.Name)
 	}
 	if flags&TextTitle != 0 {
-		str(title)
+		marked(title, titleAt)
 	}
 	if flags&TextID != 0 {
 		str(p.ID)
 	}
 	str(p.Qualified)
-	str(snippet)
+	marked(snippet, snippetAt)
 	return binary.AppendUvarint(b, uint64(max(0, p.Line)))
 }
 
@@ -217,6 +237,35 @@ func DefaultID(k Kind, path, name, qual string) string {
 		return MemoryID(name)
 	}
 	return ""
+}
+
+// isDefaultID reports whether id is DefaultID(k, path, name, qual),
+// without building it.
+func isDefaultID(id string, k Kind, path, name, qual string) bool {
+	switch k {
+	case KindModule:
+		return joins(id, "module:", path, "", "")
+	case KindFile:
+		return joins(id, "file:", path, "", "")
+	case KindSymbol:
+		return joins(id, "symbol:", path, "#", qual)
+	case KindDoc:
+		return joins(id, "doc:", path, "#", qual)
+	case KindMemory:
+		return joins(id, "memory:", name, "", "")
+	}
+	return id == ""
+}
+
+// joins reports whether s is a+b+c+d.
+func joins(s, a, b, c, d string) bool {
+	if len(s) != len(a)+len(b)+len(c)+len(d) {
+		return false
+	}
+	i := len(a)
+	j := i + len(b)
+	k := j + len(c)
+	return s[:i] == a && s[i:j] == b && s[j:k] == c && s[k:] == d
 }
 
 // FirstLine returns the first non-empty line of s, at most maxBytes, cut at

@@ -56,3 +56,24 @@ func TestGraphCodecRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestIsDefaultID checks isDefaultID against the IDs DefaultID builds.
+func TestIsDefaultID(t *testing.T) {
+	kinds := []Kind{KindModule, KindFile, KindSymbol, KindDoc, KindMemory, Kind(99)}
+	parts := []string{"", "a", "a/b.go", "#", "b.go#x", "x"}
+	for _, k := range kinds {
+		for _, path := range parts {
+			for _, name := range parts {
+				for _, qual := range parts {
+					want := DefaultID(k, path, name, qual)
+					ids := []string{want, want + "x", "x" + want, "", "file:a", "symbol:a#x", "symbol:a/b.go##"}
+					for _, id := range ids {
+						if got := isDefaultID(id, k, path, name, qual); got != (id == want) {
+							t.Fatalf("isDefaultID(%q, %v, %q, %q, %q) = %v, want %v", id, k, path, name, qual, got, id == want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

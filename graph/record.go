@@ -3,6 +3,7 @@ package graph
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"sync"
@@ -42,10 +43,15 @@ func (r *FileRecord) fingerprint(src []byte) {
 	}
 	// starts[i] is the offset of line i+1.
 	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+2)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	// bytes.IndexByte finds the newlines by whole words, not a byte at a
+	// time (moby: fingerprint 0.05–0.09 → 0.02–0.03 s of a build's CPU).
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
 	lines := func(from, to int) []byte { // 1-based, inclusive
 		if from < 1 || from > to || from > len(starts) {
@@ -584,37 +590,104 @@ func restoreText(r *FileRecord, g *Graph) {
 // definition: resolution and ranking only need each (name, qualifier,
 // kind, enclosing) once, and moby's files repeat them 2.3 times on average.
 func dedupeRefs(f *parser.Facts) {
-	seen := refSets.Get().(map[refKey]struct{})
 	out := f.Refs[:0]
-	for _, r := range f.Refs {
-		k := refKey{r.Name, r.Qualifier, r.Type, r.Kind, r.Selected, int(r.Enclosing)}
-		if _, ok := seen[k]; !ok {
-			seen[k] = struct{}{}
-			out = append(out, r)
+	if n := len(f.Refs); n <= smallRefs {
+		// A few references: comparing against those kept beats hashing.
+	next:
+		for i := range f.Refs {
+			r := &f.Refs[i]
+			for j := range out {
+				if sameRef(&out[j], r) {
+					continue next
+				}
+			}
+			out = append(out, *r)
+		}
+	} else {
+		// An open-addressing table of indexes into out, sized for at most
+		// half full: one hash per reference and no map entries to write or
+		// clear (moby: 0.08–0.12 → 0.02–0.04 s of a build's CPU, 2 and 3
+		// profiles a side).
+		size := 1
+		for size < 2*n {
+			size <<= 1
+		}
+		tp := refTables.Get().(*[]int32)
+		tab := *tp
+		if cap(tab) < size {
+			tab = make([]int32, size)
+		} else {
+			tab = tab[:size]
+			clear(tab)
+		}
+		mask := uint64(size - 1)
+		for i := range f.Refs {
+			r := f.Refs[i]
+			h := refHash(&r) & mask
+			for {
+				j := tab[h]
+				if j == 0 {
+					out = append(out, r)
+					tab[h] = int32(len(out))
+					break
+				}
+				if sameRef(&out[j-1], &r) {
+					break
+				}
+				h = (h + 1) & mask
+			}
+		}
+		if size <= maxPooledSet*2 {
+			*tp = tab
+			refTables.Put(tp)
 		}
 	}
-	putSet(&refSets, seen)
 	// The parser sized Refs for every capture: copied to their own size,
 	// the records, alive until references resolve, shrink by a third
 	// (50k-file synthetic repo: ~100 MB less live after parsing).
 	f.Refs = append(make([]parser.Ref, 0, len(out)), out...)
 }
 
-// refKey is what makes a reference distinct for dedupeRefs.
-type refKey struct {
-	name, qual, typ string
-	kind            parser.RefKind
-	selected        bool
-	enc             int
+// smallRefs is the most references dedupeRefs compares pairwise.
+const smallRefs = 8
+
+// sameRef reports whether a and b are the same reference for dedupeRefs:
+// all but the line.
+func sameRef(a, b *parser.Ref) bool {
+	return a.Enclosing == b.Enclosing && a.Kind == b.Kind && a.Selected == b.Selected &&
+		a.Name == b.Name && a.Qualifier == b.Qualifier && a.Type == b.Type
 }
 
-// refSets and identSets hold the sets dedupeRefs and identsByDef fill
+// refSeed seeds refHash; any seed gives the same output, only the
+// table's probing differs.
+var refSeed = maphash.MakeSeed()
+
+// refHash hashes what sameRef compares.
+func refHash(r *parser.Ref) uint64 {
+	h := maphash.String(refSeed, r.Name)
+	if r.Qualifier != "" {
+		h ^= maphash.String(refSeed, r.Qualifier) * 0x9e3779b97f4a7c15
+	}
+	if r.Type != "" {
+		h ^= maphash.String(refSeed, r.Type) * 0xc2b2ae3d27d4eb4f
+	}
+	x := uint64(uint32(r.Enclosing)) | uint64(r.Kind)<<32
+	if r.Selected {
+		x |= 1 << 40
+	}
+	h ^= x * 0x165667b19e3779f9
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>32
+}
+
+// refTables and identSets hold the tables dedupeRefs and identsByDef fill
 // once per file (twice for identsByDef in a full build: the world's pages
 // and the resolved ones): a new map per call was the largest allocation
 // of moby's full build (56 and 37 MB of 711 MB), and the garbage its
 // collections mark.
 var (
-	refSets   = sync.Pool{New: func() any { return map[refKey]struct{}{} }}
+	refTables = sync.Pool{New: func() any { return new([]int32) }}
 	identSets = sync.Pool{New: func() any { return &identScratch{seen: map[string]uint32{}} }}
 )
 
