@@ -42,18 +42,9 @@ const (
 // and names are the least compressible part of both (moby: −0.1 MB).
 const NameMark = "\x00"
 
-// markName replaces the first occurrence of name in s with NameMark, when
-// that can be undone (see UnmarkName).
-func markName(s, name string) (string, bool) {
-	i := markAt(s, name)
-	if i < 0 {
-		return s, false
-	}
-	return s[:i] + NameMark + s[i+len(name):], true
-}
-
-// markAt is where markName puts NameMark in s, or -1 when it leaves s
-// alone.
+// markAt is where EncodeText puts NameMark in s in place of the first
+// occurrence of name, or -1 when it leaves s alone (a name too short to
+// be worth it, or a mark already in s, which UnmarkName could not undo).
 func markAt(s, name string) int {
 	if len(name) < 2 || strings.Contains(s, NameMark) {
 		return -1
@@ -61,7 +52,7 @@ func markAt(s, name string) int {
 	return strings.Index(s, name)
 }
 
-// UnmarkName undoes markName: s with its first NameMark replaced by name.
+// UnmarkName undoes EncodeText's mark (markAt): s with its first NameMark replaced by name.
 func UnmarkName(s, name string) string {
 	i := strings.Index(s, NameMark)
 	if i < 0 {
