@@ -691,19 +691,10 @@ var (
 	identSets = sync.Pool{New: func() any { return &identScratch{seen: map[string]uint32{}} }}
 )
 
-// maxPooledSet is the most entries a set goes back to its pool with:
-// clearing a map costs its capacity, which one huge file would leave to
-// every small one after it.
+// maxPooledSet bounds the table dedupeRefs gives back to its pool (twice
+// this many slots): one huge file's table would cost every small one
+// after it its clearing.
 const maxPooledSet = 1 << 13
-
-// putSet clears m and puts it back in pool unless it grew past maxPooledSet.
-func putSet[K comparable](pool *sync.Pool, m map[K]struct{}) {
-	if len(m) > maxPooledSet {
-		return
-	}
-	clear(m)
-	pool.Put(m)
-}
 
 // PageRecord is a page with its neighbours' IDs by edge type and
 // direction, as `page` and `related` show it, and the attributes of those

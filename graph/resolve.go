@@ -923,8 +923,9 @@ func identsByDef(refs []parser.Ref, defs, limit int) [][]string {
 // larger set costs its lookups more than clearing it costs.
 const identsKept = 256
 
-// putIdents returns s to identSets, its set emptied when it grew past
-// maxPooledSet names and dropped when one huge file left it larger.
+// putIdents returns s to identSets: its set kept up to identsKept names,
+// cleared up to four times that, and made anew past it (one huge file's
+// set would cost every small one after it its clearing).
 func putIdents(s *identScratch) {
 	switch {
 	case len(s.seen) > 4*identsKept:
