@@ -101,9 +101,85 @@ func compressFor(b []byte, small bool) []byte {
 	return smallEncoder().EncodeAll(b, make([]byte, 0, len(b)/3))
 }
 
+// decompress decodes b (one or more zstd frames) into a buffer sized once
+// from the frames' content sizes (contentSize). Given none, DecodeAll
+// sizes its output for each frame in turn, allocating and copying all it
+// has decoded at every frame: a blob of many frames (compressParts,
+// compressFacts) took 15 ms to decode where the frames took 2–3 ms (moby's
+// facts, 464 KB → 1.6 MB in 31 frames), and a first edit of a file of a
+// full segment spent 35 of its 75 ms resolving there.
 func decompress(b []byte) ([]byte, error) {
 	zinit()
-	return zdec.DecodeAll(b, nil)
+	var dst []byte
+	if n, ok := contentSize(b); ok && n > 0 {
+		dst = make([]byte, 0, n)
+	}
+	return zdec.DecodeAll(b, dst)
+}
+
+// maxPresize is the most decompress allocates up front: what a blob's
+// frames claim past it (a damaged header) is left to DecodeAll, which
+// checks it against what it decodes.
+const maxPresize = 1 << 30
+
+// contentSize returns the sum of the content sizes the zstd frames of b
+// declare (256 for a frame that declares none), found by walking their
+// headers and block headers (no data is decoded); ok is false when the
+// walk does not end exactly at the end of b, or the sum passes maxPresize
+// or 64 times len(b) (a damaged header, or data so uniform that growing
+// the output as it decodes costs little).
+func contentSize(b []byte) (n int, ok bool) {
+	limit := min(maxPresize, 64*len(b))
+	for len(b) > 0 {
+		var h zstd.Header
+		if err := h.Decode(b); err != nil {
+			return 0, false
+		}
+		if h.Skippable {
+			skip := h.HeaderSize + int(h.SkippableSize)
+			if skip > len(b) {
+				return 0, false
+			}
+			b = b[skip:]
+			continue
+		}
+		if h.HasFCS {
+			n += int(h.FrameContentSize)
+		} else {
+			// The encoder leaves the size out of a frame of less than 256
+			// bytes; another's output grows as DecodeAll appends to it.
+			n += 256
+		}
+		if h.FrameContentSize > maxPresize || n > limit {
+			return 0, false
+		}
+		b = b[h.HeaderSize:]
+		for last := false; !last; {
+			if len(b) < 3 {
+				return 0, false
+			}
+			bh := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
+			last = bh&1 != 0
+			size := int(bh >> 3)
+			switch (bh >> 1) & 3 {
+			case 1: // RLE: one byte repeated size times
+				size = 1
+			case 3: // reserved
+				return 0, false
+			}
+			if 3+size > len(b) {
+				return 0, false
+			}
+			b = b[3+size:]
+		}
+		if h.HasCheckSum {
+			if len(b) < 4 {
+				return 0, false
+			}
+			b = b[4:]
+		}
+	}
+	return n, true
 }
 
 // compressParts compresses b as one zstd frame per part, the parts ending

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -93,5 +95,72 @@ func TestDefaultLevelBlob(t *testing.T) {
 	small := compressAll(map[string][]byte{testDefaultLevelBlob: src}, true)
 	if !bytes.Equal(small[testDefaultLevelBlob], compressFor(src, true)) {
 		t.Errorf("small segment's marked blob not at the fast level")
+	}
+}
+
+// TestContentSize: the frames of every encoder a blob is written with
+// declare their sizes, whose sum contentSize finds by walking the headers,
+// so that decompress allocates its output once; and on damaged input it
+// neither panics nor changes what decompress returns.
+func TestContentSize(t *testing.T) {
+	zinit()
+	sample := blobSample(900 << 10)
+	rnd := make([]byte, 300<<10)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range rnd {
+		rnd[i] = byte(r.Uint32())
+	}
+	zeros := make([]byte, 200<<10) // RLE blocks
+	mixed := append(append(slices.Clone(sample[:100<<10]), rnd[:50<<10]...), zeros...)
+	cases := map[string][]byte{}
+	for name, b := range map[string][]byte{"text": sample, "random": rnd, "zeros": zeros, "mixed": mixed, "tiny": []byte("x")} {
+		cases[name+"/better"] = compress(b)
+		cases[name+"/small"] = compressFor(b, true)
+		cases[name+"/parts"] = compressParts(b, []int{len(b) / 7, len(b) / 3, len(b) / 2, len(b) - 1})
+		cases[name+"/facts"] = compressFacts(b, []int{len(b) / 4, len(b) / 2}, false)
+		cases[name+"/default"] = compressBlob(testPartsBlob, b, false)
+	}
+	for name, z := range cases {
+		want, err := zdec.DecodeAll(z, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		n, ok := contentSize(z)
+		// A frame of less than 256 bytes declares no size (256 is
+		// counted); zeros compress past the 64 times contentSize trusts.
+		small := strings.HasPrefix(name, "tiny/") || strings.HasSuffix(name, "/parts") || strings.HasSuffix(name, "/facts")
+		switch {
+		case strings.HasPrefix(name, "zeros/") && len(want) > 64*len(z):
+			if ok {
+				t.Errorf("%s: contentSize %d, true for %d bytes from %d", name, n, len(want), len(z))
+			}
+		case !ok || n < len(want) || n > len(want) && !small || n > len(want)+256*8:
+			t.Errorf("%s: contentSize %d, %v; want %d, true", name, n, ok, len(want))
+		}
+		got, err := decompress(z)
+		if err != nil || !bytes.Equal(got, want) || ok && cap(got) != n {
+			t.Errorf("%s: decompress: %d bytes (cap %d), %v; want %d (cap %d)", name, len(got), cap(got), err, len(want), n)
+		}
+	}
+	// Damage: truncated, a byte changed; decompress agrees with a plain
+	// DecodeAll either way.
+	z := cases["mixed/parts"]
+	check := func(what string, d []byte) {
+		want, werr := zdec.DecodeAll(d, nil)
+		got, gerr := decompress(d)
+		if (werr == nil) != (gerr == nil) || werr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("%s: decompress %d bytes, %v; DecodeAll %d bytes, %v", what, len(got), gerr, len(want), werr)
+		}
+	}
+	for cut := 0; cut < len(z); cut += 1 + len(z)/300 {
+		check(fmt.Sprintf("cut at %d", cut), z[:cut])
+	}
+	for i := 0; i < 300; i++ {
+		d := slices.Clone(z)
+		d[r.IntN(len(d))] ^= byte(1 + r.IntN(255))
+		check(fmt.Sprintf("flip %d", i), d)
+	}
+	if n, ok := contentSize(nil); !ok || n != 0 {
+		t.Errorf("contentSize(nil) = %d, %v", n, ok)
 	}
 }
