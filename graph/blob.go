@@ -105,9 +105,13 @@ func compressFor(b []byte, small bool) []byte {
 // from the frames' content sizes (contentSize). Given none, DecodeAll
 // sizes its output for each frame in turn, allocating and copying all it
 // has decoded at every frame: a blob of many frames (compressParts,
-// compressFacts) took 15 ms to decode where the frames took 2–3 ms (moby's
-// facts, 464 KB → 1.6 MB in 31 frames), and a first edit of a file of a
-// full segment spent 35 of its 75 ms resolving there.
+// compressFacts, the ranking index's sections) took 15 ms to decode where
+// its frames took 2–3 ms (moby's facts, 464 KB → 1.6 MB). The first edit
+// of a file of a full segment, which decodes its segment's graph and
+// facts, went from 81 to 51–59 ms in readPiecesWant (the facts 25.4 →
+// 6.3 ms, the graph 9.3 → 3.0 ms) and from 81 to 59 MB peak RSS; a query
+// from the CLI, which decodes every segment's ranking index, from
+// 1.8–2.4 to 1.3–1.4 s at 100k files.
 func decompress(b []byte) ([]byte, error) {
 	zinit()
 	var dst []byte
