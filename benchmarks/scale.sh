@@ -16,8 +16,12 @@
 #                       (BenchmarkParseOnly: tree-sitter alone, 2 workers) measured
 #                       just before it; PAIRS pairs (default 1), median ratio
 #   full build RSS      peak RSS of that build
-#   rebuilds            no change, touch, a line appended, a function added, a
-#                       file added beside the edited one and removed, a file in a
+#   rebuilds            no change, touch, a line appended to a file edited for
+#                       the first time since the full build (another file each
+#                       time: its old version is read from a full segment), a
+#                       line appended and a function added to one file (edited
+#                       again: its old version is in a small segment), a file
+#                       added beside the edited one and removed, a file in a
 #                       new directory and that directory removed: EDITS (default
 #                       5) `build` runs each, wall time and peak RSS
 #   MCP                 benchmarks/mcpbench.py over stdio: open + first answer,
@@ -49,10 +53,12 @@ bin=$work/wikitoolkit
 res=$work/results # one JSON object per line, merged into the table at the end
 
 tree= own_tree= kept_index= had_index= victim=
+firsts=()
 cleanup() {
 	local rc=$?
 	set +e
 	[[ -n $victim && -f $work/victim.orig ]] && cp "$work/victim.orig" "$victim"
+	for i in "${!firsts[@]}"; do cp -p "$work/first.$i.orig" "${firsts[$i]}"; done
 	[[ -n $victim ]] && rm -rf "$(dirname "$victim")"/scale_new_*.go "$(dirname "$victim")"/scale_dir_*
 	if [[ -n $kept_index && -d $kept_index ]]; then
 		rm -rf "$tree/.wikitoolkit"
@@ -192,9 +198,17 @@ addfile() { newfile "$1" "$vdir/scale_new_$1.go"; }
 rmfile() { rm -f "$vdir/scale_new_$1.go"; }
 adddir() { mkdir -p "$vdir/scale_dir_$1" && newfile "$1" "$vdir/scale_dir_$1/new.go"; }
 rmdir_() { rm -rf "$vdir/scale_dir_$1"; }
+# EDITS other .go files, spread over the sorted list, each edited once.
+mapfile -t firstlist < <(cd "$tree" && { git ls-files '*.go' 2>/dev/null || find . \( -name .git -o -name .wikitoolkit -o -name vendor \) -prune -o -name '*.go' -print; } |
+	sed 's|^\./||' | sort | awk -v n="$EDITS" -v skip="${victim#$tree/}" '$0 != skip && $0 !~ /(^|\/)(vendor|node_modules)\// {a[++m]=$0} END {for (i = 1; i <= n && i <= m; i++) print a[int(m * i / (n + 1)) + 1]}')
+for i in "${!firstlist[@]}"; do cp -p "$tree/${firstlist[$i]}" "$work/first.$i.orig"; firsts[i]=$tree/${firstlist[$i]}; done
+firstedit() { printf '\n// scale first edit %s\n' "$1" >>"${firsts[$(( ($1 - 1) % ${#firsts[@]} ))]}"; }
 say "rebuilds, $EDITS each; victim ${victim#$tree/}"
 rebuilds nochange nochange
 rebuilds touch touchit
+rebuilds edit_first firstedit
+for i in "${!firsts[@]}"; do cp -p "$work/first.$i.orig" "${firsts[$i]}"; done
+"$bin" build --quiet "$tree"
 rebuilds edit_line appendline
 cp "$work/victim.orig" "$victim"
 rebuilds edit_func addfunc
@@ -249,6 +263,7 @@ rows = [
     ("index on disk (du) / parsed source", (f"{r['du_bytes'] / src:.0%} ({r['du_bytes'] / 1e6:,.0f} MB / {src / 1e6:,.0f} MB)" if src else f"{r['du_bytes'] / 1e6:,.0f} MB")),
 ]
 for key, what in (("nochange", "rebuild, no change"), ("touch", "rebuild, one file touched"),
+                  ("edit_first", "one-file edit, a file not edited since the full build (a line appended): time / peak RSS"),
                   ("edit_line", "one-file edit (a line appended): time / peak RSS"),
                   ("edit_func", "one-file edit (a function added): time / peak RSS"),
                   ("file_added", "a file added beside it: time / peak RSS"),
