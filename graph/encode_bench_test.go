@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"os"
 	"testing"
 )
 
@@ -51,5 +52,60 @@ func BenchmarkEncodeText(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		EncodeText(g, group)
+	}
+}
+
+// BenchmarkReadPiecesOf reads one file's stored piece and record from the
+// largest file segment of the index at WIKITOOLKIT_RESOLVE_INDEX, as the
+// first edit of a file since a full build does (reuseEdges): the
+// segment's blobs decoded for one file. Each read opens the segment anew,
+// as a build's process does.
+func BenchmarkReadPiecesOf(b *testing.B) {
+	dir := os.Getenv("WIKITOOLKIT_RESOLVE_INDEX")
+	if dir == "" {
+		b.Skip("WIKITOOLKIT_RESOLVE_INDEX not set")
+	}
+	cur, err := CurrentGeneration(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := readManifest(dir, cur)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var id, files int
+	var path string
+	for _, ms := range m.Segments {
+		if ms.Kind != segFiles {
+			continue
+		}
+		sg, err := openSegment(dir, ms.ID, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		stats, err := sg.stats()
+		sg.close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(stats) > files {
+			id, files, path = ms.ID, len(stats), stats[len(stats)/2].Path
+		}
+	}
+	if files == 0 {
+		b.Skip("no file segment")
+	}
+	b.ReportMetric(float64(files), "files")
+	b.ReportAllocs()
+	for b.Loop() {
+		sg, err := openSegment(dir, id, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pcs, err := sg.readPiecesOf([]string{path})
+		sg.close()
+		if err != nil || len(pcs) != 1 || pcs[0].rec == nil {
+			b.Fatalf("%s: %d pieces, %v", path, len(pcs), err)
+		}
 	}
 }
