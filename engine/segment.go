@@ -190,19 +190,12 @@ type SegmentData struct {
 	// names the set of its pages Dead reports (graph.SegmentView.DeadKey).
 	// While an index opened with a Key is in use, OpenSegments reuses its
 	// decoded data for the same Key instead of decoding Engine and Text,
-	// which may then be nil (Reusable says when), and asks Dead nothing
+	// which may then be nil (while that data is open), and asks Dead nothing
 	// when DeadKey is the same too.
 	Key, DeadKey string
 
 	core *segCore // the reused data (OpenSegments)
 }
-
-// Reusable reports whether OpenSegments would reuse an open index's data
-// for sd (same Key, and DeadKey or data that can mark other dead pages),
-// so that sd's Engine and Text need not be read. OpenSegments may still
-// ask for them: when the means of the new index moved too far from those
-// the reused data's impacts hold, it returns an error wrapping ErrStale.
-func (sd SegmentData) Reusable() bool { return reusableCore(sd.Key, sd.DeadKey) != nil }
 
 // ErrStale is what OpenSegments returns when it reused a segment's data
 // for a SegmentData without Engine that turned out not to serve the new
@@ -228,7 +221,7 @@ func OpenSegments(segs []SegmentData) (*Index, error) {
 			segs[i].core = reusableCore(segs[i].Key, segs[i].DeadKey)
 		}
 		if segs[i].core == nil && segs[i].Engine == nil && segs[i].Key != "" {
-			// Reusable said yes, but the index holding the data is gone.
+			// Engine left out for reused data, but the index holding it is gone.
 			return nil, fmt.Errorf("segment %d: %w", i, ErrStale)
 		}
 	}

@@ -318,12 +318,6 @@ func (s *Snapshot) Close() error {
 	return closeSegments(all)
 }
 
-func (s *Snapshot) closeSegs() error {
-	err := closeSegments(s.segs)
-	s.segs = nil
-	return err
-}
-
 // closeParallel is how many segment databases closeSegments closes at once.
 const closeParallel = 8
 

@@ -139,13 +139,6 @@ func NewLive(opt LiveOptions) (*Live, error) {
 	return l, nil
 }
 
-// Dir returns the absolute index directory.
-func (s *Live) Dir() string { return s.dir }
-
-// Options returns the options the view was made with (CheckEvery
-// defaulted).
-func (s *Live) Options() LiveOptions { return s.opt }
-
 // Close stops background work and releases the open generation. Calls in
 // flight finish first.
 func (s *Live) Close() error {
@@ -163,9 +156,6 @@ func (s *Live) Close() error {
 	}
 	return nil
 }
-
-// Closed reports whether Close was called.
-func (s *Live) Closed() bool { return s.closed.Load() }
 
 func (s *Live) logf(format string, a ...any) { s.opt.Logf(format, a...) }
 

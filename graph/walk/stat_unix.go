@@ -172,16 +172,6 @@ type timedStat struct {
 	mtime, ctime int64
 }
 
-// lstatTimes lstats path.
-func lstatTimes(path string) (timedStat, bool) {
-	var st unix.Stat_t
-	if unix.Lstat(path, &st) != nil {
-		return timedStat{}, false
-	}
-	fst := toFileStat(&st)
-	return timedStat{typ: fst.typ, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
-}
-
 // statter lstats paths below a root for a Sketch, reusing one buffer for
 // the NUL-terminated path: at 100k files a sketch's check makes 182k
 // lstat calls, and building each path as a string and again as a C string
@@ -251,7 +241,7 @@ func (s *statter) lstatAt(sub string) (timedStat, bool) {
 	return timedStat{typ: fst.typ, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
 }
 
-// lstat is lstatTimes(joinAbs(root, rel)).
+// lstat lstats joinAbs(root, rel).
 func (s *statter) lstat(rel string) (timedStat, bool) {
 	b := append(s.buf[:0], s.root...)
 	if !strings.HasSuffix(s.root, "/") {
