@@ -59,6 +59,20 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	incrementalEqualsFull(t, steps, 13, incrWalk, nil)
 }
 
+// TestIncrementalEqualsFullResolved is TestIncrementalEqualsFull with no
+// stored copy read for the files parsed (WIKITOOLKIT_STORED_COPY_FILES=0:
+// graph's reuseEdges resolves each again, as it does a file of a large
+// segment in an index of few segments); the fixture's segments are small,
+// so the other test always reads them.
+func TestIncrementalEqualsFullResolved(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_STORED_COPY_FILES", "0")
+	steps := 15
+	if testing.Short() {
+		steps = 6
+	}
+	incrementalEqualsFull(t, steps, 29, incrWalk, nil)
+}
+
 // TestIncrementalEqualsFullSketch is TestIncrementalEqualsFull with the
 // walk's sketch trusted (walk.RacyMargin shortened, the tree let settle
 // before each build): the builds find what changed by the times of the
