@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"os"
 	"testing"
 )
 
@@ -61,10 +60,7 @@ func BenchmarkEncodeText(b *testing.B) {
 // segment's blobs decoded for one file. Each read opens the segment anew,
 // as a build's process does.
 func BenchmarkReadPiecesOf(b *testing.B) {
-	dir := os.Getenv("WIKITOOLKIT_RESOLVE_INDEX")
-	if dir == "" {
-		b.Skip("WIKITOOLKIT_RESOLVE_INDEX not set")
-	}
+	dir := resolveIndexDir(b)
 	cur, err := CurrentGeneration(dir)
 	if err != nil {
 		b.Fatal(err)

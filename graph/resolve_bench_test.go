@@ -24,16 +24,23 @@ func cpuTime() time.Duration {
 // WIKITOOLKIT_RESOLVE_INDEX (a .wikitoolkit directory, e.g. moby's) and
 // the Go module of its tree, or skips tb when the variable is unset.
 func resolveIndexRecords(tb testing.TB) ([]*FileRecord, string) {
-	dir := os.Getenv("WIKITOOLKIT_RESOLVE_INDEX")
-	if dir == "" {
-		tb.Skip("set WIKITOOLKIT_RESOLVE_INDEX to an index directory (ROOT/.wikitoolkit)")
-	}
+	dir := resolveIndexDir(tb)
 	s, err := OpenSnapshot(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer s.Close()
 	return indexRecords(tb, s), goModulePath(filepath.Dir(dir))
+}
+
+// resolveIndexDir is WIKITOOLKIT_RESOLVE_INDEX, or skips tb when it is
+// unset.
+func resolveIndexDir(tb testing.TB) string {
+	dir := os.Getenv("WIKITOOLKIT_RESOLVE_INDEX")
+	if dir == "" {
+		tb.Skip("set WIKITOOLKIT_RESOLVE_INDEX to an index directory (ROOT/.wikitoolkit)")
+	}
+	return dir
 }
 
 // BenchmarkBuildGraph resolves the file records of the index at
