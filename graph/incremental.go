@@ -713,6 +713,18 @@ func mergeDiagnostics(old []FileDiagnostic, gone map[string]bool, parsed []*File
 	return out
 }
 
+// storedCopyFiles is reuseEdges' bound: decoding a segment costs about
+// 30 µs a file it holds, looking names up about 3 ms a file segment. The
+// environment variable WIKITOOLKIT_STORED_COPY_FILES (a test hook) sets
+// it, so that tests of small trees, whose copies are always read, can
+// have every file resolved again instead (0).
+func storedCopyFiles() int {
+	if n, err := strconv.Atoi(os.Getenv("WIKITOOLKIT_STORED_COPY_FILES")); err == nil && n >= 0 {
+		return n
+	}
+	return 100
+}
+
 // reuseEdges returns, of the parsed files, those whose stored edges stand
 // as the pieces of their new records (reused), the others (todo), and
 // the stored copies it read (of every parsed file stored in the same
@@ -734,18 +746,6 @@ func mergeDiagnostics(old []FileDiagnostic, gone map[string]bool, parsed []*File
 // a full segment (1.5k files) on moby (3 segments): 12–15 ms resolving
 // against 60 ms reading its copy (build 0.08–0.09 s against 0.14 s); at
 // 100k files (70 segments) 128 ms resolving against 40 ms reading.
-// storedCopyFiles is reuseEdges' bound: decoding a segment costs about
-// 30 µs a file it holds, looking names up about 3 ms a file segment. The
-// environment variable WIKITOOLKIT_STORED_COPY_FILES (a test hook) sets
-// it, so that tests of small trees, whose copies are always read, can
-// have every file resolved again instead (0).
-func storedCopyFiles() int {
-	if n, err := strconv.Atoi(os.Getenv("WIKITOOLKIT_STORED_COPY_FILES")); err == nil && n >= 0 {
-		return n
-	}
-	return 100
-}
-
 func reuseEdges(parsed []*FileRecord, oldSums map[string]fileSummary, where map[string]*segRef, nsegs int, change *Change, now World) (reused []*segPiece, todo []*FileRecord, stored map[string]*segPiece, err error) {
 	pages := map[string][]Page{}
 	bySeg := map[*segRef][]string{}
