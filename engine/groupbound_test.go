@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path"
+	"strings"
 	"testing"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -342,5 +343,74 @@ func TestCheckpointedGroupsEqualExact(t *testing.T) {
 	t.Logf("%d questions twice: %d term segments read through checkpoints, in %d pruned answers that held", len(qs), ck, held)
 	if held < len(qs)/5 {
 		t.Errorf("%d term segments read through checkpoints, in %d pruned answers that held: the test no longer exercises them", ck, held)
+	}
+}
+
+// TestBoundHoldsInEditedSegments: an index of segments in which some
+// files were edited (their old pages dead in their segments, their new
+// ones in a last segment whose impacts are recomputed under the index's
+// means) and some removed still bounds prose questions (planBound needs
+// every segment's group impacts, which such segments once lacked: one
+// edit turned it off for the whole index), and every bounded answer is
+// the exact one.
+func TestBoundHoldsInEditedSegments(t *testing.T) {
+	old, oldKeep := pruneMinPostings, boundKeep
+	pruneMinPostings, boundKeep = 100, 1024
+	t.Cleanup(func() { pruneMinPostings, boundKeep = old, oldKeep })
+	sd := splitSegments(t, proseGraph(5000), 4, 21, 0.02, 0.02)
+	// Files added since, of longer documentation: a segment whose means
+	// are not the index's.
+	var pages []graph.Page
+	var edges []graph.Edge
+	for f := range 5 {
+		p := fmt.Sprintf("added/%s_%d.go", proseWords[f], f)
+		fi := uint32(len(pages))
+		pages = append(pages, graph.Page{ID: graph.FileID(p), Kind: graph.KindFile, Title: p, Name: path.Base(p), Path: p, Lang: "go",
+			Doc: "Package " + strings.Join(proseWords[f:f+12], " ")})
+		name := fmt.Sprintf("added%d", f)
+		pages = append(pages, graph.Page{ID: graph.SymbolID(p, name), Kind: graph.KindSymbol, Title: "func " + name + "()", Name: name,
+			Qualified: name, SymKind: "func", Path: p, Line: 3, EndLine: 9, Lang: "go", Doc: strings.Join(proseWords[f+3:f+20], " ")})
+		edges = append(edges, graph.Edge{From: fi, To: fi + 1, Type: graph.Contains})
+	}
+	added := graph.NewGraph(pages, edges)
+	b, err := BuildSegment(added, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd.segs = append(sd.segs, SegmentData{Engine: b, Text: textBlobOf(added), Dead: func(string) bool { return false }})
+	ix, err := OpenSegments(sd.segs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadSegs, recomputed := 0, 0
+	for _, sg := range ix.segs {
+		if sg.dead != nil {
+			deadSegs++
+		}
+		if !sg.exact {
+			recomputed++
+		}
+	}
+	if deadSegs == 0 || recomputed == 0 {
+		t.Fatalf("%d segments with dead pages, %d of recomputed impacts: the test needs both", deadSegs, recomputed)
+	}
+	prose := []string{"how is the session token cached", "which policy schedules the worker", "where is the ledger snapshot stored",
+		"how are invoice payments reported", "router handler for the request", "backoff budget of the client queue",
+		"journal cursor of the storage index", "config of the gateway filter", "lease quota of the kernel", "event digest of the mirror"}
+	b0 := ix.stats.bounded.Load()
+	for _, q := range prose {
+		exact, _ := runQuery(ix, q, Options{}, false)
+		got, err := ix.Query(context.Background(), q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := answerJSON(t, got), answerJSON(t, exact); g != w {
+			t.Errorf("%q: answer\n%s\nwant the exact one\n%s", q, g, w)
+		}
+	}
+	bounded := ix.stats.bounded.Load() - b0
+	t.Logf("%d segments (%d with dead pages, %d recomputed): %d of %d prose questions bounded", len(ix.segs), deadSegs, recomputed, bounded, len(prose))
+	if bounded < int64(len(prose))/2 {
+		t.Errorf("only %d of %d prose questions bounded in an edited index", bounded, len(prose))
 	}
 }

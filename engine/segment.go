@@ -42,8 +42,8 @@ type segment struct {
 	exact bool
 	dead  []bool // local view of Index.dead; nil when none of its pages is dead
 	cache sync.Map
-	skips sync.Map // term → []skipEntry, for exact segments without dead pages (skip.go)
-	gimps sync.Map // term → *groupImps, for exact segments without dead pages (groupbound.go)
+	skips sync.Map // term → []skipEntry (skip.go)
+	gimps sync.Map // term → *groupImps (groupbound.go)
 }
 
 // segCore is a segment's data as decoded. Once an index opened from it

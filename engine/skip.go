@@ -36,12 +36,13 @@ type skipEntry struct {
 }
 
 // skipTable returns term t's skip table in sg, building it on first use,
-// or nil when the term's postings are too short or are not the stored
-// bytes (impacts recomputed, or dead pages left out).
+// or an empty one when the term's postings are too short. post is the
+// term's postings as ix.impacts gives them: the stored bytes, or, in a
+// segment whose impacts are recomputed or whose dead pages are left out,
+// the bytes computed from them, which are the same every time (kept in
+// the segment's cache, or computed again the same way), so that the
+// table's offsets hold for every later call.
 func (ix *Index) skipTable(sg *segment, t uint32, post []byte) []skipEntry {
-	if !sg.exact || sg.dead != nil {
-		return nil
-	}
 	if v, ok := sg.skips.Load(t); ok {
 		return v.([]skipEntry)
 	}
