@@ -262,15 +262,21 @@ func (ix *Index) tailTabs(pl *prunePlan, refs []termRef, dfs []int, common []boo
 }
 
 // termGroupTabs is a term's group impacts in every segment that holds it,
-// as get gives them; nil when one segment has none.
+// as get gives them; nil when one segment has none. Every segment is
+// asked, even past one that had none: keptGroupImpacts computes a
+// segment's on the second time it is asked, and stopping at the first
+// segment that had none made a term of 69 segments need 70 questions
+// before its group impacts were all kept (session 19).
 func termGroupTabs(ref termRef, get func(seg int, id uint32) *groupImps) []*groupImps {
-	var tabs []*groupImps
+	tabs := make([]*groupImps, 0, len(ref.locs))
+	ok := true
 	for _, l := range ref.locs {
 		gi := get(int(l.seg), l.id)
-		if gi == nil {
-			return nil
-		}
+		ok = ok && gi != nil
 		tabs = append(tabs, gi)
+	}
+	if !ok {
+		return nil
 	}
 	return tabs
 }
