@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"cmp"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -114,6 +117,7 @@ const groupImpTerms = 16
 // groupImpTerms terms reaching every group, at least groupImpBudget (23
 // MB at 100k files: 182k groups; 8 MB below 65k groups).
 func (ix *Index) groupImpLimit() int64 {
+	ix.groupOrdinals() // numbered by the open's background work too: wait for it, not race it
 	return max(groupImpBudget, int64(len(ix.groupPages))*8*groupImpTerms)
 }
 
@@ -177,6 +181,14 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 	}
 	b, off := post, 0
 	o := 0 // the ordinal of the last group found: postings come in page order
+	// end is the current group's end (the local page of the next group,
+	// or n): groups are contiguous (groupsContiguous, which every caller
+	// has checked), so a posting below it is in the current group, found
+	// without reading the page's group (a cache miss a posting: they lie
+	// a few dozen pages apart in a segment of 20k).
+	end := uint64(0)
+	base := uint64(sg.base)
+	var g uint32 // the current group's local page
 	for len(b) > 1 {
 		var d uint64
 		k := 1
@@ -190,25 +202,33 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 			break
 		}
 		imp := float32(b[k])
-		g := sg.group[p]
-		if g != cur {
+		if p >= end {
 			if cur != ^uint32(0) {
 				gi.e[len(gi.e)-1].v = groupImpOf(own, top0, top1, top2)
 			}
-			gp := sg.base + g
-			if o < len(seg) && seg[o] < gp {
-				// Gallop forward from the last group, then search.
+			// The last group page at or before p: gallop forward from
+			// the last group found, then search.
+			gp := uint32(base + p)
+			if o+1 < len(seg) && seg[o+1] <= gp {
 				step := 1
-				for o+step < len(seg) && seg[o+step] < gp {
+				for o+step < len(seg) && seg[o+step] <= gp {
 					o += step
 					step *= 2
 				}
 				hi := min(o+step, len(seg))
-				i, _ := slices.BinarySearch(seg[o:hi], gp)
-				o += i
+				i, _ := slices.BinarySearch(seg[o:hi], gp+1)
+				o += i - 1
 			}
-			if o >= len(seg) || seg[o] != gp || uint64(g) > p || p-uint64(g) > math.MaxUint16 {
+			if o >= len(seg) || seg[o] > gp {
 				return nil
+			}
+			g = seg[o] - sg.base
+			if p-uint64(g) > math.MaxUint16 {
+				return nil // too long a group for rel
+			}
+			end = n
+			if o+1 < len(seg) {
+				end = uint64(seg[o+1] - sg.base)
 			}
 			if len(gi.e) == 0 {
 				gi.ord0, lastOrd, lastOff = uint32(o), o, off
@@ -568,14 +588,29 @@ func (ix *Index) textBounds(s *scratch, refs []termRef, dfs []int, w []float64, 
 	reached := s.ubGroups[:0]
 	defer func() { s.ubGroups = reached }()
 	tabs = make([][]*groupImps, len(dfs))
+	var jobs []gimpJob
+	for i, df := range dfs {
+		if df > 0 {
+			for _, l := range refs[i].locs {
+				jobs = append(jobs, gimpJob{seg: int(l.seg), id: l.id})
+			}
+		}
+	}
+	all := ix.groupImpactsOf(jobs, ix.groupImpacts)
 	for pass := range 2 {
+		next := 0 // all's first entry of term i
 		for i, df := range dfs {
-			if df == 0 || common[i] != (pass == 1) {
+			if df == 0 {
+				continue
+			}
+			gis := all[next : next+len(refs[i].locs)]
+			next += len(refs[i].locs)
+			if common[i] != (pass == 1) {
 				continue
 			}
 			wi := float32(w[i] / groupImpScale)
-			for _, l := range refs[i].locs {
-				gi := ix.groupImpacts(int(l.seg), l.id)
+			for li, l := range refs[i].locs {
+				gi := gis[li]
 				if gi == nil {
 					return nil, false
 				}
@@ -597,6 +632,66 @@ func (ix *Index) textBounds(s *scratch, refs []termRef, dfs []int, w []float64, 
 		}
 	}
 	return tabs, true
+}
+
+// gimpJob is one term's group impacts in one segment, for groupImpactsOf.
+type gimpJob struct {
+	seg int
+	id  uint32
+}
+
+// parallelGimpPostings is the fewest postings of group impacts still to
+// compute for groupImpactsOf to compute them on more than one core.
+const parallelGimpPostings = 32 << 10
+
+// groupImpactsOf returns get(seg, id) for every job, in order. Where the
+// index does not keep them yet and they hold parallelGimpPostings
+// postings or more, they are computed on every core, largest first: a
+// question's first asking of common words computes the group impacts of
+// each in every segment (planBound: 200k postings and more at 100k
+// files), which took the larger part of its time on one core.
+func (ix *Index) groupImpactsOf(jobs []gimpJob, get func(seg int, id uint32) *groupImps) []*groupImps {
+	out := make([]*groupImps, len(jobs))
+	var todo []int // jobs to compute, by index
+	size := make([]uint64, len(jobs))
+	work := uint64(0)
+	for k, j := range jobs {
+		if out[k] = ix.heldGroupImpacts(j.seg, j.id); out[k] != nil {
+			continue
+		}
+		sg := ix.segs[j.seg]
+		if c, n := uvarint(sg.post[sg.postOff[j.id]:sg.postOff[j.id+1]]); n > 0 {
+			size[k] = c
+			work += c
+		}
+		todo = append(todo, k)
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	if work < parallelGimpPostings || workers < 2 {
+		for _, k := range todo {
+			out[k] = get(jobs[k].seg, jobs[k].id)
+		}
+		return out
+	}
+	slices.SortFunc(todo, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
+	var next atomic.Int64
+	run := func() {
+		for {
+			t := int(next.Add(1) - 1)
+			if t >= len(todo) {
+				return
+			}
+			k := todo[t]
+			out[k] = get(jobs[k].seg, jobs[k].id)
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(run)
+	}
+	run()
+	wg.Wait()
+	return out
 }
 
 // clearBounds zeroes the upper bounds planBound set (scratch memory, kept

@@ -249,34 +249,48 @@ var groupTabsOff bool
 // term whose group impacts are not kept (or cannot be had) is
 // accumulated as before. Either way each marked page gets the same
 // additions in the same order: the scores are bit-identical.
+//
+// Every segment of every such term is asked, on every core
+// (groupImpactsOf), even past a segment that has none: keptGroupImpacts
+// computes a segment's the second time it is asked, and stopping at the
+// first segment without them (before session 19) made a term held by 69
+// segments wait 70 questions for all of its.
 func (ix *Index) tailTabs(pl *prunePlan, refs []termRef, dfs []int, common []bool) {
 	if groupTabsOff || !ix.groupsContiguous() {
 		return
 	}
+	var jobs []gimpJob
 	for i, df := range dfs {
 		if df == 0 || !pl.tail[i] && !common[i] {
 			continue
 		}
-		pl.setTabs(i, len(dfs), termGroupTabs(refs[i], ix.keptGroupImpacts))
+		for _, l := range refs[i].locs {
+			jobs = append(jobs, gimpJob{seg: int(l.seg), id: l.id})
+		}
+	}
+	all := ix.groupImpactsOf(jobs, ix.keptGroupImpacts)
+	for i, df := range dfs {
+		if df == 0 || !pl.tail[i] && !common[i] {
+			continue
+		}
+		gis := all[:len(refs[i].locs):len(refs[i].locs)]
+		all = all[len(gis):]
+		if !slices.Contains(gis, nil) { // a segment without them: the term is accumulated as before
+			pl.setTabs(i, len(dfs), gis)
+		}
 	}
 }
 
 // termGroupTabs is a term's group impacts in every segment that holds it,
-// as get gives them; nil when one segment has none. Every segment is
-// asked, even past one that had none: keptGroupImpacts computes a
-// segment's on the second time it is asked, and stopping at the first
-// segment that had none made a term of 69 segments need 70 questions
-// before its group impacts were all kept (session 19).
+// as get gives them; nil when one segment has none.
 func termGroupTabs(ref termRef, get func(seg int, id uint32) *groupImps) []*groupImps {
-	tabs := make([]*groupImps, 0, len(ref.locs))
-	ok := true
+	var tabs []*groupImps
 	for _, l := range ref.locs {
 		gi := get(int(l.seg), l.id)
-		ok = ok && gi != nil
+		if gi == nil {
+			return nil
+		}
 		tabs = append(tabs, gi)
-	}
-	if !ok {
-		return nil
 	}
 	return tabs
 }
