@@ -158,7 +158,8 @@ func (ix *Index) ordinalOf(g uint32) (uint32, bool) {
 // from pruned to exact (p50 25 ms against 8).
 func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 	sg := ix.segs[si]
-	if v, ok := sg.gimps.Load(t); ok && v != gimpsAskedOnce {
+	gm, held := sg.gimpMap()
+	if v, ok := gm.Load(t); ok && v != gimpsAskedOnce {
 		return v.(*groupImps)
 	}
 	ix.groupOrdinals()
@@ -265,18 +266,22 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 		return gi
 	}
 	for {
-		v, loaded := sg.gimps.LoadOrStore(t, gi)
+		v, loaded := gm.LoadOrStore(t, gi)
 		if !loaded {
-			return gi
+			break
 		}
 		if v != gimpsAskedOnce {
 			ix.gimpBytes.Add(-gi.size())
 			return v.(*groupImps)
 		}
-		if sg.gimps.CompareAndSwap(t, gimpsAskedOnce, gi) {
-			return gi
+		if gm.CompareAndSwap(t, gimpsAskedOnce, gi) {
+			break
 		}
 	}
+	if held != nil {
+		held.Add(gi.size())
+	}
+	return gi
 }
 
 // keptGroupImpacts is groupImpacts for a term whose group impacts are
@@ -286,11 +291,11 @@ func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 // once (a first question paid twice: "error handling for a negative
 // count" took 0.6 s over MCP), and pays off only for a term asked again.
 func (ix *Index) keptGroupImpacts(si int, t uint32) *groupImps {
-	sg := ix.segs[si]
-	if v, ok := sg.gimps.Load(t); ok && v != gimpsAskedOnce {
+	gm, _ := ix.segs[si].gimpMap()
+	if v, ok := gm.Load(t); ok && v != gimpsAskedOnce {
 		return v.(*groupImps)
 	} else if !ok {
-		sg.gimps.LoadOrStore(t, gimpsAskedOnce)
+		gm.LoadOrStore(t, gimpsAskedOnce)
 		return nil
 	}
 	if ix.gimpBytes.Load() >= ix.groupImpLimit() {
@@ -303,7 +308,8 @@ func (ix *Index) keptGroupImpacts(si int, t uint32) *groupImps {
 // index keeps them already (computed for a bound or a tail term), nil
 // otherwise: it computes nothing.
 func (ix *Index) heldGroupImpacts(si int, t uint32) *groupImps {
-	if v, ok := ix.segs[si].gimps.Load(t); ok && v != gimpsAskedOnce {
+	gm, _ := ix.segs[si].gimpMap()
+	if v, ok := gm.Load(t); ok && v != gimpsAskedOnce {
 		return v.(*groupImps)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -175,7 +176,8 @@ func TestGroupImpactsKept(t *testing.T) {
 	computed := ix.stats.groupImps.Load()
 	groups, tabs := int64(0), int64(0)
 	for _, sg := range ix.segs {
-		sg.gimps.Range(func(_, v any) bool {
+		gm, _ := sg.gimpMap()
+		gm.Range(func(_, v any) bool {
 			groups += int64(len(v.(*groupImps).e))
 			tabs++
 			return true
@@ -413,4 +415,62 @@ func TestBoundHoldsInEditedSegments(t *testing.T) {
 	if bounded < int64(len(prose))/2 {
 		t.Errorf("only %d of %d prose questions bounded in an edited index", bounded, len(prose))
 	}
+}
+
+// TestPureCachesShared: a second index opened on the same stored
+// segments (a server's next generation, which reuses their decoded data)
+// finds the group impacts and skip tables the first one computed for
+// them: its prose questions compute none (counted), count them against
+// its limit, and answer as the first did.
+func TestPureCachesShared(t *testing.T) {
+	old, oldKeep := pruneMinPostings, boundKeep
+	pruneMinPostings, boundKeep = 100, 1024
+	t.Cleanup(func() { pruneMinPostings, boundKeep = old, oldKeep })
+	sd := splitSegments(t, proseGraph(5000), 4, 21, 0, 0)
+	for i := range sd.segs {
+		sd.segs[i].Key = fmt.Sprintf("pure-caches-%d", i)
+	}
+	prose := []string{"how is the session token cached", "which policy schedules the worker", "where is the ledger snapshot stored",
+		"how are invoice payments reported", "router handler for the request", "backoff budget of the client queue"}
+	answer := func(ix *Index) []string {
+		var out []string
+		for _, q := range prose {
+			res, err := ix.Query(context.Background(), q, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, answerJSON(t, res))
+		}
+		return out
+	}
+	first, err := OpenSegments(sd.segs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := answer(first)
+	if first.stats.groupImps.Load() == 0 || first.stats.bounded.Load() == 0 {
+		t.Fatalf("the first index computed %d group impacts, bounded %d questions: the test needs both", first.stats.groupImps.Load(), first.stats.bounded.Load())
+	}
+	second, err := OpenSegments(sd.segs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range second.segs {
+		if second.segs[i].segCore != first.segs[i].segCore {
+			t.Fatalf("segment %d: its data was decoded again, not reused", i)
+		}
+	}
+	if second.gimpBytes.Load() == 0 {
+		t.Error("the group impacts held in the reused data do not count against the second index's limit")
+	}
+	got := answer(second)
+	if n := second.stats.groupImps.Load(); n != 0 {
+		t.Errorf("the second index computed %d group impacts: want those of the first", n)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%q: answer\n%s\nwant\n%s", prose[i], got[i], want[i])
+		}
+	}
+	runtime.KeepAlive(first)
 }

@@ -42,8 +42,42 @@ type segment struct {
 	exact bool
 	dead  []bool // local view of Index.dead; nil when none of its pages is dead
 	cache sync.Map
+	// skips and gimps are the skip tables and group impacts of a segment
+	// whose postings are not the stored bytes (not exact, or dead pages
+	// left out); a pure one's are its data's (segCore.pure), shared by
+	// every index that opens it (skipMap, gimpMap).
 	skips sync.Map // term → []skipEntry (skip.go)
 	gimps sync.Map // term → *groupImps (groupbound.go)
+}
+
+// pureCaches are the skip tables and group impacts of a segment's stored
+// postings: every index that reads them as stored (exact, nothing dead)
+// shares them, so that a server's next generation (one file edited) does
+// not compute again those of the segments it kept.
+type pureCaches struct {
+	skips     sync.Map     // term → []skipEntry
+	gimps     sync.Map     // term → *groupImps
+	gimpBytes atomic.Int64 // the bytes of gimps' group impacts
+}
+
+// pure reports whether sg's postings are its stored bytes in this index.
+func (sg *segment) pure() bool { return sg.exact && sg.dead == nil }
+
+// skipMap is where sg's skip tables are kept in this index.
+func (sg *segment) skipMap() *sync.Map {
+	if sg.pure() {
+		return &sg.segCore.pure.skips
+	}
+	return &sg.skips
+}
+
+// gimpMap is where sg's group impacts are kept in this index, and the
+// shared count of their bytes (nil: the index's alone).
+func (sg *segment) gimpMap() (*sync.Map, *atomic.Int64) {
+	if sg.pure() {
+		return &sg.segCore.pure.gimps, &sg.segCore.pure.gimpBytes
+	}
+	return &sg.gimps, nil
 }
 
 // segCore is a segment's data as decoded. Once an index opened from it
@@ -85,6 +119,8 @@ type segCore struct {
 	ext         []extLink // group-level links to pages outside it
 
 	phraseHash, phrasePage []uint32 // see buildPhrases; local pages
+
+	pure pureCaches // skip tables and group impacts of the stored postings
 
 	freqMu    sync.Mutex // guards loadFreqs
 	chunkOnce sync.Once  // chunkRecords
@@ -226,16 +262,25 @@ func OpenSegments(segs []SegmentData) (*Index, error) {
 		}
 	}
 	ix, err := openSegmentData(segs)
-	if !errors.Is(err, ErrStale) {
-		return ix, err
-	}
-	for i := range segs {
-		if segs[i].core != nil && segs[i].Engine == nil {
-			return nil, err
+	if errors.Is(err, ErrStale) {
+		for i := range segs {
+			if segs[i].core != nil && segs[i].Engine == nil {
+				return nil, err
+			}
+			segs[i].core = nil
 		}
-		segs[i].core = nil
+		ix, err = openSegmentData(segs)
 	}
-	return openSegmentData(segs)
+	if err == nil {
+		// The group impacts held already in data this index reuses count
+		// against its limit (groupImpLimit).
+		for _, sg := range ix.segs {
+			if _, held := sg.gimpMap(); held != nil {
+				ix.gimpBytes.Add(held.Load())
+			}
+		}
+	}
+	return ix, err
 }
 
 // openSegmentData is OpenSegments with the reused data chosen: a

@@ -43,7 +43,7 @@ type skipEntry struct {
 // the segment's cache, or computed again the same way), so that the
 // table's offsets hold for every later call.
 func (ix *Index) skipTable(sg *segment, t uint32, post []byte) []skipEntry {
-	if v, ok := sg.skips.Load(t); ok {
+	if v, ok := sg.skipMap().Load(t); ok {
 		return v.([]skipEntry)
 	}
 	var tab []skipEntry
@@ -76,7 +76,7 @@ func (ix *Index) skipTable(sg *segment, t uint32, post []byte) []skipEntry {
 	} else {
 		tab = append(tab, cur)
 	}
-	sg.skips.Store(t, tab)
+	sg.skipMap().Store(t, tab)
 	return tab
 }
 
