@@ -32,9 +32,14 @@ import (
 // kind and file-class factors (fixed per page: staticFactor) and the
 // largest file-signal and neighbour factors, it bounds the group's score
 // (its upper bound). The group impacts of a term in a segment are
-// computed from its postings the first time a question needs them and
-// kept with the segment (a group and its score per group the term
-// reaches: about a third of its postings).
+// computed from its postings the first time a question needs them (on
+// every core when there are many: groupImpactsOf) and kept with the
+// segment (a group and its score per group the term reaches: about a
+// third of its postings): with its decoded data when the index reads its
+// postings as stored, so that the next generation's index shares them
+// (segment.gimpMap), else with this index's view of it (dead pages left
+// out, or impacts recomputed: the postings ix.impacts gives are the same
+// bytes every time, so the offsets kept hold).
 //
 // planBound sums the upper bounds of the groups the question's terms
 // reach (no page is scored), keeps the boundKeep groups of largest bound
