@@ -219,19 +219,40 @@ func (w *segWorld) FileWithSuffix(s string) (string, int) {
 	return withSuffix(rev, s)
 }
 
+// dirScan is DirWithSuffix answered by a scan of the sorted paths, with
+// no set of the directories (building one took 75 ms a world at 100k
+// files, and a file in a new directory asks both worlds): a directory
+// ending in s is a path's prefix that ends in s at a name boundary and
+// is followed by '/', and a path's shortest is its first.
+func dirScan(paths []string, s string) (best string, ok bool) {
+	if s == "" {
+		return "", false
+	}
+	for _, p := range paths {
+		for from := 0; from < len(p); {
+			i := strings.Index(p[from:], s)
+			if i < 0 {
+				break
+			}
+			i += from
+			if end := i + len(s); (i == 0 || p[i-1] == '/') && end < len(p) && p[end] == '/' {
+				if d := p[:end]; !ok || len(d) < len(best) || len(d) == len(best) && d < best {
+					best, ok = d, true
+				}
+				break
+			}
+			from = i + 1
+		}
+	}
+	return best, ok
+}
+
 func (w *segWorld) DirWithSuffix(s string) (string, bool) {
 	w.mu.Lock()
 	if w.revDirs == nil && w.dirScans < suffixScans {
 		w.dirScans++
 		w.mu.Unlock()
-		best, n := scanSuffix(func(yield func(string) bool) {
-			for d := range w.dirSet() {
-				if d != "." && !yield(d) {
-					return
-				}
-			}
-		}, s)
-		return best, n > 0
+		return dirScan(w.paths, s)
 	}
 	if w.revDirs == nil {
 		for d := range w.dirSet() {

@@ -60,7 +60,10 @@ func TestSuffixScanMatchesIndex(t *testing.T) {
 	}
 	w := newSegWorld(nil, paths, nil, nil, "")
 	scanned, indexed := 0, 0
-	for _, s := range asks {
+	for i, s := range asks {
+		if i == suffixScans && w.dirs != nil {
+			t.Errorf("the first %d directory questions made the set of directories: a scan needs none", suffixScans)
+		}
 		if w.revFiles == nil {
 			scanned++
 		}
