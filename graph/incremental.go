@@ -108,6 +108,11 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 			added = append(added, r.Path)
 		}
 	}
+	// The paths added or removed, for patchModules.
+	pathsChanged := slices.Clone(added)
+	for p := range removed {
+		pathsChanged = append(pathsChanged, p)
+	}
 	newPaths := make([]string, 0, len(oldPaths)+len(added))
 	for _, p := range oldPaths {
 		for len(added) > 0 && added[0] < p {
@@ -422,7 +427,13 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 				return nil, prevError{err}
 			}
 		}
-		mods = modulesOf(newPaths, docs)
+		if ms != nil && len(oldMods.Pages) > 0 {
+			// Only the directories of the paths and candidates that
+			// changed are looked at again (patchModules).
+			mods = patchModules(oldMods, newPaths, pathsChanged, docs, oldDocs)
+		} else {
+			mods = modulesOf(newPaths, docs)
+		}
 		modulesRemade.Add(1)
 		// The candidates are kept even when the pages stand: a candidate
 		// that loses today wins when the winner goes.
