@@ -145,11 +145,7 @@ func (w *segWorld) HasFile(p string) bool {
 // the sorted paths, not a set of every directory (60 ms at 100k files, on
 // every edit that resolves an import).
 func (w *segWorld) HasDir(d string) bool {
-	if d == "." {
-		return true
-	}
-	i, _ := slices.BinarySearch(w.paths, d+"/")
-	return i < len(w.paths) && strings.HasPrefix(w.paths[i], d+"/")
+	return d == "." || hasDirIn(w.paths, d)
 }
 func (w *segWorld) GoModule() string { return w.goMod }
 
