@@ -156,11 +156,11 @@ func (ix *Index) ordinalOf(g uint32) (uint32, bool) {
 // segment. In a segment whose impacts are recomputed or whose dead pages
 // are left out, they are computed from the postings ix.impacts gives,
 // which are the same bytes every time (skipTable), so that the offsets
-// kept hold for accumulateGroups; until session 19 such segments had
-// none, and one edited file (its old version dead in a segment, its new
-// one in a small segment of recomputed impacts) turned planBound off for
-// every term either held: mcpbench's prose questions at 100k files went
-// from pruned to exact (p50 25 ms against 8).
+// kept hold for accumulateGroups. (Such segments once had none: one
+// edited file, its old version dead in a segment and its new one in a
+// small segment of recomputed impacts, turned planBound off for every
+// term either held, and mcpbench's prose questions at 100k files ran
+// exactly.)
 func (ix *Index) groupImpacts(si int, t uint32) *groupImps {
 	sg := ix.segs[si]
 	gm, held := sg.gimpMap()
@@ -599,15 +599,7 @@ func (ix *Index) textBounds(s *scratch, refs []termRef, dfs []int, w []float64, 
 	reached := s.ubGroups[:0]
 	defer func() { s.ubGroups = reached }()
 	tabs = make([][]*groupImps, len(dfs))
-	var jobs []gimpJob
-	for i, df := range dfs {
-		if df > 0 {
-			for _, l := range refs[i].locs {
-				jobs = append(jobs, gimpJob{seg: int(l.seg), id: l.id})
-			}
-		}
-	}
-	all := ix.groupImpactsOf(jobs, ix.groupImpacts)
+	all := ix.groupImpactsOf(termJobs(refs, func(i int) bool { return dfs[i] > 0 }), ix.groupImpacts)
 	for pass := range 2 {
 		next := 0 // all's first entry of term i
 		for i, df := range dfs {
@@ -649,6 +641,19 @@ func (ix *Index) textBounds(s *scratch, refs []termRef, dfs []int, w []float64, 
 type gimpJob struct {
 	seg int
 	id  uint32
+}
+
+// termJobs lists the segments of every term i that want(i), in order.
+func termJobs(refs []termRef, want func(i int) bool) []gimpJob {
+	var jobs []gimpJob
+	for i, ref := range refs {
+		if want(i) {
+			for _, l := range ref.locs {
+				jobs = append(jobs, gimpJob{seg: int(l.seg), id: l.id})
+			}
+		}
+	}
+	return jobs
 }
 
 // parallelGimpPostings is the fewest postings of group impacts still to

@@ -259,18 +259,10 @@ func (ix *Index) tailTabs(pl *prunePlan, refs []termRef, dfs []int, common []boo
 	if groupTabsOff || !ix.groupsContiguous() {
 		return
 	}
-	var jobs []gimpJob
-	for i, df := range dfs {
-		if df == 0 || !pl.tail[i] && !common[i] {
-			continue
-		}
-		for _, l := range refs[i].locs {
-			jobs = append(jobs, gimpJob{seg: int(l.seg), id: l.id})
-		}
-	}
-	all := ix.groupImpactsOf(jobs, ix.keptGroupImpacts)
-	for i, df := range dfs {
-		if df == 0 || !pl.tail[i] && !common[i] {
+	want := func(i int) bool { return dfs[i] > 0 && (pl.tail[i] || common[i]) }
+	all := ix.groupImpactsOf(termJobs(refs, want), ix.keptGroupImpacts)
+	for i := range dfs {
+		if !want(i) {
 			continue
 		}
 		gis := all[:len(refs[i].locs):len(refs[i].locs)]

@@ -182,9 +182,9 @@ func withSuffix(rev []string, s string) (best string, n int) {
 // 60–80 ms per kind and world; a resolution of many imports asks more.
 const suffixScans = 16
 
-// scanSuffix is withSuffix over the entries of each, not reversed.
-func scanSuffix(each func(yield func(string) bool), s string) (best string, n int) {
-	for p := range each {
+// scanSuffix is withSuffix over paths, not reversed.
+func scanSuffix(paths []string, s string) (best string, n int) {
+	for _, p := range paths {
 		if len(p) < len(s) || p[len(p)-len(s):] != s || len(p) > len(s) && p[len(p)-len(s)-1] != '/' {
 			continue
 		}
@@ -201,7 +201,7 @@ func (w *segWorld) FileWithSuffix(s string) (string, int) {
 	if w.revFiles == nil && w.fileScans < suffixScans {
 		w.fileScans++
 		w.mu.Unlock()
-		return scanSuffix(slices.Values(w.paths), s)
+		return scanSuffix(w.paths, s)
 	}
 	if w.revFiles == nil {
 		w.revFiles = make([]string, len(w.paths))
