@@ -387,11 +387,11 @@ func TestModulesSegmentFollowsDirectories(t *testing.T) {
 	modsID := func() int {
 		s := open(t, root)
 		defer s.Close()
-		id, ok := s.modulesID()
-		if !ok {
-			t.Fatal("no modules segment")
+		shards := s.moduleShards()
+		if len(shards) != 1 {
+			t.Fatalf("%d modules segments, want 1", len(shards))
 		}
-		return id
+		return shards[0].id
 	}
 	steps := []struct {
 		name    string

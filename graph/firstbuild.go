@@ -363,18 +363,20 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			(last || pubFiles == 0 || files*4 >= pubFiles*5)
 		var m manifest
 		var pinfo *BuildInfo
-		var mods Piece
-		modID := id
+		var shards []modShard
+		var modSegs []manifestSeg
 		if publishing {
-			mods = modulesOf(paths, docs)
+			mods := modulesOf(paths, docs)
 			fillInfoDelta(info, prevMods, mods, nil, nil)
 			prevMods, pubFiles = mods, files
 			info.DiagnosticFiles = diags
 			settle()
 			info.Generation = next
-			m = manifest{Segments: append([]manifestSeg{{ID: modID, Kind: segModules}}, segs...), GoModule: &goMod}
+			shards = cutModules(mods, docs, nil, ModuleShardPages)
+			modSegs = shardEntries(id, shards)
+			m = manifest{Segments: append(slices.Clip(modSegs), segs...), GoModule: &goMod}
 			pinfo = cloneInfo(info)
-			id++
+			id += len(shards)
 			next++
 		}
 		if weighLast {
@@ -393,7 +395,6 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			lastReweigh = reweigh
 			lastWeighed = true
 		}
-		docsNow := slices.Clip(docs)
 		pending = make(chan written, 1)
 		var resolvingNow chan struct{}
 		if !encLast {
@@ -425,7 +426,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 				if !publishing {
 					return nil
 				}
-				if _, err := writeModulesSegment(dir, modID, mods, docsNow, opt.Segment); err != nil {
+				if err := writeModuleShards(dir, modSegs, shards, opt.Segment); err != nil {
 					return err
 				}
 				if _, err := publish(dir, pinfo.Generation, m, pinfo, start); err != nil {
@@ -511,10 +512,12 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	info.DiagnosticFiles = diags
 	info.Generation = next
 	m := manifest{GoModule: &goMod}
-	if _, err := writeModulesSegment(dir, id, mods, docs, opt.Segment); err != nil {
+	shards := cutModules(mods, docs, nil, ModuleShardPages)
+	modSegs := shardEntries(id, shards)
+	if err := writeModuleShards(dir, modSegs, shards, opt.Segment); err != nil {
 		return nil, err
 	}
-	m.Segments = append([]manifestSeg{{ID: id, Kind: segModules}}, final...)
+	m.Segments = append(modSegs, final...)
 	lap("write")
 	return publish(dir, next, m, info, start)
 }

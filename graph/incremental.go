@@ -237,8 +237,8 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		// the few it affects; two segments at a time (now is safe for
 		// concurrent reads). A file removed at 100k files, whose Count
 		// field 33k files use: 3.1–3.9 s and 1.07 GB before, 1.9 s and
-		// 306 MB (its directory goes too, so the modules segment is
-		// rewritten: most of what is left).
+		// 306 MB (its directory goes too, so a modules segment is
+		// rewritten).
 		found := make([][]*segPiece, len(srs))
 		errs := make([]error, len(srs))
 		var next atomic.Int64
@@ -385,23 +385,44 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	// Modules: rebuilt from the doc candidates when the tree's directories
 	// or a candidate changed. With the same paths and every changed file's
 	// candidate as its stored copy's, neither can have: the modules
-	// segment stands unread (its candidates are every package doc of the
-	// tree: 25 ms to decode and merge at 100k files).
-	modsID, hasMods := prev.modulesID()
-	standing := hasMods && !pathsMoved && sameCandidates(contentGone, parsed, stored)
-	var ms *segment
-	if !standing {
-		if ms, err = prev.modulesSegment(); err != nil {
-			return nil, prevError{err}
+	// segments stand unread (their candidates are every package doc of the
+	// tree: 25 ms to decode and merge at 100k files). Else only the shards
+	// holding a directory the change can alter are read (modshard.go).
+	oldShards := prev.moduleShards()
+	standing := len(oldShards) > 0 && !pathsMoved && sameCandidates(contentGone, parsed, stored)
+	var hit []int // of oldShards, those read
+	var read []modShard
+	if !standing && len(oldShards) > 0 {
+		froms := make([]string, len(oldShards))
+		for k, sh := range oldShards {
+			froms[k] = sh.from
+		}
+		in := map[int]bool{}
+		for d := range changedDirs(pathsChanged, contentGone, parsed) {
+			in[shardOfDir(froms, d)] = true
+		}
+		for k := range oldShards {
+			if in[k] {
+				hit = append(hit, k)
+			}
 		}
 	}
-	var oldMods, mods Piece
+	var hitSegs []*segment
 	var docs []docCandidate
-	if ms != nil {
-		if docs, err = ms.docs(); err != nil {
+	for _, k := range hit {
+		sg, err := prev.segmentAt(oldShards[k].at)
+		if err != nil {
 			return nil, prevError{err}
 		}
+		d, err := sg.docs()
+		if err != nil {
+			return nil, prevError{err}
+		}
+		hitSegs = append(hitSegs, sg)
+		read = append(read, modShard{from: oldShards[k].from, docs: d})
+		docs = append(docs, d...)
 	}
+	slices.SortFunc(docs, func(a, b docCandidate) int { return strings.Compare(a.Path, b.Path) })
 	oldDocs := docs
 	if !standing {
 		docs = updateDocs(docs, contentGone, parsed)
@@ -419,15 +440,23 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 			break
 		}
 	}
-	writeMods := false
-	if !standing && (ms == nil || dirsMoved || !slices.Equal(docs, oldDocs)) {
-		if ms != nil {
+	var oldMods, mods Piece
+	// The modules entries of the new manifest: the old ones, but for the
+	// shards rewritten.
+	var modSegs []manifestSeg
+	for _, sh := range oldShards {
+		modSegs = append(modSegs, manifestSeg{ID: sh.id, Kind: segModules, From: sh.from})
+	}
+	var writeShards []modShard
+	if !standing && (len(oldShards) == 0 || dirsMoved || !slices.Equal(docs, oldDocs)) {
+		for i, sg := range hitSegs {
 			var err error
-			if oldMods, err = ms.readModules(); err != nil {
+			if read[i].pc, err = sg.readModules(); err != nil {
 				return nil, prevError{err}
 			}
 		}
-		if ms != nil && len(oldMods.Pages) > 0 {
+		oldMods, _ = joinModules(read)
+		if len(oldMods.Pages) > 0 || len(hit) < len(oldShards) {
 			// Only the directories of the paths and candidates that
 			// changed are looked at again (patchModules).
 			mods = patchModules(oldMods, newPaths, pathsChanged, docs, oldDocs)
@@ -437,7 +466,18 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		modulesRemade.Add(1)
 		// The candidates are kept even when the pages stand: a candidate
 		// that loses today wins when the winner goes.
-		writeMods = ms == nil || !modsEqual(mods, oldMods) || !slices.Equal(docs, oldDocs)
+		if len(oldShards) == 0 {
+			writeShards = cutModules(mods, docs, nil, ModuleShardPages)
+			modSegs = nil
+		} else if !modsEqual(mods, oldMods) || !slices.Equal(docs, oldDocs) {
+			var stand []bool
+			writeShards, stand = reshard(read, mods, docs, ModuleShardPages)
+			drop := map[int]bool{}
+			for i, k := range hit {
+				drop[oldShards[k].id] = !stand[i]
+			}
+			modSegs = slices.DeleteFunc(modSegs, func(e manifestSeg) bool { return drop[e.ID] })
+		}
 	}
 
 	// The generation's numbers: the old ones, less what the replaced
@@ -458,23 +498,25 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 	fillInfoDelta(info, oldMods, mods, newSums, lost)
 	info.DiagnosticFiles = mergeDiagnostics(old.DiagnosticFiles, contentGone, parsed)
 
-	// Write: the modules segment if it changed, the delta, and the
+	// Write: the modules shards that changed, the delta, and the
 	// manifest with the tombstones; merge deltas past the limit.
 	next := nextGeneration(dir)
 	info.Generation = next
 	id := nextSegmentID(dir, prev)
 	var m manifest
-	if writeMods {
-		if _, err := writeModulesSegment(dir, id, mods, docs, opt.Segment); err != nil {
+	if len(writeShards) > 0 {
+		ents := shardEntries(id, writeShards)
+		if err := writeModuleShards(dir, ents, writeShards, opt.Segment); err != nil {
 			return nil, err
 		}
-		m.Segments = append(m.Segments, manifestSeg{ID: id, Kind: segModules})
-		id++
-	} else if standing {
-		m.Segments = append(m.Segments, manifestSeg{ID: modsID, Kind: segModules})
-	} else {
-		m.Segments = append(m.Segments, manifestSeg{ID: ms.id, Kind: segModules})
+		id += len(ents)
+		modSegs = append(modSegs, ents...)
+		slices.SortStableFunc(modSegs, func(a, b manifestSeg) int { return strings.Compare(a.From, b.From) })
 	}
+	if len(modSegs) > 0 {
+		modSegs[0].From = "" // the first shard's range is open below
+	}
+	m.Segments = append(m.Segments, modSegs...)
 	touched := map[string]int64{}
 	for p, t := range prev.man.Touched {
 		if !gone[p] {

@@ -19,6 +19,9 @@ import (
 // at 100k files made every module page anew from every path (82.5k
 // directories, 260 ms) for one page and one edge. The pages and edges
 // are the same as modulesOf's, in the same order (TestPatchModules).
+// old may be some of the tree's module shards (modshard.go) if they hold
+// every directory looked at: the result is then those shards' part of
+// modulesOf's piece, edges to other shards' directories included.
 func patchModules(old Piece, newPaths, changed []string, docs, oldDocs []docCandidate) Piece {
 	look := map[string]bool{}
 	for _, p := range changed {
@@ -96,13 +99,32 @@ func patchModules(old Piece, newPaths, changed []string, docs, oldDocs []docCand
 		pc.Pages = append(pc.Pages, *now[added[k]])
 	}
 	pc.Edges = make([]PieceEdge, 0, len(pc.Pages))
+	find := func(pages []Page, d string) (int, bool) {
+		return slices.BinarySearchFunc(pages, d, func(p Page, d string) int { return strings.Compare(p.Path, d) })
+	}
 	for i := range pc.Pages {
 		d := pc.Pages[i].Path
 		if d == "." {
 			continue
 		}
-		parent, _ := slices.BinarySearchFunc(pc.Pages, dirOf(d), func(p Page, d string) int { return strings.Compare(p.Path, d) })
-		pc.Edges = append(pc.Edges, PieceEdge{From: uint32(parent), To: pc.Pages[i].ID, Type: Contains})
+		// A parent outside the piece (old is some of the tree's module
+		// shards) is in a shard the change does not touch, which holds
+		// the edge: the parent of a directory looked at is looked at.
+		if parent, ok := find(pc.Pages, dirOf(d)); ok {
+			pc.Edges = append(pc.Edges, PieceEdge{From: uint32(parent), To: pc.Pages[i].ID, Type: Contains})
+		}
+	}
+	// The edges of old to directories outside it stand (their targets are
+	// not looked at, so neither is their parent's existence in doubt).
+	for _, e := range old.Edges {
+		to := strings.TrimPrefix(e.To, "module:")
+		if _, in := find(old.Pages, to); in {
+			continue
+		}
+		if from, ok := find(pc.Pages, old.Pages[e.From].Path); ok {
+			e.From = uint32(from)
+			pc.Edges = append(pc.Edges, e)
+		}
 	}
 	pc.sortEdges()
 	return pc

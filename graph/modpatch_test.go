@@ -36,6 +36,7 @@ func TestPatchModules(t *testing.T) {
 		r.Facts = &parser.Facts{Doc: c.Doc}
 		return c, ModuleDocPriority(r) > 0
 	}
+	readShards, allShards := 0, 0
 	for round := range 300 {
 		set := map[string]bool{}
 		for range 5 + rng.IntN(60) {
@@ -103,7 +104,98 @@ func TestPatchModules(t *testing.T) {
 			t.Fatalf("round %d: %d old paths, changed %q\npatched %d pages %v\nwant    %d pages %v", round, len(oldPaths), changed,
 				len(got.Pages), pagePaths(got), len(want.Pages), pagePaths(want))
 		}
+		// The same change on the module piece cut into shards of 1 to 4
+		// pages, as an incremental build makes it: only the shards
+		// holding a directory changedDirs names are read and patched.
+		limit := 1 + round%4
+		shards := cutModules(old, oldDocs, nil, limit)
+		gone := map[string]bool{}
+		for _, p := range changed {
+			gone[p] = true
+		}
+		i, j := 0, 0
+		for i < len(docs) || j < len(oldDocs) { // the files whose candidate changed
+			switch {
+			case j == len(oldDocs) || i < len(docs) && docs[i].Path < oldDocs[j].Path:
+				gone[docs[i].Path] = true
+				i++
+			case i == len(docs) || oldDocs[j].Path < docs[i].Path:
+				gone[oldDocs[j].Path] = true
+				j++
+			default:
+				if docs[i] != oldDocs[j] {
+					gone[docs[i].Path] = true
+				}
+				i, j = i+1, j+1
+			}
+		}
+		froms := make([]string, len(shards))
+		for k, sh := range shards {
+			froms[k] = sh.from
+		}
+		hit := map[int]bool{}
+		for d := range changedDirs(changed, gone, nil) {
+			hit[shardOfDir(froms, d)] = true
+		}
+		var read, final []modShard
+		for k, sh := range shards {
+			if hit[k] {
+				read = append(read, sh)
+			} else {
+				final = append(final, sh)
+			}
+		}
+		readMods, readDocs := joinModules(read)
+		var hitDocs []docCandidate // the candidates after the change in the shards read
+		for _, c := range docs {
+			if hit[shardOfDir(froms, dirOf(c.Path))] {
+				hitDocs = append(hitDocs, c)
+			}
+		}
+		write, stand := reshard(read, patchModules(readMods, newPaths, changed, hitDocs, readDocs), hitDocs, limit)
+		for k, sh := range read {
+			if stand[k] {
+				final = append(final, sh)
+			}
+		}
+		final = append(final, write...)
+		slices.SortFunc(final, func(a, b modShard) int { return strings.Compare(a.from, b.from) })
+		final[0].from = ""
+		joined, joinedDocs := joinModules(final)
+		if !reflect.DeepEqual(joined.Pages, want.Pages) || !slices.Equal(joined.Edges, want.Edges) || !slices.Equal(joinedDocs, docs) {
+			t.Fatalf("round %d, shards of %d: %d old paths, changed %q, %d of %d shards read\njoined %d pages %v\nwant   %d pages %v",
+				round, limit, len(oldPaths), changed, len(read), len(shards), len(joined.Pages), pagePaths(joined), len(want.Pages), pagePaths(want))
+		}
+		for k, sh := range final {
+			if len(sh.pc.Pages) == 0 || len(sh.pc.Pages) > 2*limit && k > 0 {
+				t.Fatalf("round %d: shard %d holds %d pages (limit %d)", round, k, len(sh.pc.Pages), limit)
+			}
+			for _, p := range sh.pc.Pages {
+				if shardOfDir(shardFroms(final), p.Path) != k {
+					t.Fatalf("round %d: %s is in shard %d, from %q", round, p.Path, k, sh.from)
+				}
+			}
+			for _, c := range sh.docs {
+				if shardOfDir(shardFroms(final), dirOf(c.Path)) != k {
+					t.Fatalf("round %d: candidate %s is in shard %d, from %q", round, c.Path, k, sh.from)
+				}
+			}
+		}
+		readShards += len(read)
+		allShards += len(shards)
 	}
+	if readShards*3 > allShards*2 {
+		t.Errorf("the changes read %d shards of %d", readShards, allShards)
+	}
+	t.Logf("the changes read %d shards of %d", readShards, allShards)
+}
+
+func shardFroms(shards []modShard) []string {
+	out := make([]string, len(shards))
+	for k, sh := range shards {
+		out[k] = sh.from
+	}
+	return out
 }
 
 func mapKeys(m map[string]bool) func(yield func(string) bool) {

@@ -217,16 +217,25 @@ func (fs *fileSeg) encode(dir string, small bool, goMod string) (*segWriter, seg
 	return w, info, nil
 }
 
-// writeModulesSegment writes the module piece as segment id, with the
-// doc candidates it was made from (docs).
-func writeModulesSegment(dir string, id int, mods Piece, docs []docCandidate, extra SegmentFunc) (segInfo, error) {
+// writeModulesSegment writes a module shard as segment id: its pages,
+// the edges among them, its edges to other shards' pages (x/ext) and
+// the doc candidates of its directories.
+func writeModulesSegment(dir string, id int, sh modShard, extra SegmentFunc) (segInfo, error) {
 	info := segInfo{ID: id, Kind: segModules}
-	g := AssembleGraph(mods, nil)
+	g := AssembleGraph(sh.pc, nil) // drops the edges to other shards
+	var ext []extEdge
+	var links []ExtLink
+	for _, e := range sh.pc.Edges {
+		if _, in := g.Lookup(e.To); !in {
+			ext = append(ext, extEdge{Local: e.From, ID: e.To, Type: e.Type, Attr: e.Attr, Out: true})
+			links = append(links, ExtLink{Page: e.From, ID: e.To})
+		}
+	}
 	info.Pages = len(g.Pages)
 	var blobs map[string][]byte
 	if extra != nil {
 		var err error
-		if blobs, err = extra(g, nil); err != nil {
+		if blobs, err = extra(g, links); err != nil {
 			return info, err
 		}
 	}
@@ -234,11 +243,30 @@ func writeModulesSegment(dir string, id int, mods Piece, docs []docCandidate, ex
 	if err != nil {
 		return info, NotWritable(dir, err)
 	}
-	err = writeSegmentData(w, &info, g, Groups(g), nil, nil, nil)
+	err = writeSegmentData(w, &info, g, Groups(g), nil, nil, ext)
 	if err == nil {
-		err = w.setCompressedBlob(docsBlob, compress(encodeDocs(docs)))
+		err = w.setCompressedBlob(docsBlob, compress(encodeDocs(sh.docs)))
 	}
 	return info, w.finish(err, blobs)
+}
+
+// shardEntries numbers shards id, id+1, ...: their manifest entries.
+func shardEntries(id int, shards []modShard) []manifestSeg {
+	out := make([]manifestSeg, len(shards))
+	for k, sh := range shards {
+		out[k] = manifestSeg{ID: id + k, Kind: segModules, From: sh.from}
+	}
+	return out
+}
+
+// writeModuleShards writes each shard as the segment its entry names.
+func writeModuleShards(dir string, ents []manifestSeg, shards []modShard, extra SegmentFunc) error {
+	for k, sh := range shards {
+		if _, err := writeModulesSegment(dir, ents[k].ID, sh, extra); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func writeSegmentData(w *segWriter, info *segInfo, g *Graph, group []uint32, facts []byte, stats []FileStat, ext []extEdge) error {

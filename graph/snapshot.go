@@ -39,6 +39,10 @@ type manifestSeg struct {
 	ID   int      `json:"id"`
 	Kind string   `json:"kind"`
 	Dead []string `json:"dead,omitempty"` // sorted
+	// From is the first directory a modules segment holds (modshard.go):
+	// "" for the first, and for an index written before modules were
+	// cut into shards.
+	From string `json:"from,omitempty"`
 }
 
 // Snapshot is one generation opened read-only: its manifest and every
@@ -279,26 +283,23 @@ func (s *Snapshot) segSeal(i int) ([]sealFile, string) {
 	return s.segs[i].seal, s.segs[i].dir
 }
 
-// modulesID returns the ID of the generation's modules segment, if any,
-// without opening it.
-func (s *Snapshot) modulesID() (int, bool) {
-	for _, ms := range s.man.Segments {
-		if ms.Kind == segModules {
-			return ms.ID, true
-		}
-	}
-	return 0, false
+// moduleShard is a modules segment of the manifest: its position in it.
+type moduleShard struct {
+	at   int // index in manifest.Segments
+	id   int
+	from string
 }
 
-// modulesSegment returns the modules segment (opened alone when the
-// generation was opened lazily), or nil.
-func (s *Snapshot) modulesSegment() (*segment, error) {
+// moduleShards lists the generation's modules segments in order, without
+// opening them.
+func (s *Snapshot) moduleShards() []moduleShard {
+	var out []moduleShard
 	for i, ms := range s.man.Segments {
 		if ms.Kind == segModules {
-			return s.segmentAt(i)
+			out = append(out, moduleShard{at: i, id: ms.ID, from: ms.From})
 		}
 	}
-	return nil, nil
+	return out
 }
 
 // Close releases the snapshot.
@@ -438,14 +439,15 @@ func (s *Snapshot) fileSegs() []*segment {
 	return out
 }
 
-// modulesSeg returns the modules segment, or nil.
-func (s *Snapshot) modulesSeg() *segment {
+// modulesSegs returns the modules segments in order.
+func (s *Snapshot) modulesSegs() []*segment {
+	var out []*segment
 	for _, sg := range s.segs {
 		if sg.info.Kind == segModules {
-			return sg
+			out = append(out, sg)
 		}
 	}
-	return nil
+	return out
 }
 
 // Stats returns the stat of every indexed file, sorted by path.
@@ -525,14 +527,14 @@ const (
 	TextBlob = "text"
 )
 
-// Blob returns the generation-wide blob stored under name (in the modules
-// segment), or ErrNotFound.
+// Blob returns the generation-wide blob stored under name (in the first
+// modules segment), or ErrNotFound.
 func (s *Snapshot) Blob(name string) ([]byte, error) {
-	ms := s.modulesSeg()
-	if ms == nil {
+	ms := s.modulesSegs()
+	if len(ms) == 0 {
 		return nil, ErrNotFound
 	}
-	return ms.blob(name)
+	return ms[0].blob(name)
 }
 
 // PartSizes returns the stored bytes of each blob of the generation by
@@ -715,15 +717,26 @@ func (sg *segment) readPiecesWant(records bool, want map[string]bool) ([]*segPie
 	return out, nil
 }
 
-// readModules decodes the modules segment's module piece.
+// readModules decodes a modules segment's part of the module piece: its
+// pages and the edges leaving them, to its own pages and (x/ext) to other
+// shards'.
 func (sg *segment) readModules() (Piece, error) {
 	g, err := sg.graph()
+	if err != nil {
+		return Piece{}, err
+	}
+	ext, err := sg.ext()
 	if err != nil {
 		return Piece{}, err
 	}
 	pc := Piece{Pages: g.Pages}
 	for _, e := range g.Edges() {
 		pc.Edges = append(pc.Edges, PieceEdge{From: e.From, To: g.Pages[e.To].ID, Type: e.Type})
+	}
+	for _, x := range ext {
+		if x.Out && int(x.Local) < len(g.Pages) {
+			pc.Edges = append(pc.Edges, PieceEdge{From: x.Local, To: x.ID, Type: x.Type, Attr: x.Attr})
+		}
 	}
 	pc.sortEdges()
 	return pc, nil
@@ -733,13 +746,15 @@ func (sg *segment) readModules() (Piece, error) {
 // the order of a full build's graph (modules, then the files in path
 // order), so that it does not matter how files fell into segments.
 func (s *Snapshot) readGraph() (*Graph, error) {
-	var mods Piece
-	if ms := s.modulesSeg(); ms != nil {
-		var err error
-		if mods, err = ms.readModules(); err != nil {
+	var shards []modShard
+	for _, ms := range s.modulesSegs() {
+		pc, err := ms.readModules()
+		if err != nil {
 			return nil, fmt.Errorf("read graph: %w (run `wikitoolkit build --full`)", err)
 		}
+		shards = append(shards, modShard{pc: pc})
 	}
+	mods, _ := joinModules(shards)
 	var pieces []Piece
 	for _, sg := range s.fileSegs() {
 		ps, err := sg.readPieces(false)
@@ -864,11 +879,11 @@ func restoreLiterals(pc *segPiece, rec *FileRecord) {
 // it: its blobs, and which of its files are dead.
 type SegmentView struct{ sg *segment }
 
-// SegmentViews returns the generation's segments: the modules segment
-// first, then the file segments in manifest order.
+// SegmentViews returns the generation's segments: the modules segments
+// first, in order, then the file segments in manifest order.
 func (s *Snapshot) SegmentViews() []SegmentView {
 	var out []SegmentView
-	if ms := s.modulesSeg(); ms != nil {
+	for _, ms := range s.modulesSegs() {
 		out = append(out, SegmentView{ms})
 	}
 	for _, sg := range s.fileSegs() {

@@ -10,8 +10,8 @@ package graph
 //	gen/NNNNNN/       a generation: MANIFEST (JSON: the build's info and the segments it is made of,
 //	                  each with its tombstones) and SEAL; small, written whole by every build
 //	seg/NNNNNN/       a segment: a Badger database of the derived data of a set of files (or of the
-//	                  modules), immutable once written, with its own SEAL (segment.go lists its keys)
-//	                  and FILTER, a Bloom filter of its name keys beside the seal (segfilter.go), a cache
+//	                  module pages of a range of directories), immutable once written, with its own
+//	                  SEAL (segment.go lists its keys) and FILTER, a Bloom filter of its name keys beside the seal (segfilter.go), a cache
 //	authored/         notes and memories: a build only adds to it (package graph/annotate)
 //	shared.stamp      the listing of <root>/.wiki/ at its last import
 //	walk-sketch       the directories of the tree with their times (walksketch.go), a cache
@@ -34,8 +34,10 @@ package graph
 // tombstones in the new manifest (manifestSeg.Dead). What the build needs
 // of a stored file without decoding its segment is its summary (d/PATH:
 // counts and definitions). The generation's counts are the previous ones
-// moved by the summaries; the module pages are remade from the doc
-// candidates the modules segment keeps. More than maxDeltas small segments,
+// moved by the summaries; the module pages of the directories the change
+// can alter are patched from the doc candidates the modules segments keep,
+// and only the modules segments (shards of ModuleShardPages directories,
+// modshard.go) holding them are rewritten. More than maxDeltas small segments,
 // or a segment with more dead files than live ones, are merged into the
 // new segment by the build that crosses the limit. On moby an edit reads a
 // few hundred keys and writes one segment of tens of KB, where it read and

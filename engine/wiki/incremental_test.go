@@ -2,6 +2,7 @@ package wiki
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -57,6 +58,88 @@ func TestIncrementalEqualsFull(t *testing.T) {
 		steps = 6
 	}
 	incrementalEqualsFull(t, steps, 13, incrWalk, nil)
+}
+
+// TestIncrementalEqualsFullShards is TestIncrementalEqualsFull with the
+// module pages cut into shards of two (graph.ModuleShardPages): each
+// incremental build reads, patches and cuts again only the modules
+// segments holding a directory its change can alter. The full builds
+// compared with them keep every module page in one segment, so this also
+// holds that answers do not depend on how directories fell into shards.
+func TestIncrementalEqualsFullShards(t *testing.T) {
+	was := graph.ModuleShardPages
+	graph.ModuleShardPages, fullShardPages = 2, 1<<30
+	t.Cleanup(func() { graph.ModuleShardPages, fullShardPages = was, 0 })
+	steps := 20
+	if testing.Short() {
+		steps = 6
+	}
+	var kept, shards []int // per build: modules segments standing from the one before, and in all
+	var last map[string]bool
+	incrementalEqualsFull(t, steps, 53, incrWalk, func(i int, index string) {
+		ids := modulesSegments(t, index)
+		n := 0
+		for _, id := range ids {
+			if last[id] {
+				n++
+			}
+		}
+		last = map[string]bool{}
+		for _, id := range ids {
+			last[id] = true
+		}
+		if i >= 0 {
+			kept, shards = append(kept, n), append(shards, len(ids))
+		}
+	})
+	// The fixture's ~29 directories make ~14 shards; a change touches few.
+	keptAll, all := 0, 0
+	for i := range kept {
+		keptAll += kept[i]
+		all += shards[i]
+	}
+	if shards[0] < 8 || keptAll*2 < all {
+		t.Errorf("modules segments per build %v, of them standing from the build before %v: want many, most standing", shards, kept)
+	}
+	t.Logf("modules segments per build %v, of them standing from the build before %v", shards, kept)
+}
+
+// fullShardPages, when set, is graph.ModuleShardPages for the full builds
+// incrementalEqualsFull compares with (2 for the others).
+var fullShardPages int
+
+// modulesSegments returns the IDs of the modules segments the live
+// generation of index names, as its manifest lists them.
+func modulesSegments(t *testing.T, index string) []string {
+	t.Helper()
+	cur, err := os.ReadFile(filepath.Join(index, "CURRENT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(cur)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(index, "gen", fmt.Sprintf("%06d", n), "MANIFEST"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Segments []struct {
+			ID   int    `json:"id"`
+			Kind string `json:"kind"`
+		} `json:"segments"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, sg := range m.Segments {
+		if sg.Kind == "modules" {
+			out = append(out, strconv.Itoa(sg.ID))
+		}
+	}
+	return out
 }
 
 // TestIncrementalEqualsFullResolved is TestIncrementalEqualsFull with no
@@ -349,7 +432,15 @@ func incrementalEqualsFull(t *testing.T, steps int, seed uint64, mode incrMode, 
 			check(i, index)
 		}
 		fullDir := filepath.Join(t.TempDir(), "full")
+		if fullShardPages > 0 {
+			was := graph.ModuleShardPages
+			graph.ModuleShardPages = fullShardPages
+			defer func() { graph.ModuleShardPages = was }()
+		}
 		fullRes, err := Build(ctx, BuildOptions{Root: r.root, IndexDir: fullDir, Full: true})
+		if fullShardPages > 0 {
+			graph.ModuleShardPages = 2
+		}
 		if err != nil {
 			t.Fatalf("full build after %s: %v", r.trace(), err)
 		}
