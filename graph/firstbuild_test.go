@@ -67,7 +67,20 @@ func graphLines(t *testing.T, s *Snapshot) (pages, edges []string) {
 // exactly the files parsed so far (a prefix in path order), says so, and
 // opens; the final generation equals the build of the same tree in one
 // batch, pages, edges and counts.
-func TestFirstBuildPartialGenerations(t *testing.T) {
+func TestFirstBuildPartialGenerations(t *testing.T) { firstBuildPartialGenerations(t, 0) }
+
+// TestFirstBuildPartialGenerationsShards is the same with the module
+// pages of the batched build's generations cut into shards of three
+// (ModuleShardPages): each partial generation and the final one must read
+// as the build in one batch and one modules segment.
+func TestFirstBuildPartialGenerationsShards(t *testing.T) { firstBuildPartialGenerations(t, 3) }
+
+func firstBuildPartialGenerations(t *testing.T, shardPages int) {
+	if shardPages > 0 {
+		was := ModuleShardPages
+		ModuleShardPages = shardPages
+		defer func() { ModuleShardPages = was }()
+	}
 	root := writeChainTree(t, 40) // and go.mod
 	dir := filepath.Join(root, IndexDirName)
 	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "6")
@@ -124,6 +137,14 @@ func TestFirstBuildPartialGenerations(t *testing.T) {
 
 	batchHook = nil
 	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "")
+	if shardPages > 0 {
+		if n := len(batched.moduleShards()); n < 3 {
+			t.Fatalf("%d modules segments with shards of %d pages, want several", n, shardPages)
+		}
+		was := ModuleShardPages
+		ModuleShardPages = 1 << 30
+		defer func() { ModuleShardPages = was }()
+	}
 	oneDir := filepath.Join(t.TempDir(), "one")
 	one, err := Build(t.Context(), BuildOptions{Root: root, IndexDir: oneDir, Full: true})
 	if err != nil {
