@@ -24,14 +24,7 @@ import (
 // modulesOf's piece, edges to other shards' directories included.
 func patchModules(old Piece, newPaths, changed []string, docs, oldDocs []docCandidate) Piece {
 	look := map[string]bool{}
-	for _, p := range changed {
-		for d := dirOf(p); !look[d]; d = dirOf(d) {
-			look[d] = true
-			if d == "." {
-				break
-			}
-		}
-	}
+	addDirsOf(look, changed)
 	redoc := map[string]bool{} // directories whose candidates differ
 	i, j := 0, 0
 	for i < len(docs) || j < len(oldDocs) {
@@ -128,6 +121,18 @@ func patchModules(old Piece, newPaths, changed []string, docs, oldDocs []docCand
 	}
 	pc.sortEdges()
 	return pc
+}
+
+// addDirsOf adds to dirs the directory of each path and its ancestors.
+func addDirsOf(dirs map[string]bool, paths []string) {
+	for _, p := range paths {
+		for d := dirOf(p); !dirs[d]; d = dirOf(d) {
+			dirs[d] = true
+			if d == "." {
+				break
+			}
+		}
+	}
 }
 
 // hasDirIn reports whether a path of the sorted paths lies below d.

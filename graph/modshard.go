@@ -152,14 +152,7 @@ func joinModules(shards []modShard) (Piece, []docCandidate) {
 // (gone) or that were parsed.
 func changedDirs(pathsChanged []string, gone map[string]bool, parsed []*FileRecord) map[string]bool {
 	dirs := map[string]bool{}
-	for _, p := range pathsChanged {
-		for d := dirOf(p); !dirs[d]; d = dirOf(d) {
-			dirs[d] = true
-			if d == "." {
-				break
-			}
-		}
-	}
+	addDirsOf(dirs, pathsChanged)
 	for p := range gone {
 		dirs[dirOf(p)] = true
 	}

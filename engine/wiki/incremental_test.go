@@ -2,7 +2,6 @@ package wiki
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -111,30 +110,8 @@ var fullShardPages int
 // modulesSegments returns the IDs of the modules segments the live
 // generation of index names, as its manifest lists them.
 func modulesSegments(t *testing.T, index string) []string {
-	t.Helper()
-	cur, err := os.ReadFile(filepath.Join(index, "CURRENT"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(cur)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(index, "gen", fmt.Sprintf("%06d", n), "MANIFEST"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m struct {
-		Segments []struct {
-			ID   int    `json:"id"`
-			Kind string `json:"kind"`
-		} `json:"segments"`
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, sg := range m.Segments {
+	for _, sg := range graphtest.LiveManifest(t, index).Segments {
 		if sg.Kind == "modules" {
 			out = append(out, strconv.Itoa(sg.ID))
 		}
