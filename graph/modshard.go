@@ -15,17 +15,21 @@ import (
 // the directories of the files changed, added or removed and the
 // ancestors of those added or removed (patchModules), so a file in a new
 // directory of the 100k-file tree (82.5k directories) rewrites one shard
-// of 8,192 pages, where it read and rewrote every module page (0.35 s of
+// of 4,096 pages, where it read and rewrote every module page (0.35 s of
 // a 0.7 s edit, and 250 MB). A shard that grows past twice the limit is
 // cut again; one left empty is dropped, its range joining the shard
 // before. The edges leaving a shard's pages to pages of another shard (a
 // directory's contains edge to a subdirectory) are stored as its external
-// edges (x/ext), as a file segment's are, so readers see the same module
-// piece however the directories fell into shards (readModuleShards).
+// edges (x/ext) and ranking links, as a file segment's are, so readers
+// see the same module piece however the directories fell into shards
+// (readModules, joinModules).
 
 // ModuleShardPages is the most module pages a full build puts in one
-// modules segment. Tests lower it, to cut small trees into shards.
-var ModuleShardPages = 8192
+// modules segment. At 100k files a new directory given to `build
+// --changed` took 0.15–0.17 s with 8,192 (11 shards), 0.11–0.12 s with
+// 4,096 (21 shards), queries the same (BenchmarkQueryList p50 3.66 and
+// 3.34 ms). Tests lower it, to cut small trees into shards.
+var ModuleShardPages = 4096
 
 // modShard is one modules segment's part of the module piece: its
 // directories' pages, the edges leaving them (To by page ID, in or out of

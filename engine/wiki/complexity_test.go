@@ -126,7 +126,7 @@ func complexitySteps() []*complexityStep {
 }
 
 // shardModules cuts the module pages of the test's builds into shards of
-// 64 (graph.ModuleShardPages; 8,192 by default, which trees this small
+// 64 (graph.ModuleShardPages; 4,096 by default, which trees this small
 // never reach): the 2,000-file tree then has more shards than the 500-file
 // one, and a change must rewrite as few of them on each.
 func shardModules(t *testing.T) {
