@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,12 +26,27 @@ type segKillRun struct {
 	goSrc []string // the tree's Go files, sorted
 	rng   *rand.Rand
 	n     int // counter for new names
+	// newDir is the directory the last change added (repo-relative); the
+	// next change removes it.
+	newDir string
 }
 
 // change appends a new function to k Go files picked at random, so that
-// the next build parses, resolves and writes k files.
+// the next build parses, resolves and writes k files, and moves a
+// directory: it adds one with a documented package beside a random Go
+// file and removes the one the change before added, so that the build
+// also rewrites module shards (WIKITOOLKIT_MODULE_SHARD_PAGES makes them
+// small).
 func (r *segKillRun) change(k int) {
 	r.t.Helper()
+	if r.newDir != "" {
+		if err := os.RemoveAll(filepath.Join(r.repo, filepath.FromSlash(r.newDir))); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	r.n++
+	r.newDir = fmt.Sprintf("%s/zz_kill%d", path.Dir(r.goSrc[r.rng.IntN(len(r.goSrc))]), r.n)
+	writeLaterFile(r.t, r.repo, r.newDir+"/doc.go", fmt.Sprintf("// Package zzkill%d is a directory the kill test adds.\npackage zzkill%d\n\nfunc KillDir%d() int { return %d }\n", r.n, r.n, r.n, r.n))
 	for _, i := range r.rng.Perm(len(r.goSrc))[:k] {
 		r.n++
 		p := filepath.Join(r.repo, r.goSrc[i])
@@ -49,6 +65,17 @@ func (r *segKillRun) build() (buildJSON, time.Duration) {
 	var b buildJSON
 	runJSON(r.t, r.repo, &b, "build", "--json")
 	return b, time.Since(start)
+}
+
+// moduleSegments lists the IDs of the live generation's modules segments.
+func (r *segKillRun) moduleSegments() []int {
+	var out []int
+	for _, sg := range graphtest.LiveManifest(r.t, r.index).Segments {
+		if sg.Kind == "modules" {
+			out = append(out, sg.ID)
+		}
+	}
+	return out
 }
 
 // deltas counts the live generation's file segments.
@@ -113,6 +140,11 @@ func (r *segKillRun) answers(what string, before int) {
 func (r *segKillRun) complete(what string) {
 	r.t.Helper()
 	r.build()
+	var pj pageJSON
+	runJSON(r.t, r.repo, &pj, "page", "--json", "module:"+r.newDir)
+	if pj.ID != "module:"+r.newDir {
+		r.t.Fatalf("%s: the new directory's page answered %q", what, pj.ID)
+	}
 	var st statusJSON
 	runJSON(r.t, r.repo, &st, "status", "--json")
 	if st.StaleFiles != 0 {
@@ -138,7 +170,9 @@ func (r *segKillRun) complete(what string) {
 
 // TestKillDuringUpdateAndMerge SIGKILLs real incremental builds of a
 // 600-file tree at random moments: four that write a delta of 120 changed
-// files, and three that also merge, each after eight builds have piled up
+// files (and a module shard or two: each change adds a directory and
+// removes the one added before, the module pages cut into shards of 8),
+// and three that also merge, each after eight builds have piled up
 // eight deltas (the ninth merges them, maxDeltas). After each kill
 // status, page and query answer from the old or the new generation, and
 // the next build completes with no stale file, one generation and no
@@ -148,6 +182,7 @@ func TestKillDuringUpdateAndMerge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real processes; skipped with -short")
 	}
+	t.Setenv("WIKITOOLKIT_MODULE_SHARD_PAGES", "8")
 	repo := t.TempDir()
 	if _, err := synth.Write(repo, synth.Options{Files: 600, Seed: 11}); err != nil {
 		t.Fatal(err)
@@ -163,12 +198,26 @@ func TestKillDuringUpdateAndMerge(t *testing.T) {
 	slices.Sort(r.goSrc)
 	runJSON(t, repo, new(buildJSON), "build", "--json", "--full")
 	base := r.fileSegments()
+	if n := graphtest.LiveManifest(t, r.index).ModuleSegments(); n < 20 {
+		t.Fatalf("%d modules segments with shards of 8 pages: WIKITOOLKIT_MODULE_SHARD_PAGES did not reach the build", n)
+	}
 
 	// How long an uninterrupted update takes, to pick the kill moments.
 	r.change(120)
+	mods := r.moduleSegments()
 	b, updateDur := r.build()
 	if b.Mode != "incremental" || b.FilesParsed < 120 {
 		t.Fatalf("update build: %+v", b)
+	}
+	now := r.moduleSegments()
+	written := 0
+	for _, id := range now {
+		if !slices.Contains(mods, id) {
+			written++
+		}
+	}
+	if written == 0 || written*2 > len(now) {
+		t.Fatalf("modules segments %v before the update, %v after: want a few rewritten, most standing", mods, now)
 	}
 
 	// pile brings the live generation to the point where the next

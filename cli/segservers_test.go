@@ -20,7 +20,7 @@ import (
 // TestTwoServersDuringSegmentedBuilds runs two `wikitoolkit mcp` stdio
 // servers on one index of a tree cut into segments of at most 40 files
 // (WIKITOOLKIT_SEGMENT_FILES: about ten segments, deltas of up to four
-// files, merges every few builds) while twelve `wikitoolkit build`
+// files, merges every few builds; its module pages in shards of 16) while twelve `wikitoolkit build`
 // processes run one after another, each after edits, an added file and
 // a removed one. Both servers answer wiki_query without an error all the
 // while, and at the end both find the last edit's function and no longer
@@ -30,6 +30,7 @@ func TestTwoServersDuringSegmentedBuilds(t *testing.T) {
 		t.Skip("real processes; skipped with -short")
 	}
 	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "40")
+	t.Setenv("WIKITOOLKIT_MODULE_SHARD_PAGES", "16") // the module pages in shards too
 	repo := t.TempDir()
 	os.Mkdir(filepath.Join(repo, ".git"), 0o755)
 	if _, err := synth.Write(repo, synth.Options{Files: 300, Seed: 17}); err != nil {
@@ -37,8 +38,8 @@ func TestTwoServersDuringSegmentedBuilds(t *testing.T) {
 	}
 	runJSON(t, repo, new(buildJSON), "build", "--json")
 	index := filepath.Join(repo, ".wikitoolkit")
-	if n := graphtest.LiveManifest(t, index).FileSegments(); n < 5 {
-		t.Fatalf("the first build wrote %d file segments, want at least 5", n)
+	if m := graphtest.LiveManifest(t, index); m.FileSegments() < 5 || m.ModuleSegments() < 5 {
+		t.Fatalf("the first build wrote %d file segments and %d modules segments, want at least 5 of each", m.FileSegments(), m.ModuleSegments())
 	}
 	servers := []*sdk.ClientSession{logClient(t, repo, "0"), logClient(t, repo, "1")}
 	defer func() {

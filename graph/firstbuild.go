@@ -372,7 +372,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			info.DiagnosticFiles = diags
 			settle()
 			info.Generation = next
-			shards = cutModules(mods, docs, nil, ModuleShardPages)
+			shards = cutModules(mods, docs, nil, moduleShardPages())
 			modSegs = shardEntries(id, shards)
 			m = manifest{Segments: append(slices.Clip(modSegs), segs...), GoModule: &goMod}
 			pinfo = cloneInfo(info)
@@ -512,7 +512,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	info.DiagnosticFiles = diags
 	info.Generation = next
 	m := manifest{GoModule: &goMod}
-	shards := cutModules(mods, docs, nil, ModuleShardPages)
+	shards := cutModules(mods, docs, nil, moduleShardPages())
 	modSegs := shardEntries(id, shards)
 	if err := writeModuleShards(dir, modSegs, shards, opt.Segment); err != nil {
 		return nil, err

@@ -467,11 +467,11 @@ func incrementalBuild(ctx context.Context, opt BuildOptions, root, dir string, s
 		// The candidates are kept even when the pages stand: a candidate
 		// that loses today wins when the winner goes.
 		if len(oldShards) == 0 {
-			writeShards = cutModules(mods, docs, nil, ModuleShardPages)
+			writeShards = cutModules(mods, docs, nil, moduleShardPages())
 			modSegs = nil
 		} else if !modsEqual(mods, oldMods) || !slices.Equal(docs, oldDocs) {
 			var stand []bool
-			writeShards, stand = reshard(read, mods, docs, ModuleShardPages)
+			writeShards, stand = reshard(read, mods, docs, moduleShardPages())
 			drop := map[int]bool{}
 			for i, k := range hit {
 				drop[oldShards[k].id] = !stand[i]

@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -23,6 +25,17 @@ import (
 // edges (x/ext) and ranking links, as a file segment's are, so readers
 // see the same module piece however the directories fell into shards
 // (readModules, joinModules).
+
+// moduleShardPages is ModuleShardPages, unless the environment variable
+// WIKITOOLKIT_MODULE_SHARD_PAGES (a test hook, like
+// WIKITOOLKIT_SEGMENT_FILES, read at each call) sets a positive number:
+// tests that run real build processes cut small trees into shards.
+func moduleShardPages() int {
+	if n, err := strconv.Atoi(os.Getenv("WIKITOOLKIT_MODULE_SHARD_PAGES")); err == nil && n > 0 {
+		return n
+	}
+	return ModuleShardPages
+}
 
 // ModuleShardPages is the most module pages a full build puts in one
 // modules segment. At 100k files a new directory given to `build

@@ -112,6 +112,17 @@ func (m Manifest) FileSegments() int {
 	return n
 }
 
+// ModuleSegments counts the modules segments (shards) the manifest names.
+func (m Manifest) ModuleSegments() int {
+	n := 0
+	for _, sg := range m.Segments {
+		if sg.Kind == "modules" {
+			n++
+		}
+	}
+	return n
+}
+
 // DeadIn returns the ID of the segment whose tombstones name path, or 0.
 func (m Manifest) DeadIn(path string) int {
 	for _, sg := range m.Segments {
