@@ -259,14 +259,13 @@ func shardEntries(id int, shards []modShard) []manifestSeg {
 	return out
 }
 
-// writeModuleShards writes each shard as the segment its entry names.
+// writeModuleShards writes each shard as the segment its entry names,
+// two at a time (Badger syncs a folder on every open and close).
 func writeModuleShards(dir string, ents []manifestSeg, shards []modShard, extra SegmentFunc) error {
-	for k, sh := range shards {
-		if _, err := writeModulesSegment(dir, ents[k].ID, sh, extra); err != nil {
-			return err
-		}
-	}
-	return nil
+	return twoAtATime(len(shards), func(k int) error {
+		_, err := writeModulesSegment(dir, ents[k].ID, shards[k], extra)
+		return err
+	})
 }
 
 func writeSegmentData(w *segWriter, info *segInfo, g *Graph, group []uint32, facts []byte, stats []FileStat, ext []extEdge) error {
