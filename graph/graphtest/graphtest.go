@@ -102,21 +102,15 @@ func LiveSegments(t testing.TB, indexDir string) []int {
 }
 
 // FileSegments counts the manifest's file segments.
-func (m Manifest) FileSegments() int {
-	n := 0
-	for _, sg := range m.Segments {
-		if sg.Kind == "files" {
-			n++
-		}
-	}
-	return n
-}
+func (m Manifest) FileSegments() int { return m.segments("files") }
 
 // ModuleSegments counts the modules segments (shards) the manifest names.
-func (m Manifest) ModuleSegments() int {
+func (m Manifest) ModuleSegments() int { return m.segments("modules") }
+
+func (m Manifest) segments(kind string) int {
 	n := 0
 	for _, sg := range m.Segments {
-		if sg.Kind == "modules" {
+		if sg.Kind == kind {
 			n++
 		}
 	}
