@@ -117,9 +117,7 @@ func (e *env) authoring(withGraph bool) (annotate.Writer, func(), error) {
 	if err != nil {
 		return w, nil, err
 	}
-	if g, err := snap.Graph(); err == nil {
-		w.Graph, w.Built = g, snap.Info().Started
-	}
+	w.Pages, w.Built = snap, snap.Info().Started
 	return w, func() { snap.Close() }, nil
 }
 

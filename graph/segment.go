@@ -231,6 +231,12 @@ type openSeg struct {
 	statOnce sync.Once
 	statList []FileStat
 	statErr  error
+
+	viewMu sync.Mutex // decodes its page view once at a time (view.go)
+
+	dottedOnce  sync.Once // its names holding a dot (view.go)
+	dottedNames []string
+	dottedErr   error
 }
 
 // openSegs are the segment databases open in the process, by key: a
@@ -409,6 +415,7 @@ func (sg *segment) close() error {
 	if !last {
 		return nil
 	}
+	dropView(o)
 	return o.db.Close()
 }
 

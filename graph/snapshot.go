@@ -74,6 +74,10 @@ type Snapshot struct {
 	statErr   error
 	fromTable bool      // stats came from the stat table (stattable.go)
 	statBase  *statBase // the stat table read, for the next build's delta
+
+	viewOnce sync.Once // page views (view.go)
+	view     *snapView
+	viewErr  error
 }
 
 // OpenSnapshot opens the live generation of the index directory dir
@@ -506,9 +510,11 @@ func (s *Snapshot) Graph() (*Graph, error) {
 	return s.graph, s.graphErr
 }
 
-// Page returns the page with the given ID and its neighbours, or ErrNotFound.
+// Page returns the page with the given ID and its neighbours, or
+// ErrNotFound. It reads only the pieces the page touches (a page view:
+// view.go), not the whole graph.
 func (s *Snapshot) Page(id string) (*PageRecord, error) {
-	g, err := s.Graph()
+	g, err := s.Neighbourhood([]string{id})
 	if err != nil {
 		return nil, err
 	}
@@ -577,23 +583,66 @@ func (s *Snapshot) SizeBytes() int64 {
 // Segments returns how many segments the generation has.
 func (s *Snapshot) Segments() int { return len(s.segs) }
 
-// PageIDs returns up to limit page IDs starting with prefix, sorted.
+// PageIDs returns up to limit page IDs starting with prefix, sorted (the
+// hint of a missing page). It reads the pages of the files whose paths
+// the prefix names, not the whole graph: a file's, a symbol's or a doc
+// section's ID names its path, a module's its directory.
 func (s *Snapshot) PageIDs(prefix string, limit int) []string {
-	g, err := s.Graph()
-	if err != nil {
+	v, err := s.pageView()
+	if err != nil || limit <= 0 {
+		return nil
+	}
+	kind, rest, ok := strings.Cut(prefix, ":")
+	if !ok {
 		return nil
 	}
 	var out []string
-	for i := range g.Pages {
-		if strings.HasPrefix(g.Pages[i].ID, prefix) {
-			out = append(out, g.Pages[i].ID)
+	switch kind {
+	case "module":
+		dirs := map[string]bool{}
+		if strings.HasPrefix(".", rest) {
+			dirs["."] = true
+		}
+		for _, p := range v.paths {
+			for d := dirOf(p); d != "." && !dirs[d]; d = dirOf(d) {
+				if strings.HasPrefix(d, rest) {
+					dirs[d] = true
+				}
+			}
+		}
+		for d := range dirs {
+			out = append(out, ModuleID(d))
+		}
+	case "file":
+		i, _ := slices.BinarySearch(v.paths, rest)
+		for ; i < len(v.paths) && strings.HasPrefix(v.paths[i], rest) && len(out) < limit; i++ {
+			out = append(out, FileID(v.paths[i]))
+		}
+	case "symbol", "doc":
+		// The files whose pages' IDs may start with prefix, in path order
+		// (their IDs' order), until limit are found.
+		path, _, hash := strings.Cut(rest, "#")
+		i, _ := slices.BinarySearch(v.paths, path)
+		for ; i < len(v.paths) && strings.HasPrefix(v.paths[i], path) && len(out) < limit; i++ {
+			if hash && v.paths[i] != path {
+				break
+			}
+			pages, err := s.FilePages(v.paths[i])
+			if err != nil {
+				return nil
+			}
+			var ids []string
+			for k := range pages {
+				if id := pages[k].ID; strings.HasPrefix(id, prefix) {
+					ids = append(ids, id)
+				}
+			}
+			slices.Sort(ids)
+			out = append(out, ids...)
 		}
 	}
-	sort.Strings(out)
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out
+	slices.Sort(out)
+	return out[:min(len(out), limit)]
 }
 
 // segPiece is a file's piece with the record it was resolved from.
@@ -638,6 +687,52 @@ func (sg *segment) readPiecesWant(records bool, want map[string]bool) ([]*segPie
 	if err != nil {
 		return nil, err
 	}
+	out, err := sg.piecesFrom(g, ext, want)
+	if err != nil {
+		return nil, err
+	}
+	if records {
+		recordsDecoded.Add(int64(len(out)))
+		<-fetched
+		if ferr != nil {
+			return nil, ferr
+		}
+		b := facts
+		byPath := make(map[string]*segPiece, len(out))
+		for _, pc := range out {
+			byPath[pc.Pages[0].Path] = pc
+		}
+		// The records of the pieces read, with their stats.
+		keep := make(map[string]bool, len(out))
+		statOf := make(map[string]FileStat, len(out))
+		for _, st := range stats {
+			if byPath[st.Path] != nil {
+				keep[st.Path], statOf[st.Path] = true, st
+			}
+		}
+		err = decodeFacts(b, stats, g, keep, false, func(rec *FileRecord) error {
+			st := statOf[rec.Path]
+			if pc := byPath[rec.Path]; pc != nil {
+				rec.Size, rec.ModTime, rec.Hash = st.Size, st.ModTime, st.Hash
+				restoreText(rec, g)
+				restoreLiterals(pc, rec)
+				pc.rec = rec
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// piecesFrom assembles, from sg's decoded graph g and external edges ext,
+// the pieces of its live files that want holds (every live file when want
+// is nil), in the segment's order: each file's pages (copied), the edges
+// leaving them by target ID, and its module's contains edge to it
+// (FromModule).
+func (sg *segment) piecesFrom(g *Graph, ext []extEdge, want map[string]bool) ([]*segPiece, error) {
 	var out []*segPiece
 	owner := make([]int32, len(g.Pages)) // piece of each page, -1 dead
 	local := make([]uint32, len(g.Pages))
@@ -680,39 +775,6 @@ func (sg *segment) readPiecesWant(records bool, want map[string]bool) ([]*segPie
 	}
 	for _, pc := range out {
 		pc.sortEdges()
-	}
-	if records {
-		recordsDecoded.Add(int64(len(out)))
-		<-fetched
-		if ferr != nil {
-			return nil, ferr
-		}
-		b := facts
-		byPath := make(map[string]*segPiece, len(out))
-		for _, pc := range out {
-			byPath[pc.Pages[0].Path] = pc
-		}
-		// The records of the pieces read, with their stats.
-		keep := make(map[string]bool, len(out))
-		statOf := make(map[string]FileStat, len(out))
-		for _, st := range stats {
-			if byPath[st.Path] != nil {
-				keep[st.Path], statOf[st.Path] = true, st
-			}
-		}
-		err = decodeFacts(b, stats, g, keep, false, func(rec *FileRecord) error {
-			st := statOf[rec.Path]
-			if pc := byPath[rec.Path]; pc != nil {
-				rec.Size, rec.ModTime, rec.Hash = st.Size, st.ModTime, st.Hash
-				restoreText(rec, g)
-				restoreLiterals(pc, rec)
-				pc.rec = rec
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
 	}
 	return out, nil
 }

@@ -67,7 +67,11 @@ package graph
 // moved (walksketch.go: only its tag is written).
 //
 // Readers never see a segment's numbering: Snapshot.Graph assembles the
-// live pieces in a full build's order (modules, then files by path), and
+// live pieces in a full build's order (modules, then files by path); a
+// page view (view.go: page, related, a page reference, the notes'
+// placement) assembles the same way only the pieces one page touches,
+// found through the segments' name filters, and answers as the whole
+// graph does (TestNeighbourhoodEqualsGraph, TestPageViewsAfterEdits); and
 // the ranking data of every segment opens as one engine index whose
 // statistics are summed over live pages (engine/segment.go), so answers do
 // not depend on how files fell into segments (engine/wiki

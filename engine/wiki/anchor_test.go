@@ -33,25 +33,17 @@ func openTree(t *testing.T, root string) *graph.Snapshot {
 func placed(t *testing.T, root string) (*annotate.Placement, *graph.Snapshot) {
 	t.Helper()
 	s := openTree(t, root)
-	g, err := s.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
 	a, err := annotate.Load(s.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a.Place(g, s.Info().Started), s
+	return a.Place(s, s.Info().Started), s
 }
 
 func authoring(t *testing.T, root string) annotate.Writer {
 	t.Helper()
 	s := openTree(t, root)
-	g, err := s.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return annotate.Writer{Index: s.Dir, Shared: annotate.SharedDir(root), Graph: g, Built: s.Info().Started}
+	return annotate.Writer{Index: s.Dir, Shared: annotate.SharedDir(root), Pages: s, Built: s.Info().Started}
 }
 
 func onlyNote(t *testing.T, r *annotate.Placement) annotate.PlacedNote {

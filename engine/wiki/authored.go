@@ -30,7 +30,7 @@ func AnnotationPages(r *annotate.Placement) []graph.Page {
 // when the answer lacks it), and then drops stubs from the end until the
 // rendered answer fits its budget again, so UsedTokens stays exact.
 // r and g may be nil.
-func AnnotateResult(res *engine.Result, r *annotate.Placement, g *graph.Graph) {
+func AnnotateResult(res *engine.Result, r *annotate.Placement, src graph.PageSource) {
 	if r == nil || len(res.Results) == 0 {
 		return
 	}
@@ -76,7 +76,7 @@ func AnnotateResult(res *engine.Result, r *annotate.Placement, g *graph.Graph) {
 				code.Score = st.Score
 				out = append(out, code)
 				placed[code.ID] = true
-			} else if code, ok := stubFromGraph(g, m.ShownOn); ok {
+			} else if code, ok := stubOf(src, m.ShownOn); ok {
 				code.Score = st.Score
 				out = append(out, code)
 				placed[code.ID] = true
@@ -107,16 +107,16 @@ func takeStub(rs []engine.Stub, id string, placed map[string]bool) (engine.Stub,
 	return engine.Stub{}, false
 }
 
-// stubFromGraph builds a stub for page id of g.
-func stubFromGraph(g *graph.Graph, id string) (engine.Stub, bool) {
-	if g == nil {
+// stubOf builds a stub for page id of src.
+func stubOf(src graph.PageSource, id string) (engine.Stub, bool) {
+	if src == nil {
 		return engine.Stub{}, false
 	}
-	i, ok := g.Lookup(id)
-	if !ok {
+	pages, err := src.PagesOf([]string{id})
+	p := pages[id]
+	if err != nil || p == nil {
 		return engine.Stub{}, false
 	}
-	p := &g.Pages[i]
 	st := engine.Stub{ID: p.ID, Kind: p.Kind.String(), Title: p.Title, Path: p.Path, Line: p.Line}
 	if p.Kind == graph.KindModule {
 		st.Path, st.Line = "", 0

@@ -188,13 +188,12 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 	}
 	if info.FilesParsed > 0 || info.FilesRemoved > 0 {
 		// Best effort: without a stamp a reader dates a change by this build.
-		_ = annotate.StampAnchors(indexDir, func() (*graph.Graph, error) {
+		_ = annotate.StampAnchors(indexDir, func() (graph.PageSource, func(), error) {
 			snap, err := graph.OpenSnapshot(indexDir)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			defer snap.Close()
-			return snap.Graph()
+			return snap, func() { snap.Close() }, nil
 		}, info.Started)
 	}
 	if err := saveWalkSettings(indexDir, ws); err != nil {

@@ -965,3 +965,33 @@ func orderedDiff(what string, inc, full []string) string {
 	}
 	return ""
 }
+
+// TestPageViewsAfterEdits holds the page views (graph.Snapshot's
+// Neighbourhood and PagesOf) to the whole graph on every page of the
+// index after each random step of TestIncrementalEqualsFull, in small
+// segments and module shards: replaced copies of files (tombstones), delta
+// segments, merges and edges to pages whose file moved to a later segment.
+func TestPageViewsAfterEdits(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "12")
+	was := graph.ModuleShardPages
+	graph.ModuleShardPages, fullShardPages = 2, 1<<30
+	t.Cleanup(func() { graph.ModuleShardPages, fullShardPages = was, 0 })
+	steps := 15
+	if testing.Short() {
+		steps = 5
+	}
+	dead := 0
+	incrementalEqualsFull(t, steps, 71, incrWalk, func(i int, index string) {
+		for _, sg := range graphtest.LiveManifest(t, index).Segments {
+			dead += len(sg.Dead)
+		}
+		snap := graphtest.Open(t, index)
+		defer snap.Close()
+		if d := graphtest.CheckViews(t, snap); d != "" {
+			t.Fatalf("after step %d: %s", i, d)
+		}
+	})
+	if dead == 0 {
+		t.Fatal("no generation had a tombstone: the test proved nothing about replaced copies")
+	}
+}

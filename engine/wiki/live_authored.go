@@ -68,8 +68,6 @@ func (s *Live) AnnotationWriter() (annotate.Writer, func()) {
 		return w, func() {}
 	}
 	w.Shared = annotate.SharedDir(s.Root(g))
-	if gr, err := g.Snap.Graph(); err == nil {
-		w.Graph, w.Built = gr, g.Snap.Info().Started
-	}
+	w.Pages, w.Built = g.Snap, g.Snap.Info().Started
 	return w, release
 }

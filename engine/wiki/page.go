@@ -84,20 +84,16 @@ type NoteView struct {
 }
 
 // PlaceAnnotations places a's notes and linked memories (nil: nil) on
-// snap's graph (annotate.Annotations.Place; snap nil or its graph
-// unreadable: no graph, everything fresh).
+// snap's pages (annotate.Annotations.Place, reading the anchored pages
+// alone; snap nil or unreadable: everything fresh).
 func PlaceAnnotations(snap *graph.Snapshot, a *annotate.Annotations) *annotate.Placement {
 	if a == nil {
 		return nil
 	}
 	if snap == nil || !a.HasAnchors() {
-		return a.Place(nil, time.Time{}) // no graph to decode: a CLI query stays as fast as before
+		return a.Place(nil, time.Time{}) // nothing to read: a CLI query stays as fast as before
 	}
-	g, err := snap.Graph()
-	if err != nil {
-		g = nil
-	}
-	return a.Place(g, snap.Info().Started)
+	return a.Place(snap, snap.Info().Started)
 }
 
 // noteView renders a placed note.

@@ -33,11 +33,11 @@ func Query(ctx context.Context, snap *graph.Snapshot, ix *engine.Index, a *annot
 	}
 	res.BudgetTokens += line
 	res.UsedTokens += line
-	var g *graph.Graph
+	var src graph.PageSource
 	if snap != nil && a != nil && a.HasAnchors() {
-		g, _ = snap.Graph()
+		src = snap
 	}
-	AnnotateResult(&res, r, g)
+	AnnotateResult(&res, r, src)
 	res.Partial = part
 	return res, nil
 }

@@ -64,18 +64,22 @@ func CheckRelArgs(rel, dir string) (string, error) {
 // references matched by name among several definitions follow the others.
 func Related(snap *graph.Snapshot, a *annotate.Annotations, p *Page, rel, dir string, max int, loose bool) RelatedView {
 	out := related(p, rel, dir, max, loose)
-	var g *graph.Graph
+	var pages map[string]*graph.Page
 	if snap != nil {
-		g, _ = snap.Graph()
+		ids := make([]string, len(out.Neighbors))
+		for i := range out.Neighbors {
+			ids[i] = out.Neighbors[i].ID
+		}
+		pages, _ = snap.PagesOf(ids) // the neighbours' pages alone, not the whole graph
 	}
 	for i := range out.Neighbors {
-		describeNeighbor(&out.Neighbors[i], g, a)
+		describeNeighbor(&out.Neighbors[i], pages, a)
 	}
 	return out
 }
 
-// describeNeighbor fills in n's kind, title and place.
-func describeNeighbor(n *Neighbor, g *graph.Graph, a *annotate.Annotations) {
+// describeNeighbor fills in n's kind, title and place (pages: by ID).
+func describeNeighbor(n *Neighbor, pages map[string]*graph.Page, a *annotate.Annotations) {
 	kind, _, frag, err := graph.ParseID(n.ID)
 	if err != nil {
 		return
@@ -89,14 +93,10 @@ func describeNeighbor(n *Neighbor, g *graph.Graph, a *annotate.Annotations) {
 		}
 		return
 	}
-	if g == nil {
+	pg := pages[n.ID]
+	if pg == nil {
 		return
 	}
-	i, ok := g.Lookup(n.ID)
-	if !ok {
-		return
-	}
-	pg := &g.Pages[i]
 	n.SymKind, n.Path = pg.SymKind, pg.Path
 	if pg.Kind != graph.KindModule {
 		n.Line = pg.Line

@@ -104,28 +104,54 @@ type Placement struct {
 	mcounts [len(stateNames)]int
 }
 
-// Place places the notes and linked memories on g: where each shows and
-// whether it is still current (nil g: no index, everything shows where it
-// was written, fresh). built is g's build time, the
-// fallback for Standing.Changed. The result for the last g is cached.
-func (a *Annotations) Place(g *graph.Graph, built time.Time) *Placement {
+// Place places the notes and linked memories on the pages of src (the
+// whole graph, or a snapshot read by page views): where each shows and
+// whether it is still current (nil src: no index, everything shows where
+// it was written, fresh). built is src's build time, the fallback for
+// Standing.Changed. The result for the last src is cached.
+func (a *Annotations) Place(src graph.PageSource, built time.Time) *Placement {
 	a.resMu.Lock()
 	defer a.resMu.Unlock()
-	if a.res != nil && a.resG == g {
+	if a.res != nil && a.resG == src {
 		return a.res
 	}
-	a.res, a.resG = place(a, g, built), g
+	a.res, a.resG = place(a, src, built), src
 	return a.res
 }
 
-func place(a *Annotations, g *graph.Graph, built time.Time) *Placement {
+// anchoredPages returns the IDs of the pages notes and linked memories
+// are anchored to.
+func (a *Annotations) anchoredPages() []string {
+	var ids []string
+	for _, ns := range a.notes {
+		for _, n := range ns {
+			ids = append(ids, n.PageID)
+		}
+	}
+	for _, m := range a.memories {
+		if m.Link != "" {
+			ids = append(ids, m.Link)
+		}
+	}
+	return ids
+}
+
+func place(a *Annotations, src graph.PageSource, built time.Time) *Placement {
 	r := &Placement{byPage: map[string][]int{}, links: map[string][]int{}}
-	// Bodies of anchored pages that are gone: candidates for a move.
-	var moved map[uint32]int // body hash → page index, -1 when ambiguous
-	if g != nil {
+	// The anchored pages, and the bodies of those gone: candidates for a
+	// move (body hash → the pages holding it; one: moved there).
+	var pages map[string]*graph.Page
+	var moved map[uint32][]string
+	if src != nil {
+		var err error
+		if pages, err = src.PagesOf(a.anchoredPages()); err != nil {
+			src = nil // unreadable: placed as without an index
+		}
+	}
+	if src != nil {
 		want := map[uint32]bool{}
 		miss := func(page string, body uint32) {
-			if _, ok := g.Lookup(page); !ok && body != 0 {
+			if pages[page] == nil && body != 0 {
 				want[body] = true
 			}
 		}
@@ -140,21 +166,15 @@ func place(a *Annotations, g *graph.Graph, built time.Time) *Placement {
 			}
 		}
 		if len(want) > 0 {
-			moved = map[uint32]int{}
-			for i := range g.Pages {
-				if b := g.Pages[i].BodyHash; b != 0 && want[b] {
-					if _, dup := moved[b]; dup {
-						moved[b] = -1
-					} else {
-						moved[b] = i
-					}
-				}
+			var err error
+			if moved, err = src.PagesWithBody(want); err != nil {
+				moved = nil
 			}
 		}
 	}
 	stand := func(page string, an Anchor) Standing {
 		st := Standing{ShownOn: page}
-		if g == nil {
+		if src == nil {
 			return st
 		}
 		changed := func() time.Time {
@@ -163,14 +183,14 @@ func place(a *Annotations, g *graph.Graph, built time.Time) *Placement {
 			}
 			return built
 		}
-		if i, ok := g.Lookup(page); ok {
-			if an.Hash != 0 && g.Pages[i].Hash != an.Hash {
+		if p := pages[page]; p != nil {
+			if an.Hash != 0 && p.Hash != an.Hash {
 				st.State, st.Changed = StateStale, changed()
 			}
 			return st
 		}
-		if j, ok := moved[an.BodyHash]; ok && an.BodyHash != 0 && j >= 0 {
-			st.State, st.From, st.ShownOn = StateMoved, page, g.Pages[j].ID
+		if to := moved[an.BodyHash]; an.BodyHash != 0 && len(to) == 1 {
+			st.State, st.From, st.ShownOn = StateMoved, page, to[0]
 			return st
 		}
 		st.State, st.Changed = StateOrphan, changed()
@@ -282,9 +302,9 @@ func (r *Placement) RankPages() []graph.Page { return r.pages }
 // changed. It is how "the code changed 2026-11-20" keeps its date: a build
 // runs it, under the build lock, after writing a generation of g.
 //
-// The graph is asked for only when there are notes or memories: the
-// generation's graph is assembled from all its segments.
-func StampAnchors(dir string, graphOf func() (*graph.Graph, error), at time.Time) error {
+// The index is opened (open) only when there are notes or memories, and
+// read for the anchored pages alone.
+func StampAnchors(dir string, open func() (graph.PageSource, func(), error), at time.Time) error {
 	a, err := Load(dir)
 	if err != nil {
 		return err
@@ -292,7 +312,12 @@ func StampAnchors(dir string, graphOf func() (*graph.Graph, error), at time.Time
 	if len(a.notes) == 0 && len(a.memories) == 0 {
 		return nil
 	}
-	g, err := graphOf()
+	src, done, err := open()
+	if err != nil {
+		return err
+	}
+	defer done()
+	pages, err := src.PagesOf(a.anchoredPages())
 	if err != nil {
 		return err
 	}
@@ -304,8 +329,8 @@ func StampAnchors(dir string, graphOf func() (*graph.Graph, error), at time.Time
 		}
 		k := seenKey(page, hash)
 		used[k] = true
-		i, ok := g.Lookup(page)
-		broken := !ok || g.Pages[i].Hash != hash
+		p := pages[page]
+		broken := p == nil || p.Hash != hash
 		if _, has := a.seen[k]; broken && !has {
 			put[k] = true
 		}

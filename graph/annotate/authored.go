@@ -129,17 +129,18 @@ type Anchor struct {
 	Anchored time.Time `json:"anchored,omitzero"`
 }
 
-// anchorOf returns the anchor for page id in g at time t; a page g lacks
-// (or a nil g) gives an anchor with zero hashes.
-func anchorOf(g *graph.Graph, id string, t time.Time) Anchor {
-	if g == nil || id == "" {
+// anchorOf returns the anchor for page id in src at time t; a page src
+// lacks (or a nil src) gives an anchor with zero hashes.
+func anchorOf(src graph.PageSource, id string, t time.Time) Anchor {
+	if src == nil || id == "" {
 		return Anchor{}
 	}
-	i, ok := g.Lookup(id)
-	if !ok {
+	pages, err := src.PagesOf([]string{id})
+	p := pages[id]
+	if err != nil || p == nil {
 		return Anchor{}
 	}
-	return Anchor{Hash: g.Pages[i].Hash, BodyHash: g.Pages[i].BodyHash, Anchored: t}
+	return Anchor{Hash: p.Hash, BodyHash: p.BodyHash, Anchored: t}
 }
 
 // Annotations is an immutable in-memory copy of the authored store (the
@@ -155,7 +156,7 @@ type Annotations struct {
 	seen     map[string]time.Time // seenKey(page, hash) → when a build first saw the page without that hash
 
 	resMu sync.Mutex
-	resG  *graph.Graph
+	resG  graph.PageSource
 	res   *Placement
 }
 
@@ -273,9 +274,10 @@ func firstWords(s string, n int) string {
 
 // Writer writes notes and memories. Index, the index directory, is
 // required. Shared, when set, is the folder that mirrors every write as a
-// Markdown file (the repository's .wiki/, see shared.go). Graph, when set,
-// is the live graph: writes anchor to its pages' fingerprints, and Confirm
-// finds the notes shown on a page through it. Built is Graph's build time
+// Markdown file (the repository's .wiki/, see shared.go). Pages, when set,
+// are the live generation's (a snapshot, read by page views, or a graph):
+// writes anchor to its pages' fingerprints, and Confirm finds the notes
+// shown on a page through it. Built is its build time
 // (for Place). Every write is synced to the store before it returns; a
 // failed mirror write is reported as an error wrapping ErrNotMirrored after
 // the store write succeeded. The zero value is unusable; an
@@ -283,7 +285,7 @@ func firstWords(s string, n int) string {
 type Writer struct {
 	Index  string
 	Shared string
-	Graph  *graph.Graph
+	Pages  graph.PageSource
 	Built  time.Time
 }
 
@@ -340,7 +342,7 @@ func (w Writer) Remember(m Memory) (string, error) {
 	m.Title = strings.Join(strings.Fields(m.Title), " ")
 	base := Slugify(m.Title)
 	m.Created = time.Now().UTC()
-	m.Anchor = anchorOf(w.Graph, m.Link, m.Created)
+	m.Anchor = anchorOf(w.Pages, m.Link, m.Created)
 	err = updateAuthored(w.Index, func(txn *badger.Txn) error {
 		slug := base
 		for n := 2; ; n++ {
@@ -413,7 +415,7 @@ func validNoteID(id string) bool {
 
 // Note appends a dated note to the page pageID (a valid page ID; the page
 // need not exist now: notes outlive their pages) and returns it, anchored
-// to the page in w.Graph.
+// to the page in w.Pages.
 func (w Writer) Note(pageID, text string) (Note, error) {
 	if _, _, _, err := graph.ParseID(pageID); err != nil {
 		return Note{}, err
@@ -423,7 +425,7 @@ func (w Writer) Note(pageID, text string) (Note, error) {
 		return Note{}, err
 	}
 	now := time.Now().UTC()
-	n := Note{ID: newNoteID(now), PageID: pageID, Text: text, Time: now, Anchor: anchorOf(w.Graph, pageID, now)}
+	n := Note{ID: newNoteID(now), PageID: pageID, Text: text, Time: now, Anchor: anchorOf(w.Pages, pageID, now)}
 	if err := updateAuthored(w.Index, func(txn *badger.Txn) error { return putNote(txn, n) }); err != nil {
 		return Note{}, err
 	}
@@ -432,28 +434,30 @@ func (w Writer) Note(pageID, text string) (Note, error) {
 
 // Confirm re-anchors everything written about pageID — the notes shown on
 // it (including notes that followed a move to it) and the memories linked
-// to it — to the page's current fingerprints in w.Graph, which must be set
+// to it — to the page's current fingerprints in w.Pages, which must be set
 // and hold the page; then, when text is not empty, adds it as a new note.
 // It returns the confirmed notes and memories (their new state) and the
 // new note, if any.
 func (w Writer) Confirm(pageID, text string) ([]Note, []Memory, *Note, error) {
-	if w.Graph == nil {
+	if w.Pages == nil {
 		return nil, nil, nil, errors.New("confirming needs an index: run 'wikitoolkit build'")
 	}
-	if _, ok := w.Graph.Lookup(pageID); !ok {
+	if ps, err := w.Pages.PagesOf([]string{pageID}); err != nil {
+		return nil, nil, nil, err
+	} else if ps[pageID] == nil {
 		return nil, nil, nil, fmt.Errorf("no page %q in the index", pageID)
 	}
 	var notes []Note
 	var mems []Memory
 	now := time.Now().UTC()
-	anchor := anchorOf(w.Graph, pageID, now)
+	anchor := anchorOf(w.Pages, pageID, now)
 	err := updateAuthored(w.Index, func(txn *badger.Txn) error {
 		notes, mems = nil, nil
 		a, err := loadTxn(txn, "")
 		if err != nil {
 			return err
 		}
-		r := a.Place(w.Graph, w.Built)
+		r := a.Place(w.Pages, w.Built)
 		for _, pn := range r.Notes(pageID) {
 			n := pn.Note
 			n.PageID, n.Anchor = pageID, anchor

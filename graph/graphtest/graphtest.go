@@ -10,7 +10,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,4 +127,105 @@ func (m Manifest) DeadIn(path string) int {
 		}
 	}
 	return 0
+}
+
+// CheckViews compares, for every page of the index snap opens, the page
+// views (Snapshot.Neighbourhood, PagesOf) with the whole graph: the same
+// record, the same page. It returns the first difference, "" when none.
+func CheckViews(t *testing.T, snap *graph.Snapshot) string {
+	t.Helper()
+	g, err := snap.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range g.Pages {
+		id := g.Pages[i].ID
+		ng, err := snap.Neighbourhood([]string{id})
+		if err != nil {
+			return fmt.Sprintf("Neighbourhood(%s): %v", id, err)
+		}
+		j, ok := ng.Lookup(id)
+		if !ok {
+			return fmt.Sprintf("Neighbourhood(%s) lacks the page", id)
+		}
+		want, got := g.Record(uint32(i)), ng.Record(j)
+		if !reflect.DeepEqual(want, got) {
+			return fmt.Sprintf("record of %s:\n  view  %+v\n  graph %+v", id, got, want)
+		}
+		ps, err := snap.PagesOf([]string{id})
+		if err != nil {
+			return fmt.Sprintf("PagesOf(%s): %v", id, err)
+		}
+		if p := ps[id]; p == nil || !reflect.DeepEqual(*p, g.Pages[i]) {
+			return fmt.Sprintf("PagesOf(%s) = %+v, graph %+v", id, p, g.Pages[i])
+		}
+	}
+	// Page references: paths, PATH#NAME, PATH:LINE, names as typed,
+	// qualified, in another case, mistyped.
+	refs := []string{"_", "x", "no/such.go", "no/such.go#X", "no/such.go:3", "Nonsense", ".", "..", "../x"}
+	for i := range g.Pages {
+		p := &g.Pages[i]
+		switch p.Kind {
+		case graph.KindModule:
+			refs = append(refs, p.Path, p.Path+"/")
+		case graph.KindFile:
+			refs = append(refs, p.Path, p.Name, p.Path+":1", p.Path+":7", p.Path+":1000", p.Path+"#nope")
+		case graph.KindSymbol, graph.KindDoc:
+			refs = append(refs, p.Name, p.Qualified, strings.ToUpper(p.Name), strings.ToLower(p.Qualified), p.Path+"#"+p.Qualified,
+				p.Path+"#"+p.Name, fmt.Sprintf("%s:%d", p.Path, p.Line), strings.ReplaceAll(p.Qualified, ".", "::"), p.Qualified+"()")
+			if len(p.Name) > 3 {
+				refs = append(refs, p.Name[:len(p.Name)-1], p.Name[1:]+"x")
+			}
+			if d := path.Base(path.Dir(p.Path)); d != "." {
+				refs = append(refs, d+"."+p.Name)
+			}
+		}
+	}
+	slices.Sort(refs)
+	refs = slices.Compact(refs)
+	for _, ref := range refs {
+		for _, base := range []string{"", "src"} {
+			want, werr := g.ResolveRef(ref, base)
+			got, gerr := snap.ResolveRef(ref, base)
+			if want != got || fmt.Sprint(werr) != fmt.Sprint(gerr) {
+				return fmt.Sprintf("ResolveRef(%q, %q): view %q, %v; graph %q, %v", ref, base, got, gerr, want, werr)
+			}
+		}
+	}
+	// Near IDs (a missing page's hint): the IDs starting with a prefix.
+	prefixes := []string{"module:", "file:", "symbol:", "doc:", "module:.", "file:no/", "symbol:no/such.go#"}
+	for i := range g.Pages {
+		id := g.Pages[i].ID
+		if j := strings.IndexByte(id, '#'); j >= 0 {
+			prefixes = append(prefixes, id[:j+1], id[:j])
+		}
+		if j := strings.LastIndexByte(id, '/'); j >= 0 {
+			prefixes = append(prefixes, id[:j+1])
+		}
+		prefixes = append(prefixes, id[:min(len(id), 9)])
+	}
+	slices.Sort(prefixes)
+	for _, pre := range slices.Compact(prefixes) {
+		var want []string
+		for i := range g.Pages {
+			if strings.HasPrefix(g.Pages[i].ID, pre) {
+				want = append(want, g.Pages[i].ID)
+			}
+		}
+		slices.Sort(want)
+		want = want[:min(len(want), 5)]
+		if got := snap.PageIDs(pre, 5); !slices.Equal(got, want) {
+			return fmt.Sprintf("PageIDs(%q): view %q, graph %q", pre, got, want)
+		}
+	}
+	for _, id := range []string{"file:no/such.go", "symbol:no/such.go#X", "module:no/such", "nonsense"} {
+		ng, err := snap.Neighbourhood([]string{id})
+		if err != nil {
+			return fmt.Sprintf("Neighbourhood(%s): %v", id, err)
+		}
+		if _, ok := ng.Lookup(id); ok {
+			return fmt.Sprintf("Neighbourhood(%s) holds a page of no index", id)
+		}
+	}
+	return ""
 }

@@ -1,0 +1,1009 @@
+package graph
+
+import (
+	"bytes"
+	"container/list"
+	"errors"
+	"fmt"
+	pathpkg "path"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
+)
+
+// Page views: a page's answer read from the segments it touches, not from
+// the whole graph.
+//
+// `page`, `related`, a page reference and the placement of notes used to
+// read the whole graph (Snapshot.Graph: every segment decoded and
+// assembled): at 100k files, 6.3 s and 1.7 GB on the first call, kept for
+// the server's life, and paid by every query once a note existed. A page
+// view reads instead (Snapshot.Neighbourhood):
+//
+//   - the page's own file piece, from the segment its file is live in (the
+//     segments' name filters hold d/PATH), or, for a module page, the
+//     module shard holding its directory (modshard.go);
+//   - the pieces of the files its edges lead to (a page ID names its
+//     file) and the shards of the directories they name;
+//   - the pieces of the files with edges into it. Only a file whose
+//     references look its name up (r/NAME) can reference a symbol, only
+//     one whose imports ask a question its path answers (i/KEY: HasFile
+//     or FileWithSuffix of the file, HasDir or DirWithSuffix of the
+//     directory; resolveImport) can import a file or module, and a
+//     module's contains edges come from its parent's shard and from its
+//     files' pieces (FromModule). A segment whose filter may hold such a
+//     key is decoded only when its external edges (x/ext) name the page,
+//     or when it holds the page's file, live or replaced (its own edges
+//     may lead to the old copy's ID, which the live copy answers).
+//
+// Those pieces and shards assembled (AssembleGraph) are a graph in which
+// the page's record is the whole graph's — its neighbours in the same
+// order, with the same attributes and counts — because the whole graph's
+// pages come as modules (in path order) then files in path order, which
+// any subset keeps; every edge of a subset's pieces is an edge of the
+// whole graph, and every edge into or out of the page is in the subset
+// (TestNeighbourhoodEqualsGraph compares every page of several indexes,
+// edited ones among them). The decoded segments are kept in a
+// process-wide cache bounded by ViewCacheBytes (an LRU), shared by the
+// generations that share a segment, as a server's successive generations
+// do.
+
+// ViewCacheBytes bounds, roughly, the memory of the decoded segments page
+// views keep for later views (all snapshots of the process together).
+var ViewCacheBytes int64 = 48 << 20
+
+// segView is what page views keep of a stored segment: its external
+// edges; once a view needed them, its pages and own edges (a file
+// segment); or its part of the module piece (a modules segment).
+type segView struct {
+	ext  []extEdge
+	g    *Graph
+	mods *Piece
+	size int64
+}
+
+type viewItem struct {
+	o *openSeg
+	v *segView
+}
+
+// views is the process-wide cache of segment views, most recent first.
+var views struct {
+	mu    sync.Mutex
+	lru   list.List
+	at    map[*openSeg]*list.Element
+	bytes int64
+}
+
+// viewDecodes counts the segments page views decoded (tests).
+var viewDecodes struct {
+	sync.Mutex
+	graphs, exts, modules int
+}
+
+func cachedView(o *openSeg) *segView {
+	views.mu.Lock()
+	defer views.mu.Unlock()
+	if el := views.at[o]; el != nil {
+		views.lru.MoveToFront(el)
+		return el.Value.(*viewItem).v
+	}
+	return nil
+}
+
+// keepView caches v as o's view, dropping the least recently used views
+// beyond ViewCacheBytes (never v itself).
+func keepView(o *openSeg, v *segView) {
+	views.mu.Lock()
+	defer views.mu.Unlock()
+	if views.at == nil {
+		views.at = map[*openSeg]*list.Element{}
+	}
+	if el := views.at[o]; el != nil {
+		it := el.Value.(*viewItem)
+		views.bytes += v.size - it.v.size
+		it.v = v
+		views.lru.MoveToFront(el)
+	} else {
+		views.at[o] = views.lru.PushFront(&viewItem{o, v})
+		views.bytes += v.size
+	}
+	for views.bytes > ViewCacheBytes && views.lru.Len() > 1 {
+		el := views.lru.Back()
+		it := el.Value.(*viewItem)
+		views.lru.Remove(el)
+		delete(views.at, it.o)
+		views.bytes -= it.v.size
+	}
+}
+
+// dropView forgets o's view (o closes).
+func dropView(o *openSeg) {
+	views.mu.Lock()
+	defer views.mu.Unlock()
+	if el := views.at[o]; el != nil {
+		views.bytes -= el.Value.(*viewItem).v.size
+		views.lru.Remove(el)
+		delete(views.at, o)
+	}
+}
+
+// view returns sg's view: its external edges, and its decoded graph too
+// when pages is set (a file segment).
+func (sg *segment) view(pages bool) (*segView, error) {
+	o := sg.openSeg
+	o.viewMu.Lock()
+	defer o.viewMu.Unlock()
+	old := cachedView(o)
+	if old != nil && (!pages || old.g != nil) && old.mods == nil {
+		return old, nil
+	}
+	v := &segView{}
+	if old != nil && old.mods == nil {
+		*v = *old
+	} else {
+		ext, err := sg.ext()
+		if err != nil {
+			return nil, err
+		}
+		v.ext = ext
+		viewDecodes.Lock()
+		viewDecodes.exts++
+		viewDecodes.Unlock()
+	}
+	if pages {
+		g, err := sg.graph()
+		if err != nil {
+			return nil, err
+		}
+		v.g = g
+		viewDecodes.Lock()
+		viewDecodes.graphs++
+		viewDecodes.Unlock()
+	}
+	v.size = viewSize(v)
+	keepView(o, v)
+	return v, nil
+}
+
+// moduleView returns the module piece part of sg, a modules segment.
+func (sg *segment) moduleView() (*Piece, error) {
+	o := sg.openSeg
+	o.viewMu.Lock()
+	defer o.viewMu.Unlock()
+	if v := cachedView(o); v != nil && v.mods != nil {
+		return v.mods, nil
+	}
+	pc, err := sg.readModules()
+	if err != nil {
+		return nil, err
+	}
+	viewDecodes.Lock()
+	viewDecodes.modules++
+	viewDecodes.Unlock()
+	v := &segView{mods: &pc}
+	v.size = viewSize(v)
+	keepView(o, v)
+	return v.mods, nil
+}
+
+// viewSize estimates the bytes a view holds.
+func viewSize(v *segView) int64 {
+	n := int64(unsafe.Sizeof(*v))
+	pageSize := func(p *Page) int64 {
+		return int64(unsafe.Sizeof(*p)) + int64(len(p.ID)+len(p.Title)+len(p.Name)+len(p.Qualified)+len(p.SymKind)+len(p.Path)+len(p.Lang)+len(p.Doc))
+	}
+	for _, x := range v.ext {
+		n += int64(unsafe.Sizeof(x)) + int64(len(x.ID))
+	}
+	if v.g != nil {
+		for i := range v.g.Pages {
+			n += pageSize(&v.g.Pages[i]) + 48 // and its byID entry
+		}
+		n += int64(len(v.g.out)+len(v.g.in)) * int64(unsafe.Sizeof(Edge{}))
+	}
+	if v.mods != nil {
+		for i := range v.mods.Pages {
+			n += pageSize(&v.mods.Pages[i])
+		}
+		for _, e := range v.mods.Edges {
+			n += int64(unsafe.Sizeof(e)) + int64(len(e.To))
+		}
+	}
+	return n
+}
+
+// has reports whether the segment holds key.
+func (o *openSeg) has(key string) (bool, error) {
+	err := o.db.View(func(txn *badger.Txn) error {
+		_, err := txn.Get([]byte(key))
+		return err
+	})
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// snapView is what a snapshot's page views share: its file segments with
+// their filters, the paths of its live files, and its module shards.
+type snapView struct {
+	s      *Snapshot
+	refs   []*segRef
+	paths  []string // live files, sorted
+	shards []moduleShard
+	froms  []string // the shards' first directories
+
+	mu    sync.Mutex
+	live  map[string]*segRef // file → the segment it is live in (nil: none)
+	world *segWorld          // symbol names (ResolveRef)
+}
+
+// pageView returns the snapshot's page view state, made on first use.
+func (s *Snapshot) pageView() (*snapView, error) {
+	s.viewOnce.Do(func() {
+		if err := s.openSegments(); err != nil {
+			s.viewErr = err
+			return
+		}
+		v := &snapView{s: s, live: map[string]*segRef{}}
+		if v.refs, s.viewErr = s.fileRefs(); s.viewErr != nil {
+			return
+		}
+		stats, err := s.Stats()
+		if err != nil {
+			s.viewErr = err
+			return
+		}
+		v.paths = make([]string, len(stats))
+		for i := range stats {
+			v.paths[i] = stats[i].Path
+		}
+		v.shards = s.moduleShards()
+		for _, sh := range v.shards {
+			v.froms = append(v.froms, sh.from)
+		}
+		s.view = v
+	})
+	return s.view, s.viewErr
+}
+
+func (v *snapView) hasFile(p string) bool {
+	_, ok := slices.BinarySearch(v.paths, p)
+	return ok
+}
+
+func (v *snapView) hasModule(d string) bool { return d == "." || hasDirIn(v.paths, d) }
+
+// liveSeg returns the file segment that holds file p live, nil when the
+// generation has no such file.
+func (v *snapView) liveSeg(p string) (*segRef, error) {
+	v.mu.Lock()
+	r, ok := v.live[p]
+	v.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	if v.hasFile(p) {
+		key := "d/" + p
+		// The newest first: an edited file lives in a later segment.
+		for k := len(v.refs) - 1; k >= 0; k-- {
+			c := v.refs[k]
+			if c.dead[p] || !c.filter.may(key) {
+				continue
+			}
+			sg, err := c.open()
+			if err != nil {
+				return nil, err
+			}
+			found, err := sg.has(key)
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				r = c
+				break
+			}
+		}
+	}
+	v.mu.Lock()
+	v.live[p] = r
+	v.mu.Unlock()
+	return r, nil
+}
+
+// filePieces adds to into the pieces of the live files of paths that it
+// does not hold yet.
+func (v *snapView) filePieces(paths map[string]bool, into map[string]*Piece) error {
+	bySeg := map[*segRef]map[string]bool{}
+	var order []*segRef
+	for p := range paths {
+		if into[p] != nil {
+			continue
+		}
+		r, err := v.liveSeg(p)
+		if err != nil {
+			return err
+		}
+		if r == nil {
+			continue
+		}
+		if bySeg[r] == nil {
+			bySeg[r] = map[string]bool{}
+			order = append(order, r)
+		}
+		bySeg[r][p] = true
+	}
+	slices.SortFunc(order, func(a, b *segRef) int { return a.i - b.i })
+	for _, r := range order {
+		sg, err := r.open()
+		if err != nil {
+			return err
+		}
+		sv, err := sg.view(true)
+		if err != nil {
+			return err
+		}
+		pcs, err := sg.piecesFrom(sv.g, sv.ext, bySeg[r])
+		if err != nil {
+			return err
+		}
+		for _, pc := range pcs {
+			into[pc.Path] = &pc.Piece
+		}
+	}
+	return nil
+}
+
+// shardOf returns the index (in v.shards) of the module shard holding
+// directory d, -1 when there is none.
+func (v *snapView) shardOf(d string) int {
+	if len(v.shards) == 0 {
+		return -1
+	}
+	return shardOfDir(v.froms, d)
+}
+
+// shardPiece returns module shard k's part of the module piece.
+func (v *snapView) shardPiece(k int) (*Piece, error) {
+	sg, err := v.s.segmentAt(v.shards[k].at)
+	if err != nil {
+		return nil, err
+	}
+	return sg.moduleView()
+}
+
+// filesIn returns the live files directly in directory d.
+func (v *snapView) filesIn(d string) []string {
+	var out []string
+	if d == "." {
+		for _, p := range v.paths {
+			if !strings.Contains(p, "/") {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	pre := d + "/"
+	i, _ := slices.BinarySearch(v.paths, pre)
+	for ; i < len(v.paths) && strings.HasPrefix(v.paths[i], pre); i++ {
+		if !strings.Contains(v.paths[i][len(pre):], "/") {
+			out = append(out, v.paths[i])
+		}
+	}
+	return out
+}
+
+// pathSuffixes returns p and each suffix of it that starts after a "/".
+func pathSuffixes(p string) []string {
+	out := []string{p}
+	for s := p; ; {
+		j := strings.IndexByte(s, '/')
+		if j < 0 {
+			return out
+		}
+		s = s[j+1:]
+		out = append(out, s)
+	}
+}
+
+// referrers adds to files the live files with an edge to page id: of the
+// segments holding file path (live or replaced, "" for none) any; of the
+// others, those whose filter may hold one of keys and whose external
+// edges name id.
+func (v *snapView) referrers(id, path string, keys []string, files map[string]bool) error {
+	var live *segRef
+	if path != "" {
+		var err error
+		if live, err = v.liveSeg(path); err != nil {
+			return err
+		}
+	}
+	for _, r := range v.refs {
+		holds := path != "" && (r == live || r.dead[path])
+		if !holds && !slices.ContainsFunc(keys, r.filter.may) {
+			continue
+		}
+		sg, err := r.open()
+		if err != nil {
+			return err
+		}
+		sv, err := sg.view(false)
+		if err != nil {
+			return err
+		}
+		named := slices.ContainsFunc(sv.ext, func(x extEdge) bool { return x.Out && x.ID == id })
+		if !named && !holds {
+			continue
+		}
+		if sv, err = sg.view(true); err != nil {
+			return err
+		}
+		g := sv.g
+		// The file page of each page of g, found by a backward scan once.
+		var owner []int32
+		ownerOf := func(i uint32) string {
+			if owner == nil {
+				owner = make([]int32, len(g.Pages))
+				cur := int32(-1)
+				for k := range g.Pages {
+					if g.Pages[k].Kind == KindFile {
+						cur = int32(k)
+					}
+					owner[k] = cur
+				}
+			}
+			if int(i) >= len(owner) || owner[i] < 0 {
+				return ""
+			}
+			return g.Pages[owner[i]].Path
+		}
+		add := func(i uint32) {
+			if p := ownerOf(i); p != "" && !sg.dead[p] {
+				files[p] = true
+			}
+		}
+		for _, x := range sv.ext {
+			if x.Out && x.ID == id {
+				add(x.Local)
+			}
+		}
+		if holds {
+			if t, ok := g.Lookup(id); ok {
+				for _, e := range g.In(t, 0, true) {
+					add(e.From)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Neighbourhood returns a graph holding the pages ids name, every page
+// with an edge to or from one of them, and all of those edges: its
+// Record of each of ids (Lookup, then Record) is the whole graph's. IDs
+// of no page are left out.
+func (s *Snapshot) Neighbourhood(ids []string) (*Graph, error) {
+	v, err := s.pageView()
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]bool{}
+	dirs := map[string]bool{}
+	for _, id := range ids {
+		kind, p, _, err := ParseID(id)
+		if err != nil {
+			continue
+		}
+		switch kind {
+		case KindModule:
+			if v.hasModule(p) {
+				dirs[p] = true
+			}
+		case KindFile, KindSymbol, KindDoc:
+			if v.hasFile(p) {
+				files[p] = true
+			}
+		}
+	}
+	pieces := map[string]*Piece{}
+	shards := map[int]*Piece{}
+	loadDirs := func() error {
+		for d := range dirs {
+			k := v.shardOf(d)
+			if k < 0 || shards[k] != nil {
+				continue
+			}
+			pc, err := v.shardPiece(k)
+			if err != nil {
+				return err
+			}
+			shards[k] = pc
+		}
+		return nil
+	}
+	if err := v.filePieces(files, pieces); err != nil {
+		return nil, err
+	}
+	if err := loadDirs(); err != nil {
+		return nil, err
+	}
+	// The neighbours of each page, and the files with edges into it.
+	target := func(to string) {
+		kind, p, _, err := ParseID(to)
+		if err != nil {
+			return
+		}
+		switch kind {
+		case KindModule:
+			dirs[p] = true
+		case KindFile, KindSymbol, KindDoc:
+			files[p] = true
+		}
+	}
+	for _, id := range ids {
+		kind, p, _, err := ParseID(id)
+		if err != nil {
+			continue
+		}
+		switch kind {
+		case KindModule:
+			pc := shards[v.shardOf(p)]
+			if pc == nil {
+				continue
+			}
+			i := slices.IndexFunc(pc.Pages, func(pg Page) bool { return pg.ID == id })
+			if i < 0 {
+				continue
+			}
+			for _, e := range pc.Edges {
+				if e.From == uint32(i) {
+					target(e.To)
+				}
+			}
+			if p != "." {
+				dirs[dirOf(p)] = true // the parent's contains edge
+			}
+			for _, f := range v.filesIn(p) {
+				files[f] = true // FromModule edges
+			}
+			var keys []string
+			for _, sfx := range pathSuffixes(p) {
+				keys = append(keys, "i/"+keyDirSfx+sfx)
+			}
+			keys = append(keys, "i/"+keyDir+p)
+			if err := v.referrers(id, "", keys, files); err != nil {
+				return nil, err
+			}
+		case KindFile, KindSymbol, KindDoc:
+			pc := pieces[p]
+			if pc == nil {
+				continue
+			}
+			i := slices.IndexFunc(pc.Pages, func(pg Page) bool { return pg.ID == id })
+			if i < 0 {
+				continue
+			}
+			for _, e := range pc.Edges {
+				if e.From == uint32(i) {
+					target(e.To)
+				}
+			}
+			var keys []string
+			switch kind {
+			case KindFile:
+				dirs[dirOf(p)] = true // FromModule
+				for _, sfx := range pathSuffixes(p) {
+					keys = append(keys, "i/"+keyFileSfx+sfx)
+				}
+				keys = append(keys, "i/"+keyFile+p)
+			case KindSymbol:
+				if n := pc.Pages[i].Name; n != "" {
+					keys = append(keys, "r/"+n)
+				}
+			}
+			if err := v.referrers(id, p, keys, files); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := v.filePieces(files, pieces); err != nil {
+		return nil, err
+	}
+	if err := loadDirs(); err != nil {
+		return nil, err
+	}
+	return assembleView(shards, pieces), nil
+}
+
+// assembleView assembles module shards (by index) and file pieces (by
+// path) in the whole graph's order.
+func assembleView(shards map[int]*Piece, pieces map[string]*Piece) *Graph {
+	ks := make([]int, 0, len(shards))
+	for k := range shards {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	var mods Piece
+	for _, k := range ks {
+		sh := shards[k]
+		base := uint32(len(mods.Pages))
+		mods.Pages = append(mods.Pages, sh.Pages...)
+		for _, e := range sh.Edges {
+			e.From += base
+			mods.Edges = append(mods.Edges, e)
+		}
+	}
+	paths := make([]string, 0, len(pieces))
+	for p := range pieces {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	list := make([]Piece, len(paths))
+	for i, p := range paths {
+		list[i] = *pieces[p]
+	}
+	return AssembleGraph(mods, list)
+}
+
+// PagesOf returns the pages ids name (without their edges), by ID; IDs of
+// no page are left out.
+func (s *Snapshot) PagesOf(ids []string) (map[string]*Page, error) {
+	v, err := s.pageView()
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]bool{}
+	want := map[string]bool{}
+	ks := map[int]bool{}
+	for _, id := range ids {
+		kind, p, _, err := ParseID(id)
+		if err != nil {
+			continue
+		}
+		switch kind {
+		case KindModule:
+			if v.hasModule(p) {
+				if k := v.shardOf(p); k >= 0 {
+					ks[k] = true
+					want[id] = true
+				}
+			}
+		case KindFile, KindSymbol, KindDoc:
+			if v.hasFile(p) {
+				files[p] = true
+				want[id] = true
+			}
+		}
+	}
+	out := map[string]*Page{}
+	pieces := map[string]*Piece{}
+	if err := v.filePieces(files, pieces); err != nil {
+		return nil, err
+	}
+	for _, pc := range pieces {
+		for i := range pc.Pages {
+			if want[pc.Pages[i].ID] {
+				out[pc.Pages[i].ID] = &pc.Pages[i]
+			}
+		}
+	}
+	for k := range ks {
+		pc, err := v.shardPiece(k)
+		if err != nil {
+			return nil, err
+		}
+		for i := range pc.Pages {
+			if want[pc.Pages[i].ID] {
+				p := pc.Pages[i]
+				out[p.ID] = &p
+			}
+		}
+	}
+	return out, nil
+}
+
+// FilePages returns the pages of file p (its file page, then its symbols
+// and doc sections in definition order), nil when the generation has no
+// such file.
+func (s *Snapshot) FilePages(p string) ([]Page, error) {
+	v, err := s.pageView()
+	if err != nil {
+		return nil, err
+	}
+	pieces := map[string]*Piece{}
+	if err := v.filePieces(map[string]bool{p: true}, pieces); err != nil {
+		return nil, err
+	}
+	if pc := pieces[p]; pc != nil {
+		return pc.Pages, nil
+	}
+	return nil, nil
+}
+
+// errViewStop ends a scan early.
+var errViewStop = errors.New("stop")
+
+// eachPage calls fn with every page of the generation, segment by
+// segment, decoding each (not kept in the cache beyond ViewCacheBytes):
+// the slow path of page views (a body hash searched for, a name matched
+// regardless of case). Module pages first, then each file segment's live
+// pages in its order.
+func (s *Snapshot) eachPage(fn func(*Page) error) error {
+	v, err := s.pageView()
+	if err != nil {
+		return err
+	}
+	for k := range v.shards {
+		pc, err := v.shardPiece(k)
+		if err != nil {
+			return err
+		}
+		for i := range pc.Pages {
+			if err := fn(&pc.Pages[i]); err != nil {
+				return err
+			}
+		}
+	}
+	for _, r := range v.refs {
+		sg, err := r.open()
+		if err != nil {
+			return err
+		}
+		// Decoded anew unless cached: a scan does not push out the
+		// segments later views will want.
+		var g *Graph
+		if sv := cachedView(sg.openSeg); sv != nil && sv.g != nil {
+			g = sv.g
+		} else if g, err = sg.graph(); err != nil {
+			return err
+		}
+		dead := false
+		for i := range g.Pages {
+			p := &g.Pages[i]
+			if p.Kind == KindFile {
+				dead = sg.dead[p.Path]
+			}
+			if dead {
+				continue
+			}
+			if err := fn(p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// pageOfID is the error of a page view asked for a page of no index.
+func pageOfID(id string) error { return fmt.Errorf("%w: %s", ErrNotFound, id) }
+
+// snapRefs is refPages over a snapshot's page views.
+type snapRefs struct{ v *snapView }
+
+func (r snapRefs) hasFile(p string) bool   { return r.v.hasFile(p) }
+func (r snapRefs) hasModule(d string) bool { return r.v.hasModule(d) }
+
+func (r snapRefs) filePages(p string) ([]Page, error) { return r.v.s.FilePages(p) }
+
+// eachNamePage reads the names (n/ keys) of every segment and the paths
+// of the files, not the pages: the symbols with a name and the files, the
+// pages it passes with no ID (SymbolID of their path and qualified name)
+// and with what matchName reads alone. A name of underscores only (the
+// qualified name pageQual gives a symbol with no name) reads every page.
+func (r snapRefs) eachNamePage(q string, fn func(*Page) error) error {
+	v := r.v
+	if base, _, _ := strings.Cut(q, "~"); strings.Trim(base, "_") == "" {
+		return v.s.eachPage(fn)
+	}
+	var p Page
+	for _, path := range v.paths {
+		p = Page{ID: FileID(path), Kind: KindFile, Title: path, Name: pathpkg.Base(path), Path: path, Test: walk.IsTest(path)}
+		if err := fn(&p); err != nil {
+			return err
+		}
+	}
+	for _, r := range v.refs {
+		sg, err := r.open()
+		if err != nil {
+			return err
+		}
+		stats, err := sg.cachedStats()
+		if err != nil {
+			return err
+		}
+		tests := make([]int8, len(stats)) // 0 unknown, 1 test, -1 not
+		err = sg.db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte("n/")})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				name := string(it.Item().Key()[2:])
+				err := it.Item().Value(func(val []byte) error {
+					d := dec{b: val}
+					for len(d.b) > 0 && d.err == nil {
+						ord, _, qual := d.uint(), d.uint(), d.str()
+						if d.err != nil || ord >= uint64(len(stats)) {
+							return nil
+						}
+						path := stats[ord].Path
+						if sg.dead[path] {
+							continue
+						}
+						if tests[ord] == 0 {
+							tests[ord] = -1
+							if walk.IsTest(path) {
+								tests[ord] = 1
+							}
+						}
+						p = Page{Kind: KindSymbol, Name: name, Qualified: qual, Path: path, Test: tests[ord] > 0}
+						if err := fn(&p); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nameCandidates looks names up (n/NAME) rather than reading pages. A
+// symbol's name ends its qualified name (but for the "~2" pageQual adds to
+// a repeated one): so a symbol whose qualified name is q or ends in "."+q,
+// or whose name is q's last part, has a name that is a suffix of q (or
+// of q without "~N"), or that ends in "."+q (a name holding dots: a
+// Clojure namespace, a CSS selector), which the names of the segments
+// holding dots (dottedNames) tell.
+func (r snapRefs) nameCandidates(q, name string) ([]Page, bool, error) {
+	v := r.v
+	qs := []string{q}
+	if i := strings.LastIndexByte(q, '~'); i > 0 {
+		qs = append(qs, q[:i])
+	}
+	seen := map[string]bool{}
+	var names []string
+	for _, s := range qs {
+		for i := range len(s) {
+			if n := s[i:]; !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	dotted, err := v.dottedNames()
+	if err != nil {
+		return nil, false, err
+	}
+	for _, dn := range dotted {
+		for _, s := range qs {
+			if !seen[dn] && strings.HasSuffix(dn, "."+s) {
+				seen[dn] = true
+				names = append(names, dn)
+			}
+		}
+	}
+	v.mu.Lock()
+	if v.world == nil {
+		v.world = newSegWorld(v.refs, v.paths, nil, nil, "")
+	}
+	w := v.world
+	v.mu.Unlock()
+	w.prefetch(names)
+	var out []Page
+	for _, n := range names {
+		for _, d := range w.Defs(n) {
+			out = append(out, Page{ID: d.ID, Kind: KindSymbol, Name: n, Qualified: d.Qualified, Path: d.Path, Lang: d.Lang,
+				Local: d.Local, Test: walk.IsTest(d.Path)})
+		}
+	}
+	for _, p := range v.paths {
+		if pathpkg.Base(p) == name {
+			out = append(out, Page{ID: FileID(p), Kind: KindFile, Title: p, Name: name, Path: p, Test: walk.IsTest(p)})
+		}
+	}
+	return out, false, nil
+}
+
+// dottedNames returns the symbol names holding a dot, of every file
+// segment (a scan of its n/ keys, once per stored segment).
+func (v *snapView) dottedNames() ([]string, error) {
+	var out []string
+	for _, r := range v.refs {
+		sg, err := r.open()
+		if err != nil {
+			return nil, err
+		}
+		ns, err := sg.dotted()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ns...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// dotted returns the names of the segment's n/ keys holding a dot.
+func (o *openSeg) dotted() ([]string, error) {
+	o.dottedOnce.Do(func() {
+		o.dottedErr = o.db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte("n/")})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				if k := it.Item().Key()[2:]; bytes.IndexByte(k, '.') >= 0 {
+					o.dottedNames = append(o.dottedNames, string(k))
+				}
+			}
+			return nil
+		})
+	})
+	return o.dottedNames, o.dottedErr
+}
+
+// PageSource reads pages by ID, without their edges: the whole graph
+// (*Graph), or a snapshot (*Snapshot), whose page views read only the
+// segments the IDs name. The notes' placement reads pages through it.
+type PageSource interface {
+	// PagesOf returns the pages ids name, by ID; IDs of no page are left
+	// out.
+	PagesOf(ids []string) (map[string]*Page, error)
+	// PagesWithBody returns, for each body hash want holds, the IDs of
+	// the pages with that BodyHash (a note's moved page).
+	PagesWithBody(want map[uint32]bool) (map[uint32][]string, error)
+}
+
+// PagesOf is PageSource's on the whole graph.
+func (g *Graph) PagesOf(ids []string) (map[string]*Page, error) {
+	out := make(map[string]*Page, len(ids))
+	for _, id := range ids {
+		if i, ok := g.Lookup(id); ok {
+			out[id] = &g.Pages[i]
+		}
+	}
+	return out, nil
+}
+
+// PagesWithBody is PageSource's on the whole graph.
+func (g *Graph) PagesWithBody(want map[uint32]bool) (map[uint32][]string, error) {
+	return pagesWithBody(want, func(fn func(*Page) error) error {
+		for i := range g.Pages {
+			if err := fn(&g.Pages[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// PagesWithBody is PageSource's: a read of every segment, one at a time
+// (a noted page gone from its place is looked for by its body).
+func (s *Snapshot) PagesWithBody(want map[uint32]bool) (map[uint32][]string, error) {
+	return pagesWithBody(want, s.eachPage)
+}
+
+func pagesWithBody(want map[uint32]bool, each func(func(*Page) error) error) (map[uint32][]string, error) {
+	out := map[uint32][]string{}
+	if len(want) == 0 {
+		return out, nil
+	}
+	err := each(func(p *Page) error {
+		if b := p.BodyHash; b != 0 && want[b] {
+			out[b] = append(out[b], p.ID)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,104 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
+)
+
+// TestNameCandidatesHoldEveryExactMatch holds that the names a page view
+// looks up (snapRefs.nameCandidates) find every page the whole graph
+// ranks 0–2 for a name (matchName falls back to reading every page only
+// when they find none), for names made of every symbol's name and
+// qualified name, their parts and suffixes.
+func TestNameCandidatesHoldEveryExactMatch(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "3")
+	for _, fx := range []string{"languages", "polyglot", "resolution"} {
+		root := walktest.CopyFixture(t, fx)
+		dir := t.TempDir()
+		if _, err := Build(t.Context(), BuildOptions{Root: root, IndexDir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		snap, err := OpenSnapshot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer snap.Close()
+		g, err := snap.Graph()
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := snap.pageView()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for i := range g.Pages {
+			p := &g.Pages[i]
+			if p.Kind != KindSymbol && p.Kind != KindFile {
+				continue
+			}
+			names = append(names, p.Name, p.Qualified)
+			for s := p.Qualified; ; {
+				j := strings.IndexAny(s, ".~ ")
+				if j < 0 {
+					break
+				}
+				s = s[j+1:]
+				names = append(names, s)
+			}
+		}
+		slices.Sort(names)
+		names = slices.Compact(names)
+		checked := 0
+		for _, name := range names {
+			if name == "" {
+				continue
+			}
+			q, qual, last := refName(name)
+			var want []string
+			for i := range g.Pages {
+				if r := nameRank(&g.Pages[i], q, qual, last, name, ""); r >= 0 && r < 3 {
+					want = append(want, g.Pages[i].ID)
+				}
+			}
+			cands, _, err := snapRefs{v}.nameCandidates(q, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for i := range cands {
+				if r := nameRank(&cands[i], q, qual, last, name, ""); r >= 0 && r < 3 {
+					got = append(got, cands[i].ID)
+				}
+			}
+			slices.Sort(want)
+			slices.Sort(got)
+			got = slices.Compact(got)
+			if !slices.Equal(want, got) {
+				t.Errorf("%s: name %q: candidates rank %v, the graph %v", fx, name, got, want)
+			}
+			checked++
+		}
+		t.Logf("%s: %d names", fx, checked)
+	}
+}
+
+// TestNearSimilarIsSimilarity holds the bounded similarity of near names
+// to similarity, on names near and far, of other cases and scripts.
+func TestNearSimilarIsSimilarity(t *testing.T) {
+	words := []string{"Invoice5001", "invoic5001", "INVOICE", "inv", "LoadWorker0", "loadworker", "worker", "x", "ab", "ba",
+		"ΣΊΣΥΦΟΣ", "σίσυφος", "naïve", "NAIVE", "url_for", "url_fro", "for_url", "a.b.c", "c.b.a", "", "\xff\xfe", "Ünïcödé"}
+	for _, q := range words {
+		n := newNearNames(q, "")
+		for _, name := range words {
+			want := similarity(strings.ToLower(q), strings.ToLower(name))
+			got, ok := n.similar(name)
+			if ok != (want >= 0.5) || ok && got != want {
+				t.Errorf("similar(%q, %q) = %v, %v; similarity %v", q, name, got, ok, want)
+			}
+		}
+	}
+}
