@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 )
@@ -11,10 +12,28 @@ import (
 // compares what it lists with the files of s: walk.Diff, with the files the
 // build that wrote s skipped or failed on left out of Added. The server's
 // freshness check and status both ask this, so they agree.
+//
+// Unless opt asks for the directories read (ListDirs), the sketch of the
+// walk that made s (walksketch.go) names the paths that may have changed,
+// as it does for a build, and only those are walked (ChangesIn): a stat of
+// each directory and file, where a walk reads every directory (100k files:
+// 0.3 s against 3.5 s of `status`).
 func (s *Snapshot) Changes(ctx context.Context, root string, opt walk.Options) (*walk.Changes, error) {
 	stats, err := s.Stats()
 	if err != nil {
 		return nil, err
+	}
+	if !opt.ListDirs && root == s.info.Root {
+		if sk, _ := loadSketch(s.Dir, s.Generation); sk != nil {
+			if paths, _, ok := sk.Since(ctx, root, buildWalk(opt), knownFiles(stats, s.Info())); ok {
+				if len(paths) == 0 {
+					return &walk.Changes{}, nil
+				}
+				if c, err := s.ChangesIn(ctx, root, opt, paths); !errors.Is(err, walk.ErrWalkAll) {
+					return c, err
+				}
+			}
+		}
 	}
 	listed, err := walk.Walk(ctx, root, buildWalk(opt))
 	if err != nil {

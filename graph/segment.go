@@ -99,6 +99,53 @@ func newSegWriter(dir string, id int, small bool) (*segWriter, error) {
 	return &segWriter{dir: dir, id: id, small: small, chunk: chunk}, nil
 }
 
+// partsKey holds the stored bytes of the segment's keys and values by
+// part (partOf), as JSON: what `status` shows of an index's size, read
+// without iterating every key of every segment (100k files: 1.3 s).
+const partsKey = "m/parts"
+
+// partOf is the part a key's bytes count in: a blob's name ("engine",
+// "graph", "facts", ... of x/NAME/..., a blob stored in chunks "names.0003"
+// counting as "names"), "names-by-key" for the n/ and r/ keys, "meta" for
+// the others.
+func partOf(k string) string {
+	switch {
+	case strings.HasPrefix(k, "x/"):
+		name, _, _ := strings.Cut(k[2:], "/")
+		name, _, _ = strings.Cut(name, ".")
+		return name
+	case strings.HasPrefix(k, "n/"), strings.HasPrefix(k, "r/"):
+		return "names-by-key"
+	}
+	return "meta"
+}
+
+// setParts adds the parts key (partsKey) to the writer's keys, in place of
+// one copied from another segment: its own bytes count in "meta".
+func (w *segWriter) setParts() {
+	parts := map[string]int64{}
+	kept := w.kvs[:0]
+	for _, kv := range w.kvs {
+		if kv.key == partsKey {
+			continue
+		}
+		parts[partOf(kv.key)] += int64(len(kv.key) + len(kv.val))
+		kept = append(kept, kv)
+	}
+	meta := parts["meta"]
+	var js []byte
+	for own := 0; ; {
+		parts["meta"] = meta + int64(len(partsKey)+own)
+		js, _ = json.Marshal(parts)
+		if len(js) == own {
+			break
+		}
+		own = len(js)
+	}
+	w.kvs = append(kept, segKV{partsKey, js})
+	w.bytes += int64(len(partsKey) + len(js))
+}
+
 // segWriterOptions are the Badger options of a segment of n keys and
 // bytes of keys and values. Segments compress in blocks (zstd): the name
 // keys are small values that compress well together; the blobs,
@@ -146,6 +193,7 @@ func (w *segWriter) setStats(stats []FileStat) error {
 // returns, and immutable from then on. Crash points: seg-written,
 // seg-synced, seg-closed, the segseal-* steps, seg-dir-synced.
 func (w *segWriter) commit() error {
+	w.setParts()
 	sd := segDir(w.dir, w.id)
 	opts := segWriterOptions(sd, len(w.kvs), w.bytes, w.chunk)
 	if w.fast {
@@ -233,6 +281,9 @@ type openSeg struct {
 	statErr  error
 
 	viewMu sync.Mutex // decodes its page view once at a time (view.go)
+
+	partsOnce sync.Once // its bytes by part (Snapshot.PartSizes)
+	parts     map[string]int64
 
 	dottedOnce  sync.Once // its names holding a dot (view.go)
 	dottedNames []string

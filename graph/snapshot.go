@@ -545,29 +545,37 @@ func (s *Snapshot) Blob(name string) ([]byte, error) {
 
 // PartSizes returns the stored bytes of each blob of the generation by
 // name ("engine", "graph", "facts", ...) summed over its segments, and of
-// their other keys under "meta": where an index's bytes go.
+// their other keys under "meta" (partOf): where an index's bytes go. A
+// segment's sizes are stored with it (partsKey); one written before they
+// were is counted once by iterating its keys.
 func (s *Snapshot) PartSizes() map[string]int64 {
 	out := map[string]int64{}
 	for _, sg := range s.segs {
-		_ = sg.db.View(func(txn *badger.Txn) error {
+		for name, n := range sg.partSizes() {
+			out[name] += n
+		}
+	}
+	return out
+}
+
+// partSizes returns the segment's bytes by part.
+func (o *openSeg) partSizes() map[string]int64 {
+	o.partsOnce.Do(func() {
+		if b, err := o.get(partsKey); err == nil && json.Unmarshal(b, &o.parts) == nil {
+			return
+		}
+		o.parts = map[string]int64{}
+		_ = o.db.View(func(txn *badger.Txn) error {
 			it := txn.NewIterator(badger.IteratorOptions{})
 			defer it.Close()
 			for it.Rewind(); it.Valid(); it.Next() {
 				k := string(it.Item().Key())
-				name := "meta"
-				switch {
-				case strings.HasPrefix(k, "x/"):
-					name, _, _ = strings.Cut(k[2:], "/")
-					name, _, _ = strings.Cut(name, ".") // the chunks of a blob stored in parts ("names.0003")
-				case strings.HasPrefix(k, "n/"), strings.HasPrefix(k, "r/"):
-					name = "names-by-key"
-				}
-				out[name] += it.Item().ValueSize() + int64(len(k))
+				o.parts[partOf(k)] += it.Item().ValueSize() + int64(len(k))
 			}
 			return nil
 		})
-	}
-	return out
+	})
+	return o.parts
 }
 
 // SizeBytes returns the bytes on disk of the live generation: its

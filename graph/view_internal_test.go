@@ -1,9 +1,16 @@
 package graph
 
 import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dgraph-io/badger/v4"
 
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
@@ -101,4 +108,72 @@ func TestNearSimilarIsSimilarity(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPartSizesStored holds every segment's stored part sizes (partsKey)
+// to what iterating its keys counts, in an index whose full build copied
+// segments (several batches: pass 2 copies a segment whose pieces stand
+// with its weights replaced) and after an edit.
+func TestPartSizesStored(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "4")
+	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "4")
+	root := walktest.CopyFixture(t, "polyglot")
+	dir := t.TempDir()
+	check := func() {
+		snap, err := OpenSnapshot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer snap.Close()
+		for _, sg := range snap.segs {
+			b, err := sg.get(partsKey)
+			if err != nil {
+				t.Fatalf("segment %d has no %s: %v", sg.id, partsKey, err)
+			}
+			counted := map[string]int64{}
+			_ = sg.db.View(func(txn *badger.Txn) error {
+				it := txn.NewIterator(badger.IteratorOptions{})
+				defer it.Close()
+				for it.Rewind(); it.Valid(); it.Next() {
+					k := string(it.Item().Key())
+					counted[partOf(k)] += it.Item().ValueSize() + int64(len(k))
+				}
+				return nil
+			})
+			var stored map[string]int64
+			if err := json.Unmarshal(b, &stored); err != nil {
+				t.Fatal(err)
+			}
+			if !maps.Equal(stored, counted) {
+				t.Errorf("segment %d: stored parts %v, counted %v", sg.id, stored, counted)
+			}
+		}
+	}
+	opt := BuildOptions{Root: root, IndexDir: dir,
+		Segment: func(g *Graph, _ []ExtLink) (map[string][]byte, error) {
+			return map[string][]byte{"x": []byte(fmt.Sprint(len(g.Pages)))}, nil
+		},
+		Weigh: func(segs []func(string) ([]byte, error)) (BlobsFunc, error) {
+			return func(blob func(string) ([]byte, error)) (map[string][]byte, error) {
+				b, err := blob("x")
+				return map[string][]byte{"x": append([]byte(fmt.Sprint(len(segs))), b...)}, err
+			}, nil
+		},
+	}
+	if _, err := Build(t.Context(), opt); err != nil {
+		t.Fatal(err)
+	}
+	check()
+	f := filepath.Join(root, "go", "inventory", "store.go")
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, append(b, "\n// Later is new.\nfunc Later() {}\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(t.Context(), opt); err != nil {
+		t.Fatal(err)
+	}
+	check()
 }
