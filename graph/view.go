@@ -218,18 +218,6 @@ func viewSize(v *segView) int64 {
 	return n
 }
 
-// has reports whether the segment holds key.
-func (o *openSeg) has(key string) (bool, error) {
-	err := o.db.View(func(txn *badger.Txn) error {
-		_, err := txn.Get([]byte(key))
-		return err
-	})
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
 // snapView is what a snapshot's page views share: its file segments with
 // their filters, the paths of its live files, and its module shards.
 type snapView struct {
@@ -301,11 +289,11 @@ func (v *snapView) liveSeg(p string) (*segRef, error) {
 			if err != nil {
 				return nil, err
 			}
-			found, err := sg.has(key)
+			stats, err := sg.cachedStats() // its files, in path order
 			if err != nil {
 				return nil, err
 			}
-			if found {
+			if _, found := slices.BinarySearchFunc(stats, p, func(st FileStat, p string) int { return strings.Compare(st.Path, p) }); found {
 				r = c
 				break
 			}
@@ -412,21 +400,40 @@ func pathSuffixes(p string) []string {
 	}
 }
 
-// referrers adds to files the live files with an edge to page id: of the
-// segments holding file path (live or replaced, "" for none) any; of the
-// others, those whose filter may hold one of keys and whose external
-// edges name id.
-func (v *snapView) referrers(id, path string, keys []string, files map[string]bool) error {
-	var live *segRef
-	if path != "" {
-		var err error
-		if live, err = v.liveSeg(path); err != nil {
-			return err
+// refTarget is a page whose referrers a view looks for: its ID, its
+// file's path ("" for a module page), and the filter keys (r/NAME,
+// i/KEY) of the files that may hold an edge to it.
+type refTarget struct {
+	id, path string
+	keys     []string
+}
+
+// referrers adds to files the live files with an edge to one of the pages
+// ts: of the segments holding a target's file (live or replaced) any; of
+// the others, those whose filter may hold one of a target's keys and
+// whose external edges name it. Each segment is asked once for all of
+// them.
+func (v *snapView) referrers(ts []refTarget, files map[string]bool) error {
+	lives := make([]*segRef, len(ts))
+	for k, t := range ts {
+		if t.path != "" {
+			var err error
+			if lives[k], err = v.liveSeg(t.path); err != nil {
+				return err
+			}
 		}
 	}
 	for _, r := range v.refs {
-		holds := path != "" && (r == live || r.dead[path])
-		if !holds && !slices.ContainsFunc(keys, r.filter.may) {
+		named := map[string]bool{} // targets whose IDs its external edges may name
+		var held []string          // targets whose file it holds
+		for k, t := range ts {
+			if t.path != "" && (lives[k] == r || r.dead[t.path]) {
+				held = append(held, t.id)
+			} else if slices.ContainsFunc(t.keys, r.filter.may) {
+				named[t.id] = true
+			}
+		}
+		if len(held) == 0 && len(named) == 0 {
 			continue
 		}
 		sg, err := r.open()
@@ -437,8 +444,10 @@ func (v *snapView) referrers(id, path string, keys []string, files map[string]bo
 		if err != nil {
 			return err
 		}
-		named := slices.ContainsFunc(sv.ext, func(x extEdge) bool { return x.Out && x.ID == id })
-		if !named && !holds {
+		for _, id := range held {
+			named[id] = true
+		}
+		if len(held) == 0 && !slices.ContainsFunc(sv.ext, func(x extEdge) bool { return x.Out && named[x.ID] }) {
 			continue
 		}
 		if sv, err = sg.view(true); err != nil {
@@ -447,7 +456,7 @@ func (v *snapView) referrers(id, path string, keys []string, files map[string]bo
 		g := sv.g
 		// The file page of each page of g, found by a backward scan once.
 		var owner []int32
-		ownerOf := func(i uint32) string {
+		add := func(i uint32) {
 			if owner == nil {
 				owner = make([]int32, len(g.Pages))
 				cur := int32(-1)
@@ -459,21 +468,18 @@ func (v *snapView) referrers(id, path string, keys []string, files map[string]bo
 				}
 			}
 			if int(i) >= len(owner) || owner[i] < 0 {
-				return ""
+				return
 			}
-			return g.Pages[owner[i]].Path
-		}
-		add := func(i uint32) {
-			if p := ownerOf(i); p != "" && !sg.dead[p] {
+			if p := g.Pages[owner[i]].Path; !sg.dead[p] {
 				files[p] = true
 			}
 		}
 		for _, x := range sv.ext {
-			if x.Out && x.ID == id {
+			if x.Out && named[x.ID] {
 				add(x.Local)
 			}
 		}
-		if holds {
+		for _, id := range held {
 			if t, ok := g.Lookup(id); ok {
 				for _, e := range g.In(t, 0, true) {
 					add(e.From)
@@ -546,6 +552,7 @@ func (s *Snapshot) Neighbourhood(ids []string) (*Graph, error) {
 			files[p] = true
 		}
 	}
+	var ts []refTarget
 	for _, id := range ids {
 		kind, p, _, err := ParseID(id)
 		if err != nil {
@@ -577,9 +584,7 @@ func (s *Snapshot) Neighbourhood(ids []string) (*Graph, error) {
 				keys = append(keys, "i/"+keyDirSfx+sfx)
 			}
 			keys = append(keys, "i/"+keyDir+p)
-			if err := v.referrers(id, "", keys, files); err != nil {
-				return nil, err
-			}
+			ts = append(ts, refTarget{id: id, keys: keys})
 		case KindFile, KindSymbol, KindDoc:
 			pc := pieces[p]
 			if pc == nil {
@@ -607,10 +612,11 @@ func (s *Snapshot) Neighbourhood(ids []string) (*Graph, error) {
 					keys = append(keys, "r/"+n)
 				}
 			}
-			if err := v.referrers(id, p, keys, files); err != nil {
-				return nil, err
-			}
+			ts = append(ts, refTarget{id: id, path: p, keys: keys})
 		}
+	}
+	if err := v.referrers(ts, files); err != nil {
+		return nil, err
 	}
 	if err := v.filePieces(files, pieces); err != nil {
 		return nil, err

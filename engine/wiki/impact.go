@@ -145,13 +145,15 @@ type Impact struct {
 
 // ImpactOf returns the impact of changing the page ref names (ResolveRef;
 // base as there). A file or module page stands for the definitions it
-// contains (a module's files' definitions, not its sub-modules').
+// contains (a module's files' definitions, not its sub-modules'). It reads
+// the pages the walk reaches, level by level (graph.Snapshot's
+// Neighbourhood), not the whole graph.
 func ImpactOf(snap *graph.Snapshot, ref, base string, opt ImpactOptions) (*Impact, error) {
 	id, err := ResolveRef(snap, ref, base)
 	if err != nil {
 		return nil, err
 	}
-	g, err := snap.Graph()
+	g, err := snap.Neighbourhood([]string{id})
 	if err != nil {
 		return nil, err
 	}
@@ -167,10 +169,22 @@ func ImpactOf(snap *graph.Snapshot, ref, base string, opt ImpactOptions) (*Impac
 	if k := g.Pages[i].Kind; k == graph.KindFile || k == graph.KindModule {
 		seeds = append(seeds, contained(g, i)...)
 	}
-	im := impactFrom(g, seeds, opt)
+	im, err := impactFrom(snap.Neighbourhood, idsOf(g, seeds), opt)
+	if err != nil {
+		return nil, err
+	}
 	im.Target = id
 	im.pack(opt.budget())
 	return im, nil
+}
+
+// idsOf returns the IDs of pages ps of g.
+func idsOf(g *graph.Graph, ps []uint32) []string {
+	out := make([]string, len(ps))
+	for k, i := range ps {
+		out[k] = g.Pages[i].ID
+	}
+	return out
 }
 
 // contained returns the pages i contains, transitively, without entering
@@ -192,53 +206,70 @@ func contained(g *graph.Graph, i uint32) []uint32 {
 	return out
 }
 
-// impactFrom walks the referrers of seeds breadth-first.
-func impactFrom(g *graph.Graph, seeds []uint32, opt ImpactOptions) *Impact {
+// impactFrom walks the referrers of seeds (page IDs) breadth-first.
+// around returns a graph holding the pages of ids, all their edges and
+// their neighbours' pages (graph.Snapshot.Neighbourhood; a whole graph
+// does too).
+func impactFrom(around func(ids []string) (*graph.Graph, error), seeds []string, opt ImpactOptions) (*Impact, error) {
 	depth := opt.depth()
 	im := &Impact{Depth: depth, Levels: []ImpactLevel{}, Targets: ImpactList{Pages: []ImpactPage{}}, Tests: ImpactList{Pages: []ImpactPage{}},
 		Files: ImpactFiles{Files: []ImpactFile{}}, Check: opt.CheckHint}
-	seen, looseSeen := map[uint32]bool{}, map[uint32]bool{}
+	seen, looseSeen := map[string]bool{}, map[string]bool{}
 	files := map[string]*ImpactFile{}
-	addFile := func(p *graph.Page, d int) {
-		path := p.Path
-		if p.Kind == graph.KindModule || path == "" {
+	addFile := func(ip *ImpactPage, d int) {
+		path := ip.Path
+		if ip.Kind == graph.KindModule.String() || path == "" {
 			return
 		}
 		f := files[path]
 		if f == nil {
-			f = &ImpactFile{Path: path, Depth: d, Test: p.Test}
+			f = &ImpactFile{Path: path, Depth: d, Test: ip.Test}
 			files[path] = f
 		}
 		f.Pages++
 		f.Depth = min(f.Depth, d)
 	}
-	var frontier []uint32
+	g, err := around(seeds)
+	if err != nil {
+		return nil, err
+	}
+	var frontier []string
 	for _, s := range seeds {
-		if seen[s] {
+		i, ok := g.Lookup(s)
+		if seen[s] || !ok {
 			continue
 		}
 		seen[s] = true
 		frontier = append(frontier, s)
-		im.Targets.Pages = append(im.Targets.Pages, impactPage(g, s, 0, nil))
-		addFile(&g.Pages[s], 0)
+		ip := impactPage(g, i, 0, nil)
+		im.Targets.Pages = append(im.Targets.Pages, ip)
+		addFile(&ip, 0)
 	}
 	for d := 1; d <= depth+1 && len(frontier) > 0; d++ {
-		var next []uint32
+		if g, err = around(frontier); err != nil {
+			return nil, err
+		}
+		var next []string
 		var level []ImpactPage
-		for _, p := range frontier {
+		for _, id := range frontier {
+			p, ok := g.Lookup(id)
+			if !ok {
+				continue
+			}
 			for _, e := range g.In(p, graph.References, false) {
-				if seen[e.From] {
+				from := g.Pages[e.From].ID
+				if seen[from] {
 					continue
 				}
 				if e.Attr.Loose() && !opt.Loose {
-					if d == 1 && !looseSeen[e.From] {
-						looseSeen[e.From] = true
+					if d == 1 && !looseSeen[from] {
+						looseSeen[from] = true
 						im.LooseLeftOut++
 					}
 					continue
 				}
-				seen[e.From] = true
-				next = append(next, e.From)
+				seen[from] = true
+				next = append(next, from)
 				level = append(level, impactPage(g, e.From, d, &g.Pages[p]))
 			}
 		}
@@ -249,7 +280,7 @@ func impactFrom(g *graph.Graph, seeds []uint32, opt ImpactOptions) *Impact {
 		sortImpact(level)
 		lv := ImpactLevel{Depth: d, ImpactList: ImpactList{Pages: []ImpactPage{}}}
 		for _, ip := range level {
-			addFile(&g.Pages[idx(g, ip.ID)], d)
+			addFile(&ip, d)
 			if ip.Test {
 				im.Tests.Pages = append(im.Tests.Pages, ip)
 				continue
@@ -283,12 +314,7 @@ func impactFrom(g *graph.Graph, seeds []uint32, opt ImpactOptions) *Impact {
 	if len(im.Files.Files) > MaxImpactShown {
 		im.Files.Files = im.Files.Files[:MaxImpactShown]
 	}
-	return im
-}
-
-func idx(g *graph.Graph, id string) uint32 {
-	i, _ := g.Lookup(id)
-	return i
+	return im, nil
 }
 
 func impactPage(g *graph.Graph, i uint32, d int, via *graph.Page) ImpactPage {
@@ -536,12 +562,19 @@ func ImpactOfDiff(ctx context.Context, snap *graph.Snapshot, root, base string, 
 	if err != nil {
 		return nil, err
 	}
-	g, err := snap.Graph()
+	ids := make([]string, len(changed))
+	for i, c := range changed {
+		ids[i] = graph.FileID(c.Path)
+	}
+	g, err := snap.Neighbourhood(ids) // the changed files' pages
 	if err != nil {
 		return nil, err
 	}
 	seeds := mapChanges(g, snap, root, changed)
-	im := impactFrom(g, seeds, opt)
+	im, err := impactFrom(snap.Neighbourhood, idsOf(g, seeds), opt)
+	if err != nil {
+		return nil, err
+	}
 	im.DiffBase = base
 	im.ChangedTotal = len(changed)
 	for i := range changed {

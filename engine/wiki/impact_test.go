@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -306,5 +307,53 @@ func TestImpactDiffSubdir(t *testing.T) {
 	}
 	if len(im.Changed) != 1 || im.Changed[0].Path != "core/core.go" || !slices.Equal(ids(im.Targets.Pages), []string{"symbol:core/core.go#Base"}) {
 		t.Errorf("changed %+v targets %v", im.Changed, ids(im.Targets.Pages))
+	}
+}
+
+// TestImpactReadsViewsAsGraph holds the impact of every page of an index
+// in small segments and module shards, read level by level from page
+// views (ImpactOf), to the impact the whole graph gives, with and without
+// loose references.
+func TestImpactReadsViewsAsGraph(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "3")
+	was := graph.ModuleShardPages
+	graph.ModuleShardPages = 2
+	t.Cleanup(func() { graph.ModuleShardPages = was })
+	for _, fx := range []string{"polyglot", "resolution"} {
+		snap, _ := graphtest.BuildFixture(t, fx, graph.BuildOptions{})
+		g, err := snap.Graph()
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := func([]string) (*graph.Graph, error) { return g, nil }
+		reached := 0
+		for i := range g.Pages {
+			for _, loose := range []bool{false, true} {
+				opt := ImpactOptions{Loose: loose, Depth: 4}
+				got, err := ImpactOf(snap, g.Pages[i].ID, "", opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				seeds := []uint32{uint32(i)}
+				if k := g.Pages[i].Kind; k == graph.KindFile || k == graph.KindModule {
+					seeds = append(seeds, contained(g, uint32(i))...)
+				}
+				want, err := impactFrom(whole, idsOf(g, seeds), opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want.Target = g.Pages[i].ID
+				want.pack(opt.budget())
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: impact of %s (loose %v):\n  views %+v\n  graph %+v", fx, g.Pages[i].ID, loose, got, want)
+				}
+				if len(got.Levels) > 1 {
+					reached++
+				}
+			}
+		}
+		if reached == 0 {
+			t.Fatalf("%s: no impact went past depth 1: the test compared nothing deep", fx)
+		}
 	}
 }
