@@ -7,7 +7,10 @@ JSON-RPC 2.0 over the server's stdin/stdout (initialize, notifications/
 initialized, tools/call wiki_query) and prints one JSON object on stdout.
 
   mcpbench.py BIN TREE queries [--n 120]   open + first answer, then N queries:
-                                          p50/p99 round trip, server VmRSS/VmHWM
+                                          p50/p99 round trip, server VmRSS/VmHWM;
+                                          then (--pages 40) wiki_page and
+                                          wiki_related of page IDs from the
+                                          answers: first call, p50/p99, RSS
   mcpbench.py BIN TREE saved [--trials 3]  a function with a unique name appended
                                           to a file while the server idles: time
                                           until wiki_query returns it (polled
@@ -132,7 +135,7 @@ class Server:
             with open(f"/proc/{self.proc.pid}/status") as f:
                 for line in f:
                     k, _, v = line.partition(":")
-                    if k in ("VmRSS", "VmHWM"):
+                    if k in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
                         out[k] = int(v.split()[0])  # kB
         except OSError:
             pass
@@ -221,20 +224,51 @@ def cmd_queries(a):
         if first.get("isError"):
             fail("the first wiki_query was an error: " + text_of(first)[:300])
         times, empty, errors = [], 0, 0
+        ids = []  # the answers' page IDs, as an agent drills into them
         for i, q in enumerate(qs[1:]):
             dt, res = srv.query(q)
             times.append(dt * 1000)
             errors += bool(res.get("isError"))
             empty += not results_of(res)
+            ids += [r["id"] for r in results_of(res)[:2] if r.get("id") and r.get("kind") != "memory"]
         st = srv.status()
-        print(json.dumps({"open_first_ms": round(open_first * 1000, 1), "n": len(times),
-                          "p50_ms": round(pct(times, 50), 2), "p99_ms": round(pct(times, 99), 2),
-                          "max_ms": round(max(times), 2), "errors": errors, "empty": empty,
-                          "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM")}))
+        out = {"open_first_ms": round(open_first * 1000, 1), "n": len(times),
+               "p50_ms": round(pct(times, 50), 2), "p99_ms": round(pct(times, 99), 2),
+               "max_ms": round(max(times), 2), "errors": errors, "empty": empty,
+               "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM"), "anon_kb": st.get("RssAnon"), "file_kb": st.get("RssFile")}
+        if a.pages > 0:
+            out["pages"] = page_views(srv, ids, a.pages)
+        print(json.dumps(out))
         for ms, i in sorted(((t, i) for i, t in enumerate(times)), reverse=True)[:a.slowest]:
             print(f"{ms:8.2f} ms  #{i + 1:<4} {qs[i + 1]}", file=sys.stderr)
     finally:
         srv.close()
+
+
+def page_views(srv, ids, n):
+    """wiki_page, then wiki_related, of n distinct page IDs from the answers:
+    the first call's time, p50/p99 of each tool, and the server's RSS after."""
+    seen, pick = set(), []
+    for i in ids:
+        if i not in seen:
+            seen.add(i)
+            pick.append(i)
+    pick = pick[:n]
+    out = {"n": len(pick), "errors": 0}
+    for tool in ("wiki_page", "wiki_related"):
+        times = []
+        for i in pick:
+            t0 = time.monotonic()
+            res = srv.request("tools/call", {"name": tool, "arguments": {"page_id": i}})
+            times.append((time.monotonic() - t0) * 1000)
+            out["errors"] += bool(res.get("isError"))
+        if times:
+            out[tool] = {"first_ms": round(times[0], 1), "p50_ms": round(pct(times, 50), 2),
+                         "p99_ms": round(pct(times, 99), 2)}
+    st = srv.status()
+    out["rss_kb"], out["hwm_kb"] = st.get("VmRSS"), st.get("VmHWM")
+    out["anon_kb"], out["file_kb"] = st.get("RssAnon"), st.get("RssFile")
+    return out
 
 
 def appended(path, name):
@@ -312,6 +346,8 @@ def main():
     ap.add_argument("tree", help="the repository (the server runs there)")
     ap.add_argument("mode", choices=["queries", "saved", "noindex"])
     ap.add_argument("--n", type=int, default=120, help="queries after the first (queries)")
+    ap.add_argument("--pages", type=int, default=40,
+                    help="then wiki_page and wiki_related of this many page IDs from the answers (queries; 0: none)")
     ap.add_argument("--trials", type=int, default=3, help="files saved (saved)")
     ap.add_argument("--idle", type=float, default=5, help="seconds idle before each save (saved)")
     ap.add_argument("--timeout", type=float, default=900, help="give up after this many seconds (saved)")

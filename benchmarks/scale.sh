@@ -282,6 +282,16 @@ rows += [
     ("wiki_query over stdio MCP: p50 / p99 (open + first answer)",
      f"{m['p50_ms']:.1f} ms / {m['p99_ms']:.1f} ms ({ms(m['open_first_ms'] / 1000)}; {m['n']} queries, {m['empty']} empty, {m['errors']} errors)"),
     (f"server RSS after {queries} queries", f"{mb(m['rss_kb'])} (peak {mb(m['hwm_kb'])})"),
+]
+pv = m.get("pages")
+if pv and pv.get("wiki_page"):
+    pg, rl = pv["wiki_page"], pv["wiki_related"]
+    rows += [
+        (f"wiki_page / wiki_related of {pv['n']} IDs from those answers: first call; p50 / p99",
+         f"{pg['first_ms']:.0f} ms; {pg['p50_ms']:.1f} / {pg['p99_ms']:.1f} ms — {rl['first_ms']:.0f} ms; {rl['p50_ms']:.1f} / {rl['p99_ms']:.1f} ms ({pv['errors']} errors)"),
+        ("server RSS after those page views", f"{mb(pv['rss_kb'])} (peak {mb(pv['hwm_kb'])})"),
+    ]
+rows += [
     (f"server RSS after the {saves} saves above (rebuilt in process)", f"{mb(s['rss_kb'])} (peak {mb(s['hwm_kb'])})"),
 ]
 print(f"| corpus | what | measured |\n| --- | --- | --- |")

@@ -20,13 +20,19 @@ import (
 // pages would only be paged out. On kernels without it (before 5.4), or
 // where the mappings cannot be listed, it does nothing.
 func (s *Snapshot) ReleaseMapped() {
-	b, err := os.ReadFile("/proc/self/maps")
-	if err != nil {
-		return
-	}
 	var dirs []string
 	for _, sg := range s.segs {
 		dirs = append(dirs, sg.dir)
+	}
+	releaseMapped(dirs)
+}
+
+// releaseMapped is ReleaseMapped of the tables of the segment folders
+// dirs (a page view's decoded segments: view.go).
+func releaseMapped(dirs []string) {
+	b, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return
 	}
 	for _, r := range tableRanges(string(b), dirs) {
 		if _, _, errno := unix.Syscall(unix.SYS_MADVISE, uintptr(r[0]), uintptr(r[1]-r[0]), unix.MADV_PAGEOUT); errno == unix.EINVAL {

@@ -55,7 +55,7 @@ import (
 
 // ViewCacheBytes bounds, roughly, the memory of the decoded segments page
 // views keep for later views (all snapshots of the process together).
-var ViewCacheBytes int64 = 48 << 20
+var ViewCacheBytes int64 = 16 << 20
 
 // segView is what page views keep of a stored segment: its external
 // edges; once a view needed them, its pages and own edges (a file
@@ -166,6 +166,7 @@ func (sg *segment) view(pages bool) (*segView, error) {
 		viewDecodes.graphs++
 		viewDecodes.Unlock()
 	}
+	releaseMapped([]string{sg.dir}) // the table pages the decoding read
 	v.size = viewSize(v)
 	keepView(o, v)
 	return v, nil
@@ -183,6 +184,7 @@ func (sg *segment) moduleView() (*Piece, error) {
 	if err != nil {
 		return nil, err
 	}
+	releaseMapped([]string{sg.dir})
 	viewDecodes.Lock()
 	viewDecodes.modules++
 	viewDecodes.Unlock()
