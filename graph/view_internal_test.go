@@ -177,3 +177,99 @@ func TestPartSizesStored(t *testing.T) {
 	}
 	check()
 }
+
+// TestPassTwoKeepsEqualsResolving builds the fixtures in batches of two
+// and three files (many partial generations, a pass 2 over most
+// segments) with pass 2 keeping the batches no later one can change
+// (stand.go) and resolving every one again, and requires the same graph
+// and counts, and some segments kept.
+func TestPassTwoKeepsEqualsResolving(t *testing.T) {
+	// A tree where a later batch changes an earlier one's references only
+	// through one tier each: a definition in the referring file's own
+	// directory (Go: m/x.go, then m/z.go), in a directory it imports (TS:
+	// d/sub/x.ts imports ../a, then d/z.ts), and one whose qualified name
+	// continues the reference's qualifier (Python: Store.create, then
+	// z/store.py). Each name has two definitions in the batches before,
+	// so that the unique-anywhere tier sees none of them; and an import of
+	// a directory that appears later (Go without go.mod: g/x.go imports
+	// zz/util).
+	tiers := t.TempDir()
+	walktest.WriteTree(t, tiers, map[string]string{
+		"a1/h.go": "package a1\n\nfunc Helper() {}\n", "a2/h.go": "package a2\n\nfunc Helper() {}\n",
+		"m/x.go": "package m\n\nfunc X() { Helper() }\n", "m/z.go": "package m\n\nfunc Helper() {}\n",
+		"b1/h.ts": "export function helper() {}\n", "b2/h.ts": "export function helper() {}\n",
+		"d/a.ts": "export function a() {}\n", "d/sub/x.ts": "import { a } from \"../a\";\nexport function x() { a(); helper(); }\n",
+		"d/z.ts": "export function helper() {}\n",
+		"c1/s.py": "class Shop:\n    def create(self):\n        pass\n", "c2/s.py": "class Shelf:\n    def create(self):\n        pass\n",
+		"p/x.py": "def x():\n    Store.create()\n", "z/store.py": "class Store:\n    def create(self):\n        pass\n",
+		// A package that appears later (no go.mod: an import path is a
+		// directory of the tree, HasDir).
+		"a1/f.go": "package a1\n\nfunc F() {}\n", "a2/f.go": "package a2\n\nfunc F() {}\n",
+		"g/x.go": "package g\n\nimport \"zz/util\"\n\nfunc G() { util.F() }\n", "zz/util/f.go": "package util\n\nfunc F() {}\n",
+	})
+	// An import of another module's package whose path a directory that
+	// appears later ends with (DirWithSuffix).
+	suffix := t.TempDir()
+	walktest.WriteTree(t, suffix, map[string]string{
+		"go.mod":  "module example.com/m\n\ngo 1.22\n",
+		"a1/f.go": "package a1\n\nfunc F() {}\n", "a2/f.go": "package a2\n\nfunc F() {}\n",
+		"b/x.go":       "package b\n\nimport \"other.org/lib/zz/util\"\n\nfunc B() { util.F() }\n",
+		"zz/util/f.go": "package util\n\nfunc F() {}\n",
+	})
+	kept := 0
+	fixtures := []string{"tiers", "suffix", "polyglot", "resolution", "languages", "symbols"}
+	if testing.Short() {
+		fixtures = fixtures[:4]
+	}
+	for _, fx := range fixtures {
+		for _, batch := range []string{"1", "2", "3"} {
+			var root string
+			switch fx {
+			case "tiers":
+				root = tiers
+			case "suffix":
+				root = suffix
+			default:
+				if batch == "1" {
+					continue
+				}
+				root = walktest.CopyFixture(t, fx)
+			}
+			t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", batch)
+			t.Setenv("WIKITOOLKIT_SEGMENT_FILES", batch)
+			build := func(all string) (*Graph, *BuildInfo) {
+				t.Setenv("WIKITOOLKIT_PASS2_RESOLVE_ALL", all)
+				dir := t.TempDir()
+				info, err := Build(t.Context(), BuildOptions{Root: root, IndexDir: dir, Full: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				snap, err := OpenSnapshot(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer snap.Close()
+				g, err := snap.Graph()
+				if err != nil {
+					t.Fatal(err)
+				}
+				return g, info
+			}
+			before := keptSegments.Load()
+			g1, i1 := build("0")
+			k := int(keptSegments.Load() - before)
+			g2, i2 := build("1")
+			if !slices.EqualFunc(g1.Pages, g2.Pages, func(a, b Page) bool { return fmt.Sprint(a) == fmt.Sprint(b) }) || !slices.Equal(g1.Edges(), g2.Edges()) {
+				t.Fatalf("%s in batches of %s: the graph kept differs from the graph resolved again", fx, batch)
+			}
+			if !maps.Equal(i1.Pages, i2.Pages) || !maps.Equal(i1.Edges, i2.Edges) || i1.Files != i2.Files {
+				t.Fatalf("%s in batches of %s: counts %v %v, resolved again %v %v", fx, batch, i1.Pages, i1.Edges, i2.Pages, i2.Edges)
+			}
+			t.Logf("%s in batches of %s: %d segments kept", fx, batch, k)
+			kept += k
+		}
+	}
+	if kept == 0 {
+		t.Fatal("pass 2 kept no segment: the test compared nothing")
+	}
+}
