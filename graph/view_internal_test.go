@@ -199,7 +199,7 @@ func TestPassTwoKeepsEqualsResolving(t *testing.T) {
 		"m/x.go": "package m\n\nfunc X() { Helper() }\n", "m/z.go": "package m\n\nfunc Helper() {}\n",
 		"b1/h.ts": "export function helper() {}\n", "b2/h.ts": "export function helper() {}\n",
 		"d/a.ts": "export function a() {}\n", "d/sub/x.ts": "import { a } from \"../a\";\nexport function x() { a(); helper(); }\n",
-		"d/z.ts": "export function helper() {}\n",
+		"d/z.ts":  "export function helper() {}\n",
 		"c1/s.py": "class Shop:\n    def create(self):\n        pass\n", "c2/s.py": "class Shelf:\n    def create(self):\n        pass\n",
 		"p/x.py": "def x():\n    Store.create()\n", "z/store.py": "class Store:\n    def create(self):\n        pass\n",
 		// A package that appears later (no go.mod: an import path is a
