@@ -629,12 +629,9 @@ func (s *Snapshot) PageIDs(prefix string, limit int) []string {
 	case "symbol", "doc":
 		// The files whose pages' IDs may start with prefix, in path order
 		// (their IDs' order), until limit are found.
-		path, _, hash := strings.Cut(rest, "#")
+		path, _, _ := strings.Cut(rest, "#") // a path may hold "#" too
 		i, _ := slices.BinarySearch(v.paths, path)
 		for ; i < len(v.paths) && strings.HasPrefix(v.paths[i], path) && len(out) < limit; i++ {
-			if hash && v.paths[i] != path {
-				break
-			}
 			pages, err := s.FilePages(v.paths[i])
 			if err != nil {
 				return nil

@@ -492,6 +492,38 @@ func (v *snapView) referrers(ts []refTarget, files map[string]bool) error {
 	return nil
 }
 
+// pagePaths returns the kind of page id and where it may be: for a
+// module page its directory, for a file's, a symbol's or a doc section's
+// the live files it may belong to (a path may hold "#": each cut of a
+// symbol's or section's ID before a "#" that names a live file). None
+// for an ID of no page.
+func (v *snapView) pagePaths(id string) (Kind, []string) {
+	kind, p, _, err := ParseID(id)
+	if err != nil {
+		return kind, nil
+	}
+	switch kind {
+	case KindModule:
+		if v.hasModule(p) {
+			return kind, []string{p}
+		}
+	case KindFile:
+		if v.hasFile(p) {
+			return kind, []string{p}
+		}
+	case KindSymbol, KindDoc:
+		rest := id[len(kind.String())+1:]
+		var out []string
+		for j := range len(rest) {
+			if rest[j] == '#' && v.hasFile(rest[:j]) {
+				out = append(out, rest[:j])
+			}
+		}
+		return kind, out
+	}
+	return kind, nil
+}
+
 // Neighbourhood returns a graph holding the pages ids name, every page
 // with an edge to or from one of them, and all of those edges: its
 // Record of each of ids (Lookup, then Record) is the whole graph's. IDs
@@ -504,17 +536,11 @@ func (s *Snapshot) Neighbourhood(ids []string) (*Graph, error) {
 	files := map[string]bool{}
 	dirs := map[string]bool{}
 	for _, id := range ids {
-		kind, p, _, err := ParseID(id)
-		if err != nil {
-			continue
-		}
-		switch kind {
-		case KindModule:
-			if v.hasModule(p) {
+		kind, ps := v.pagePaths(id)
+		for _, p := range ps {
+			if kind == KindModule {
 				dirs[p] = true
-			}
-		case KindFile, KindSymbol, KindDoc:
-			if v.hasFile(p) {
+			} else {
 				files[p] = true
 			}
 		}
@@ -543,78 +569,20 @@ func (s *Snapshot) Neighbourhood(ids []string) (*Graph, error) {
 	}
 	// The neighbours of each page, and the files with edges into it.
 	target := func(to string) {
-		kind, p, _, err := ParseID(to)
-		if err != nil {
-			return
-		}
-		switch kind {
-		case KindModule:
-			dirs[p] = true
-		case KindFile, KindSymbol, KindDoc:
-			files[p] = true
+		kind, ps := v.pagePaths(to)
+		for _, p := range ps {
+			if kind == KindModule {
+				dirs[p] = true
+			} else {
+				files[p] = true
+			}
 		}
 	}
 	var ts []refTarget
 	for _, id := range ids {
-		kind, p, _, err := ParseID(id)
-		if err != nil {
-			continue
-		}
-		switch kind {
-		case KindModule:
-			pc := shards[v.shardOf(p)]
-			if pc == nil {
-				continue
-			}
-			i := slices.IndexFunc(pc.Pages, func(pg Page) bool { return pg.ID == id })
-			if i < 0 {
-				continue
-			}
-			for _, e := range pc.Edges {
-				if e.From == uint32(i) {
-					target(e.To)
-				}
-			}
-			if p != "." {
-				dirs[dirOf(p)] = true // the parent's contains edge
-			}
-			for _, f := range v.filesIn(p) {
-				files[f] = true // FromModule edges
-			}
-			var keys []string
-			for _, sfx := range pathSuffixes(p) {
-				keys = append(keys, "i/"+keyDirSfx+sfx)
-			}
-			keys = append(keys, "i/"+keyDir+p)
-			ts = append(ts, refTarget{id: id, keys: keys})
-		case KindFile, KindSymbol, KindDoc:
-			pc := pieces[p]
-			if pc == nil {
-				continue
-			}
-			i := slices.IndexFunc(pc.Pages, func(pg Page) bool { return pg.ID == id })
-			if i < 0 {
-				continue
-			}
-			for _, e := range pc.Edges {
-				if e.From == uint32(i) {
-					target(e.To)
-				}
-			}
-			var keys []string
-			switch kind {
-			case KindFile:
-				dirs[dirOf(p)] = true // FromModule
-				for _, sfx := range pathSuffixes(p) {
-					keys = append(keys, "i/"+keyFileSfx+sfx)
-				}
-				keys = append(keys, "i/"+keyFile+p)
-			case KindSymbol:
-				if n := pc.Pages[i].Name; n != "" {
-					keys = append(keys, "r/"+n)
-				}
-			}
-			ts = append(ts, refTarget{id: id, path: p, keys: keys})
+		kind, ps := v.pagePaths(id)
+		for _, p := range ps {
+			ts = v.around(id, kind, p, pieces, shards, files, dirs, target, ts)
 		}
 	}
 	if err := v.referrers(ts, files); err != nil {
@@ -627,6 +595,70 @@ func (s *Snapshot) Neighbourhood(ids []string) (*Graph, error) {
 		return nil, err
 	}
 	return assembleView(shards, pieces), nil
+}
+
+// around adds to files and dirs (through target) the places of the
+// neighbours of page id, of kind, in file or directory p, and returns ts
+// with the search for its referrers.
+func (v *snapView) around(id string, kind Kind, p string, pieces map[string]*Piece, shards map[int]*Piece, files, dirs map[string]bool,
+	target func(string), ts []refTarget) []refTarget {
+	switch kind {
+	case KindModule:
+		pc := shards[v.shardOf(p)]
+		if pc == nil {
+			return ts
+		}
+		i := slices.IndexFunc(pc.Pages, func(pg Page) bool { return pg.ID == id })
+		if i < 0 {
+			return ts
+		}
+		for _, e := range pc.Edges {
+			if e.From == uint32(i) {
+				target(e.To)
+			}
+		}
+		if p != "." {
+			dirs[dirOf(p)] = true // the parent's contains edge
+		}
+		for _, f := range v.filesIn(p) {
+			files[f] = true // FromModule edges
+		}
+		var keys []string
+		for _, sfx := range pathSuffixes(p) {
+			keys = append(keys, "i/"+keyDirSfx+sfx)
+		}
+		keys = append(keys, "i/"+keyDir+p)
+		ts = append(ts, refTarget{id: id, keys: keys})
+	case KindFile, KindSymbol, KindDoc:
+		pc := pieces[p]
+		if pc == nil {
+			return ts
+		}
+		i := slices.IndexFunc(pc.Pages, func(pg Page) bool { return pg.ID == id })
+		if i < 0 {
+			return ts
+		}
+		for _, e := range pc.Edges {
+			if e.From == uint32(i) {
+				target(e.To)
+			}
+		}
+		var keys []string
+		switch kind {
+		case KindFile:
+			dirs[dirOf(p)] = true // FromModule
+			for _, sfx := range pathSuffixes(p) {
+				keys = append(keys, "i/"+keyFileSfx+sfx)
+			}
+			keys = append(keys, "i/"+keyFile+p)
+		case KindSymbol:
+			if n := pc.Pages[i].Name; n != "" {
+				keys = append(keys, "r/"+n)
+			}
+		}
+		ts = append(ts, refTarget{id: id, path: p, keys: keys})
+	}
+	return ts
 }
 
 // assembleView assembles module shards (by index) and file pieces (by
@@ -670,22 +702,12 @@ func (s *Snapshot) PagesOf(ids []string) (map[string]*Page, error) {
 	want := map[string]bool{}
 	ks := map[int]bool{}
 	for _, id := range ids {
-		kind, p, _, err := ParseID(id)
-		if err != nil {
-			continue
-		}
-		switch kind {
-		case KindModule:
-			if v.hasModule(p) {
-				if k := v.shardOf(p); k >= 0 {
-					ks[k] = true
-					want[id] = true
-				}
-			}
-		case KindFile, KindSymbol, KindDoc:
-			if v.hasFile(p) {
-				files[p] = true
-				want[id] = true
+		kind, ps := v.pagePaths(id)
+		for _, p := range ps {
+			if kind != KindModule {
+				files[p], want[id] = true, true
+			} else if k := v.shardOf(p); k >= 0 {
+				ks[k], want[id] = true, true
 			}
 		}
 	}
