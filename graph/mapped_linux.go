@@ -28,13 +28,31 @@ func (s *Snapshot) ReleaseMapped() {
 }
 
 // releaseMapped is ReleaseMapped of the tables of the segment folders
-// dirs (a page view's decoded segments: view.go).
+// dirs.
 func releaseMapped(dirs []string) {
 	b, err := os.ReadFile("/proc/self/maps")
 	if err != nil {
 		return
 	}
-	for _, r := range tableRanges(string(b), dirs) {
+	pageOut(tableRanges(string(b), dirs))
+}
+
+// releaseSegment is ReleaseMapped of one open segment's tables (a page
+// view decoded it: view.go). Its mappings stand while it is open: the
+// process's map is read once per segment, not at each decode (at 100k
+// files a read was 2.7 ms).
+func (o *openSeg) releaseMapped() {
+	o.mappedOnce.Do(func() {
+		if b, err := os.ReadFile("/proc/self/maps"); err == nil {
+			o.mapped = tableRanges(string(b), []string{o.dir})
+		}
+	})
+	pageOut(o.mapped)
+}
+
+// pageOut asks the kernel to reclaim the pages of the address ranges.
+func pageOut(ranges [][2]uint64) {
+	for _, r := range ranges {
 		if _, _, errno := unix.Syscall(unix.SYS_MADVISE, uintptr(r[0]), uintptr(r[1]-r[0]), unix.MADV_PAGEOUT); errno == unix.EINVAL {
 			return // no MADV_PAGEOUT
 		}

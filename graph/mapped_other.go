@@ -8,3 +8,6 @@ func (s *Snapshot) ReleaseMapped() {}
 
 // releaseMapped does nothing here (see ReleaseMapped).
 func releaseMapped([]string) {}
+
+// releaseMapped does nothing here (see ReleaseMapped).
+func (o *openSeg) releaseMapped() {}

@@ -282,6 +282,9 @@ type openSeg struct {
 
 	viewMu sync.Mutex // decodes its page view once at a time (view.go)
 
+	mappedOnce sync.Once // its tables' mapped address ranges (mapped_linux.go)
+	mapped     [][2]uint64
+
 	partsOnce sync.Once // its bytes by part (Snapshot.PartSizes)
 	parts     map[string]int64
 

@@ -48,10 +48,12 @@ import (
 // any subset keeps; every edge of a subset's pieces is an edge of the
 // whole graph, and every edge into or out of the page is in the subset
 // (TestNeighbourhoodEqualsGraph compares every page of several indexes,
-// edited ones among them). The decoded segments are kept in a
-// process-wide cache bounded by ViewCacheBytes (an LRU), shared by the
-// generations that share a segment, as a server's successive generations
-// do.
+// edited ones among them). A file segment is read through a segCodec
+// (graphskim.go), which decodes the pieces of the files a view wants and
+// not the rest; the codecs (the segment's graph and page text
+// decompressed, and an index of them) are kept in a process-wide cache
+// bounded by ViewCacheBytes (an LRU), shared by the generations that
+// share a segment, as a server's successive generations do.
 
 // ViewCacheBytes bounds, roughly, the memory of the decoded segments page
 // views keep for later views (all snapshots of the process together).
@@ -59,12 +61,13 @@ var ViewCacheBytes int64 = 16 << 20
 
 // segView is what page views keep of a stored segment: its external
 // edges; once a view needed them, its pages and own edges (a file
-// segment); or its part of the module piece (a modules segment).
+// segment, through its codec); or its part of the module piece (a
+// modules segment).
 type segView struct {
-	ext  []extEdge
-	g    *Graph
-	mods *Piece
-	size int64
+	ext   []extEdge
+	codec *segCodec
+	mods  *Piece
+	size  int64
 }
 
 type viewItem struct {
@@ -133,14 +136,14 @@ func dropView(o *openSeg) {
 	}
 }
 
-// view returns sg's view: its external edges, and its decoded graph too
-// when pages is set (a file segment).
+// view returns sg's view: its external edges, and its codec too when
+// pages is set (a file segment).
 func (sg *segment) view(pages bool) (*segView, error) {
 	o := sg.openSeg
 	o.viewMu.Lock()
 	defer o.viewMu.Unlock()
 	old := cachedView(o)
-	if old != nil && (!pages || old.g != nil) && old.mods == nil {
+	if old != nil && (!pages || old.codec != nil) && old.mods == nil {
 		return old, nil
 	}
 	v := &segView{}
@@ -157,16 +160,22 @@ func (sg *segment) view(pages bool) (*segView, error) {
 		viewDecodes.Unlock()
 	}
 	if pages {
-		g, err := sg.graph()
+		b, err := sg.blob(graphBlob)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("read segment %d graph: %w", sg.id, err)
 		}
-		v.g = g
+		text, err := sg.blob(TextBlob)
+		if err != nil {
+			return nil, fmt.Errorf("read segment %d page text: %v", sg.id, err)
+		}
+		if v.codec, err = newSegCodec(b, text); err != nil {
+			return nil, fmt.Errorf("segment %d: %w", sg.id, err)
+		}
 		viewDecodes.Lock()
 		viewDecodes.graphs++
 		viewDecodes.Unlock()
 	}
-	releaseMapped([]string{sg.dir}) // the table pages the decoding read
+	sg.releaseMapped() // the table pages the decoding read
 	v.size = viewSize(v)
 	keepView(o, v)
 	return v, nil
@@ -184,7 +193,7 @@ func (sg *segment) moduleView() (*Piece, error) {
 	if err != nil {
 		return nil, err
 	}
-	releaseMapped([]string{sg.dir})
+	sg.releaseMapped()
 	viewDecodes.Lock()
 	viewDecodes.modules++
 	viewDecodes.Unlock()
@@ -203,11 +212,11 @@ func viewSize(v *segView) int64 {
 	for _, x := range v.ext {
 		n += int64(unsafe.Sizeof(x)) + int64(len(x.ID))
 	}
-	if v.g != nil {
-		for i := range v.g.Pages {
-			n += pageSize(&v.g.Pages[i]) + 48 // and its byID entry
+	if c := v.codec; c != nil {
+		n += int64(len(c.recs) + 4*len(c.off) + len(c.kf) + 4*len(c.group) + 4*len(c.files) + len(c.ck)*int(unsafe.Sizeof(codecCk{})))
+		for _, col := range c.cols {
+			n += int64(len(col))
 		}
-		n += int64(len(v.g.out)+len(v.g.in)) * int64(unsafe.Sizeof(Edge{}))
 	}
 	if v.mods != nil {
 		for i := range v.mods.Pages {
@@ -339,10 +348,7 @@ func (v *snapView) filePieces(paths map[string]bool, into map[string]*Piece) err
 		if err != nil {
 			return err
 		}
-		pcs, err := sg.piecesFrom(sv.g, sv.ext, bySeg[r])
-		if err != nil {
-			return err
-		}
+		pcs := sg.piecesOf(sv.codec, sv.ext, bySeg[r])
 		for _, pc := range pcs {
 			into[pc.Path] = &pc.Piece
 		}
@@ -455,38 +461,39 @@ func (v *snapView) referrers(ts []refTarget, files map[string]bool) error {
 		if sv, err = sg.view(true); err != nil {
 			return err
 		}
-		g := sv.g
-		// The file page of each page of g, found by a backward scan once.
-		var owner []int32
-		add := func(i uint32) {
-			if owner == nil {
-				owner = make([]int32, len(g.Pages))
-				cur := int32(-1)
-				for k := range g.Pages {
-					if g.Pages[k].Kind == KindFile {
-						cur = int32(k)
-					}
-					owner[k] = cur
+		c := sv.codec
+		add := func(i uint32) { // the live file holding page i
+			if f := c.fileOf(int(i)); f >= 0 {
+				if p := c.path(f); !sg.dead[p] {
+					files[p] = true
 				}
-			}
-			if int(i) >= len(owner) || owner[i] < 0 {
-				return
-			}
-			if p := g.Pages[owner[i]].Path; !sg.dead[p] {
-				files[p] = true
 			}
 		}
 		for _, x := range sv.ext {
-			if x.Out && named[x.ID] {
+			if x.Out && named[x.ID] && int(x.Local) < c.n {
 				add(x.Local)
 			}
 		}
-		for _, id := range held {
-			if t, ok := g.Lookup(id); ok {
-				for _, e := range g.In(t, 0, true) {
-					add(e.From)
+		// The segment's own edges to the pages of a file it holds.
+		targets := map[uint32]bool{}
+		for k, t := range ts {
+			if t.path == "" || !(lives[k] == r || r.dead[t.path]) {
+				continue
+			}
+			if lo, hi, ok := c.fileRange(t.path); ok {
+				for i := lo; i < hi; i++ {
+					if c.id(i) == t.id {
+						targets[uint32(i)] = true
+					}
 				}
 			}
+		}
+		if len(targets) > 0 {
+			c.edges(0, c.n, func(e Edge) {
+				if targets[e.To] {
+					add(e.From)
+				}
+			})
 		}
 	}
 	return nil
@@ -787,15 +794,17 @@ func (s *Snapshot) eachPage(fn func(*Page) error) error {
 		}
 		// Decoded anew unless cached: a scan does not push out the
 		// segments later views will want.
-		var g *Graph
-		if sv := cachedView(sg.openSeg); sv != nil && sv.g != nil {
-			g = sv.g
-		} else if g, err = sg.graph(); err != nil {
+		var pages []Page
+		if sv := cachedView(sg.openSeg); sv != nil && sv.codec != nil {
+			pages = sv.codec.pages(0, sv.codec.n)
+		} else if g, err := sg.graph(); err != nil {
 			return err
+		} else {
+			pages = g.Pages
 		}
 		dead := false
-		for i := range g.Pages {
-			p := &g.Pages[i]
+		for i := range pages {
+			p := &pages[i]
 			if p.Kind == KindFile {
 				dead = sg.dead[p.Path]
 			}
@@ -1036,4 +1045,33 @@ func pagesWithBody(want map[uint32]bool, each func(func(*Page) error) error) (ma
 		return nil
 	})
 	return out, err
+}
+
+// piecesOf is piecesFrom through a codec: the pieces of the live files of
+// want the segment holds, each decoded alone.
+func (sg *segment) piecesOf(c *segCodec, ext []extEdge, want map[string]bool) []*segPiece {
+	var out []*segPiece
+	for p := range want {
+		lo, hi, ok := c.fileRange(p)
+		if !ok || sg.dead[p] {
+			continue
+		}
+		pc := &segPiece{Piece: Piece{Path: p, Pages: c.pages(lo, hi)}}
+		c.edges(lo, hi, func(e Edge) {
+			pc.Edges = append(pc.Edges, PieceEdge{From: e.From - uint32(lo), To: c.id(int(e.To)), Type: e.Type, Attr: e.Attr})
+		})
+		for _, x := range ext {
+			if int(x.Local) < lo || int(x.Local) >= hi {
+				continue
+			}
+			if x.Out {
+				pc.Edges = append(pc.Edges, PieceEdge{From: x.Local - uint32(lo), To: x.ID, Type: x.Type, Attr: x.Attr})
+			} else {
+				pc.Edges = append(pc.Edges, PieceEdge{From: FromModule, To: pc.Pages[0].ID, Type: x.Type}) // the module's contains edge to the file
+			}
+		}
+		pc.sortEdges()
+		out = append(out, pc)
+	}
+	return out
 }
