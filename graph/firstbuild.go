@@ -608,6 +608,13 @@ func reresolve(dir string, old, id int, w World, extra SegmentFunc, reweigh Blob
 		return id, sums, nil
 	}
 	news = nil
+	return weighSegment(dir, sg, old, id, sums, reweigh)
+}
+
+// weighSegment ends pass 2 for a segment sg (old) whose pieces stand: its
+// blobs weighed (reweigh) and, when that changes one, the segment copied
+// as segment id with them; sums are its files' summaries.
+func weighSegment(dir string, sg *segment, old, id int, sums []fileSummary, reweigh BlobsFunc) (int, []fileSummary, error) {
 	if reweigh == nil {
 		return old, sums, nil
 	}
@@ -637,20 +644,7 @@ func keepResolved(dir string, old, id int, reweigh BlobsFunc) (int, []fileSummar
 	if err != nil {
 		return 0, nil, err
 	}
-	if reweigh == nil {
-		return old, sums, nil
-	}
-	changed, err := reweigh(sg.blob)
-	if err != nil {
-		return 0, nil, fmt.Errorf("segment %d: %w", old, err)
-	}
-	if len(changed) == 0 {
-		return old, sums, nil
-	}
-	if err := copySegment(dir, sg, id, changed); err != nil {
-		return 0, nil, err
-	}
-	return id, sums, nil
+	return weighSegment(dir, sg, old, id, sums, reweigh)
 }
 
 // summaries reads the summaries of the segment's files (d/ keys).

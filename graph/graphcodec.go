@@ -291,38 +291,14 @@ func decodeGraph(b, text []byte) (*Graph, error) {
 		}
 	}
 	edges := make([]Edge, m)
-	var last Edge
-	var first [numEdgeTypes]int
+	var ed edgeDec
+	ec := edgeCols{&from, &typ, &toRun, &toCont, &toFirst, &attr}
 	for i := range edges {
-		f := last.From + uint32(from.uint())
-		t := EdgeType(typ.uint())
-		if t >= numEdgeTypes {
+		if !ed.next(ec, i, n) {
 			bad = true
 			break
 		}
-		var tt int
-		switch {
-		case i > 0 && f == last.From && t == last.Type:
-			tt = int(last.To) + 1 + int(toRun.uint())
-		case t == Contains:
-			tt = int(f) + toCont.int()
-		default:
-			tt = first[t] + toFirst.int()
-			first[t] = tt
-		}
-		if tt < 0 || tt >= n || int(f) >= n {
-			bad = true
-			break
-		}
-		last = Edge{From: f, To: uint32(tt), Type: t}
-		if t == References {
-			if len(attr.b) == 0 {
-				bad = true
-				break
-			}
-			last.Attr, attr.b = EdgeAttr(attr.b[0]), attr.b[1:]
-		}
-		edges[i] = last
+		edges[i] = ed.last
 	}
 	for _, s := range secs {
 		if s.err != nil || len(s.b) != 0 {
@@ -333,6 +309,48 @@ func decodeGraph(b, text []byte) (*Graph, error) {
 		return nil, fmt.Errorf("decode graph: %w", errCorrupt)
 	}
 	return NewGraph(pages, edges), nil
+}
+
+// edgeCols are the columns a graph blob's edges are decoded from.
+type edgeCols struct{ from, typ, toRun, toCont, toFirst, attr *dec }
+
+// edgeDec decodes a graph blob's edges, each from the one before: the
+// last decoded, and the first target of each type so far, which the next
+// edge of another page is delta-coded from.
+type edgeDec struct {
+	last  Edge
+	first [numEdgeTypes]int
+}
+
+// next decodes edge i (of a graph of n pages) into d.last; false when the
+// columns are corrupt.
+func (d *edgeDec) next(c edgeCols, i, n int) bool {
+	f := d.last.From + uint32(c.from.uint())
+	t := EdgeType(c.typ.uint())
+	if t >= numEdgeTypes {
+		return false
+	}
+	var tt int
+	switch {
+	case i > 0 && f == d.last.From && t == d.last.Type:
+		tt = int(d.last.To) + 1 + int(c.toRun.uint())
+	case t == Contains:
+		tt = int(f) + c.toCont.int()
+	default:
+		tt = d.first[t] + c.toFirst.int()
+		d.first[t] = tt
+	}
+	if tt < 0 || tt >= n || int(f) >= n {
+		return false
+	}
+	d.last = Edge{From: f, To: uint32(tt), Type: t}
+	if t == References {
+		if len(c.attr.b) == 0 {
+			return false
+		}
+		d.last.Attr, c.attr.b = EdgeAttr(c.attr.b[0]), c.attr.b[1:]
+	}
+	return true
 }
 
 func (d *dec) take4() uint32 {

@@ -60,10 +60,9 @@ type segCodec struct {
 
 // codecCk is where the decoders stand at page k·codecStride.
 type codecCk struct {
-	at    [numCols]uint32 // bytes read of each column
-	edge  int             // edges before it (From below its page)
-	last  Edge
-	first [numEdgeTypes]int
+	at   [numCols]uint32 // bytes read of each column
+	edge int             // edges before it (From below its page)
+	ed   edgeDec         // the edge decoder's state before that edge
 }
 
 // newSegCodec checks the graph blob b and page text text and indexes them
@@ -164,56 +163,30 @@ func newSegCodec(b, text []byte) (*segCodec, error) {
 		}
 		cur[colDocRest].skip()
 	}
-	// The edges, and the decoder's state at each checkpoint's first page.
-	var last Edge
-	var first [numEdgeTypes]int
+	// The edges, and the decoder's state at each checkpoint's first page:
+	// before the first edge from it or a later page.
+	var ed edgeDec
+	ec := edgeCols{&cur[colFrom], &cur[colTyp], &cur[colToRun], &cur[colToCont], &cur[colToFirst], &cur[colAttr]}
 	nextCk := 0
-	mark := func(upTo uint32, i int) { // checkpoints whose first page is at most upTo
+	mark := func(upTo uint32, i int) { // the checkpoints whose first page is at most upTo
 		for nextCk < len(c.ck) && uint32(nextCk*codecStride) <= upTo {
 			k := &c.ck[nextCk]
 			a := at()
 			for _, col := range []int{colFrom, colTyp, colToRun, colToCont, colToFirst, colAttr} {
 				k.at[col] = a[col]
 			}
-			k.edge, k.last, k.first = i, last, first
+			k.edge, k.ed = i, ed
 			nextCk++
 		}
 	}
 	for i := 0; i < c.m && !bad; i++ {
-		save := cur
-		f := last.From + uint32(cur[colFrom].uint())
-		if f > last.From || i == 0 {
-			cur = save // the state before this edge, for the checkpoints up to f
+		// The edge's From, read ahead: the checkpoints up to it take the
+		// state before the edge.
+		ahead := cur[colFrom]
+		if f := ed.last.From + uint32(ahead.uint()); f > ed.last.From || i == 0 {
 			mark(f, i)
-			cur[colFrom].uint()
 		}
-		t := EdgeType(cur[colTyp].uint())
-		if t >= numEdgeTypes {
-			bad = true
-			break
-		}
-		var tt int
-		switch {
-		case i > 0 && f == last.From && t == last.Type:
-			tt = int(last.To) + 1 + int(cur[colToRun].uint())
-		case t == Contains:
-			tt = int(f) + cur[colToCont].int()
-		default:
-			tt = first[t] + cur[colToFirst].int()
-			first[t] = tt
-		}
-		if tt < 0 || tt >= n || int(f) >= n {
-			bad = true
-			break
-		}
-		last = Edge{From: f, To: uint32(tt), Type: t}
-		if t == References {
-			if len(cur[colAttr].b) == 0 {
-				bad = true
-				break
-			}
-			last.Attr, cur[colAttr].b = EdgeAttr(cur[colAttr].b[0]), cur[colAttr].b[1:]
-		}
+		bad = !ed.next(ec, i, n)
 	}
 	mark(^uint32(0), c.m)
 	for k := range cur {
@@ -375,29 +348,16 @@ func (c *segCodec) edges(lo, hi int, fn func(Edge)) {
 	for col := range cur {
 		cur[col].b = c.cols[col][k.at[col]:]
 	}
-	last, first := k.last, k.first
+	ed := k.ed
+	ec := edgeCols{&cur[colFrom], &cur[colTyp], &cur[colToRun], &cur[colToCont], &cur[colToFirst], &cur[colAttr]}
 	for i := k.edge; i < c.m; i++ {
-		f := last.From + uint32(cur[colFrom].uint())
-		t := EdgeType(cur[colTyp].uint())
-		var tt int
-		switch {
-		case i > 0 && f == last.From && t == last.Type:
-			tt = int(last.To) + 1 + int(cur[colToRun].uint())
-		case t == Contains:
-			tt = int(f) + cur[colToCont].int()
-		default:
-			tt = first[t] + cur[colToFirst].int()
-			first[t] = tt
-		}
-		last = Edge{From: f, To: uint32(tt), Type: t}
-		if t == References {
-			last.Attr, cur[colAttr].b = EdgeAttr(cur[colAttr].b[0]), cur[colAttr].b[1:]
-		}
+		ed.next(ec, i, c.n) // checked by newSegCodec
+		f := ed.last.From
 		if int(f) >= hi {
 			return
 		}
 		if int(f) >= lo {
-			fn(last)
+			fn(ed.last)
 		}
 	}
 }

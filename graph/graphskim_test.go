@@ -21,15 +21,7 @@ func TestSegCodecEqualsDecode(t *testing.T) {
 		for _, segFiles := range []string{"1", "7", "40"} {
 			codecStride = []int{256, 5, 16}[len(segFiles)%3] // checkpoints in every segment too
 			t.Setenv("WIKITOOLKIT_SEGMENT_FILES", segFiles)
-			root := walktest.CopyFixture(t, fx)
-			dir := t.TempDir()
-			if _, err := Build(t.Context(), BuildOptions{Root: root, IndexDir: dir}); err != nil {
-				t.Fatal(err)
-			}
-			snap, err := OpenSnapshot(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			snap, _ := buildOpen(t, BuildOptions{Root: walktest.CopyFixture(t, fx)})
 			for _, sg := range snap.fileSegs() {
 				b, err := sg.blob(graphBlob)
 				if err != nil {
@@ -104,7 +96,6 @@ func TestSegCodecEqualsDecode(t *testing.T) {
 				}
 				check(0, n)
 			}
-			snap.Close()
 		}
 	}
 	t.Logf("%d ranges checked, %d segments past a checkpoint", checked, crossed)

@@ -609,20 +609,23 @@ func (s *Snapshot) Neighbourhood(ids []string) (*Graph, error) {
 // with the search for its referrers.
 func (v *snapView) around(id string, kind Kind, p string, pieces map[string]*Piece, shards map[int]*Piece, files, dirs map[string]bool,
 	target func(string), ts []refTarget) []refTarget {
-	switch kind {
-	case KindModule:
-		pc := shards[v.shardOf(p)]
+	// The page in pc, and the targets of its edges there.
+	at := func(pc *Piece) int {
 		if pc == nil {
-			return ts
+			return -1
 		}
 		i := slices.IndexFunc(pc.Pages, func(pg Page) bool { return pg.ID == id })
-		if i < 0 {
-			return ts
-		}
 		for _, e := range pc.Edges {
-			if e.From == uint32(i) {
+			if i >= 0 && e.From == uint32(i) {
 				target(e.To)
 			}
+		}
+		return i
+	}
+	switch kind {
+	case KindModule:
+		if at(shards[v.shardOf(p)]) < 0 {
+			return ts
 		}
 		if p != "." {
 			dirs[dirOf(p)] = true // the parent's contains edge
@@ -638,17 +641,9 @@ func (v *snapView) around(id string, kind Kind, p string, pieces map[string]*Pie
 		ts = append(ts, refTarget{id: id, keys: keys})
 	case KindFile, KindSymbol, KindDoc:
 		pc := pieces[p]
-		if pc == nil {
-			return ts
-		}
-		i := slices.IndexFunc(pc.Pages, func(pg Page) bool { return pg.ID == id })
+		i := at(pc)
 		if i < 0 {
 			return ts
-		}
-		for _, e := range pc.Edges {
-			if e.From == uint32(i) {
-				target(e.To)
-			}
 		}
 		var keys []string
 		switch kind {

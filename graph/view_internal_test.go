@@ -23,16 +23,7 @@ import (
 func TestNameCandidatesHoldEveryExactMatch(t *testing.T) {
 	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "3")
 	for _, fx := range []string{"languages", "polyglot", "resolution"} {
-		root := walktest.CopyFixture(t, fx)
-		dir := t.TempDir()
-		if _, err := Build(t.Context(), BuildOptions{Root: root, IndexDir: dir}); err != nil {
-			t.Fatal(err)
-		}
-		snap, err := OpenSnapshot(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer snap.Close()
+		snap, _ := buildOpen(t, BuildOptions{Root: walktest.CopyFixture(t, fx)})
 		g, err := snap.Graph()
 		if err != nil {
 			t.Fatal(err)
@@ -239,16 +230,7 @@ func TestPassTwoKeepsEqualsResolving(t *testing.T) {
 			t.Setenv("WIKITOOLKIT_SEGMENT_FILES", batch)
 			build := func(all string) (*Graph, *BuildInfo) {
 				t.Setenv("WIKITOOLKIT_PASS2_RESOLVE_ALL", all)
-				dir := t.TempDir()
-				info, err := Build(t.Context(), BuildOptions{Root: root, IndexDir: dir, Full: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				snap, err := OpenSnapshot(dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer snap.Close()
+				snap, info := buildOpen(t, BuildOptions{Root: root, Full: true})
 				g, err := snap.Graph()
 				if err != nil {
 					t.Fatal(err)
@@ -272,4 +254,23 @@ func TestPassTwoKeepsEqualsResolving(t *testing.T) {
 	if kept == 0 {
 		t.Fatal("pass 2 kept no segment: the test compared nothing")
 	}
+}
+
+// buildOpen builds opt (its index in a temporary folder unless it names
+// one) and opens the generation, closed when the test ends.
+func buildOpen(t *testing.T, opt BuildOptions) (*Snapshot, *BuildInfo) {
+	t.Helper()
+	if opt.IndexDir == "" {
+		opt.IndexDir = t.TempDir()
+	}
+	info, err := Build(t.Context(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := OpenSnapshot(opt.IndexDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { snap.Close() })
+	return snap, info
 }
