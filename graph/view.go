@@ -3,7 +3,6 @@ package graph
 import (
 	"bytes"
 	"container/list"
-	"errors"
 	"fmt"
 	pathpkg "path"
 	"slices"
@@ -758,9 +757,6 @@ func (s *Snapshot) FilePages(p string) ([]Page, error) {
 	return nil, nil
 }
 
-// errViewStop ends a scan early.
-var errViewStop = errors.New("stop")
-
 // eachPage calls fn with every page of the generation, segment by
 // segment, decoding each (not kept in the cache beyond ViewCacheBytes):
 // the slow path of page views (a body hash searched for, a name matched
@@ -814,8 +810,6 @@ func (s *Snapshot) eachPage(fn func(*Page) error) error {
 	return nil
 }
 
-// pageOfID is the error of a page view asked for a page of no index.
-func pageOfID(id string) error { return fmt.Errorf("%w: %s", ErrNotFound, id) }
 
 // snapRefs is refPages over a snapshot's page views.
 type snapRefs struct{ v *snapView }

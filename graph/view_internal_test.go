@@ -274,3 +274,63 @@ func buildOpen(t *testing.T, opt BuildOptions) (*Snapshot, *BuildInfo) {
 	t.Cleanup(func() { snap.Close() })
 	return snap, info
 }
+
+// TestPageViewReadsItsNeighbourhood holds a page view to the segments its
+// page touches: with the cache emptied before each, the view of every
+// page of an index in segments of two files decodes at most one segment
+// per file among the page's and its neighbours', never all of them.
+func TestPageViewReadsItsNeighbourhood(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "2")
+	snap, _ := buildOpen(t, BuildOptions{Root: walktest.CopyFixture(t, "polyglot")})
+	g, err := snap.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs := len(snap.fileSegs())
+	decodes := func() (graphs, exts int) {
+		viewDecodes.Lock()
+		defer viewDecodes.Unlock()
+		return viewDecodes.graphs, viewDecodes.exts
+	}
+	total, totalExts := 0, 0
+	for i := range g.Pages {
+		p := &g.Pages[i]
+		if p.Kind == KindModule {
+			continue
+		}
+		files := map[string]bool{p.Path: true}
+		rec := g.Record(uint32(i))
+		for t := range rec.Out {
+			for _, id := range append(append([]string{}, rec.Out[t]...), rec.In[t]...) {
+				if j, ok := g.Lookup(id); ok && g.Pages[j].Kind != KindModule {
+					files[g.Pages[j].Path] = true
+				}
+			}
+		}
+		for _, id := range append(append([]string{}, rec.LooseOut...), rec.LooseIn...) {
+			if j, ok := g.Lookup(id); ok {
+				files[g.Pages[j].Path] = true
+			}
+		}
+		views.mu.Lock()
+		views.lru.Init()
+		views.at, views.bytes = nil, 0
+		views.mu.Unlock()
+		before, exts := decodes()
+		if _, err := snap.Page(p.ID); err != nil {
+			t.Fatal(err)
+		}
+		n, m := decodes()
+		n, m = n-before, m-exts
+		totalExts += m
+		if n > len(files) {
+			t.Errorf("the view of %s decoded %d segments; it touches %d files", p.ID, n, len(files))
+		}
+		total += n
+	}
+	if segs < 10 || total*4 > segs*len(g.Pages) || totalExts*2 > segs*len(g.Pages) {
+		t.Fatalf("%d file segments; %d decodes and %d reads of external edges for %d pages: want several segments and a view reading few of them",
+			segs, total, totalExts, len(g.Pages))
+	}
+	t.Logf("%d file segments; %d segment decodes and %d reads of external edges for %d pages", segs, total, totalExts, len(g.Pages))
+}
