@@ -810,7 +810,6 @@ func (s *Snapshot) eachPage(fn func(*Page) error) error {
 	return nil
 }
 
-
 // snapRefs is refPages over a snapshot's page views.
 type snapRefs struct{ v *snapView }
 
