@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -333,4 +334,43 @@ func TestPageViewReadsItsNeighbourhood(t *testing.T) {
 			segs, total, totalExts, len(g.Pages))
 	}
 	t.Logf("%d file segments; %d segment decodes and %d reads of external edges for %d pages", segs, total, totalExts, len(g.Pages))
+}
+
+// TestPageViewsConcurrent reads every page's view from several goroutines
+// at once, with a cache too small to hold two segments (views evicted
+// while others use them), and wants the whole graph's records (run with
+// -race).
+func TestPageViewsConcurrent(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "3")
+	was := ViewCacheBytes
+	ViewCacheBytes = 1
+	t.Cleanup(func() { ViewCacheBytes = was })
+	snap, _ := buildOpen(t, BuildOptions{Root: walktest.CopyFixture(t, "polyglot")})
+	g, err := snap.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan string, 4)
+	for w := range 4 {
+		go func() {
+			for i := w; i < len(g.Pages); i += 2 {
+				id := g.Pages[i].ID
+				rec, err := snap.Page(id)
+				if err != nil || !reflect.DeepEqual(rec, g.Record(uint32(i))) {
+					errs <- fmt.Sprintf("Page(%s): %v", id, err)
+					return
+				}
+				if got, err := snap.ResolveRef(g.Pages[i].Name, ""); err == nil && got == "" {
+					errs <- "ResolveRef gave no ID"
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if e := <-errs; e != "" {
+			t.Fatal(e)
+		}
+	}
 }
