@@ -41,5 +41,12 @@
 // (depend.go) in part: a reference whose name, and whose typed
 // qualifier's type, had no definition added or removed, read as in the
 // stored copy from the same page, keeps its stored edges, so that only
-// the names the change touches are looked up (resolvePartial).
+// the names the change touches are looked up (resolvePartial). A full
+// build in batches keeps, in its second pass, the pieces of each batch no
+// later batch can change (stand.go).
+//
+// Readers answer a page — page, related, impact, a page reference, the
+// notes' placement — from the pieces it touches, not the whole graph
+// (view.go: page views; graphskim.go decodes one file of a segment), and
+// Snapshot.Graph, which assembles every segment, serves the web wiki.
 package graph
