@@ -432,10 +432,10 @@ func (v *snapView) referrers(ts []refTarget, files map[string]bool) error {
 	}
 	for _, r := range v.refs {
 		named := map[string]bool{} // targets whose IDs its external edges may name
-		var held []string          // targets whose file it holds
+		var held []refTarget       // targets whose file it holds
 		for k, t := range ts {
 			if t.path != "" && (lives[k] == r || r.dead[t.path]) {
-				held = append(held, t.id)
+				held = append(held, t)
 			} else if slices.ContainsFunc(t.keys, r.filter.may) {
 				named[t.id] = true
 			}
@@ -451,8 +451,8 @@ func (v *snapView) referrers(ts []refTarget, files map[string]bool) error {
 		if err != nil {
 			return err
 		}
-		for _, id := range held {
-			named[id] = true
+		for _, t := range held {
+			named[t.id] = true
 		}
 		if len(held) == 0 && !slices.ContainsFunc(sv.ext, func(x extEdge) bool { return x.Out && named[x.ID] }) {
 			continue
@@ -475,10 +475,7 @@ func (v *snapView) referrers(ts []refTarget, files map[string]bool) error {
 		}
 		// The segment's own edges to the pages of a file it holds.
 		targets := map[uint32]bool{}
-		for k, t := range ts {
-			if t.path == "" || !(lives[k] == r || r.dead[t.path]) {
-				continue
-			}
+		for _, t := range held {
 			if lo, hi, ok := c.fileRange(t.path); ok {
 				for i := lo; i < hi; i++ {
 					if c.id(i) == t.id {
@@ -670,16 +667,11 @@ func assembleView(shards map[int]*Piece, pieces map[string]*Piece) *Graph {
 		ks = append(ks, k)
 	}
 	slices.Sort(ks)
-	var mods Piece
-	for _, k := range ks {
-		sh := shards[k]
-		base := uint32(len(mods.Pages))
-		mods.Pages = append(mods.Pages, sh.Pages...)
-		for _, e := range sh.Edges {
-			e.From += base
-			mods.Edges = append(mods.Edges, e)
-		}
+	parts := make([]modShard, len(ks))
+	for i, k := range ks {
+		parts[i].pc = *shards[k]
 	}
+	mods, _ := joinModules(parts)
 	paths := make([]string, 0, len(pieces))
 	for p := range pieces {
 		paths = append(paths, p)
