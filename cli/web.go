@@ -27,6 +27,11 @@ func runWeb(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	stopProfile, err := startProfiles(e.stderr)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	if len(pos) > 0 {
 		return usagef("web takes no arguments, got %q (see 'wikitoolkit web --help')", pos)
 	}

@@ -13,6 +13,17 @@
 // which is many times faster than chroma's Go lexer), in windows of a
 // bounded size; a doc section is rendered as Markdown (goldmark).
 //
+// Memory: a served page reads its neighbourhood (graph.Snapshot.
+// Neighbourhood: the page, its neighbours and their edges) with its
+// holders up to the root (crumbs, the picture's top row) and the pages its
+// Markdown links may name; a result list the results' pages; the home
+// page the generation's counts (graph.Snapshot.FileCounts, one pass over
+// the segments, cached per generation) — never the whole graph, which at
+// 100k files is 1.7 GB and 7 s to read (first home page 8.1 s → 2.6 s,
+// RSS 2.2 GB → 0.55–0.68 GB with the ranking index; benchmarks/webbench.py).
+// An export, which writes every page, reads the whole graph once.
+// TestPagesFromViewsEqualWholeGraph holds both ways to the same HTML.
+//
 // Principal types: Server (New, Handler), Options, ExportOptions (Export).
 // Files: server.go (options, guard: token, host and headers), handlers.go,
 // view.go (page views), home.go, source.go (windows, highlighting, their

@@ -81,7 +81,7 @@ func (s *Server) Export(ctx context.Context, dir string) (*ExportResult, error) 
 			return err
 		}
 		for from := 1; ; {
-			v, err := s.buildPage(g, a, id, from, exportLinks(rel))
+			v, err := s.buildPage(g, a, id, from, exportLinks(rel), gr)
 			if err != nil {
 				return fmt.Errorf("export %s: %w", id, err)
 			}

@@ -58,7 +58,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	a, _ := s.live.Annotations()
-	v, err := s.buildPage(g, a, id, from, serverLinks)
+	v, err := s.buildPage(g, a, id, from, serverLinks, nil)
 	if err != nil {
 		s.pageError(w, r, id, err)
 		return
@@ -93,7 +93,7 @@ func (s *Server) handleGraph(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	gr, err := g.Snap.Graph()
+	gr, err := pageGraph(g.Snap, id)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "Cannot read the index", err.Error())
 		return
@@ -156,7 +156,11 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, "Search failed", err.Error())
 		return
 	}
-	gr, _ := g.Snap.Graph()
+	ids := make([]string, len(res.Results))
+	for i, st := range res.Results {
+		ids[i] = st.ID
+	}
+	gr, _ := g.Snap.Neighbourhood(nil, ids...) // the results' pages alone
 	pl := wiki.PlaceAnnotations(g.Snap, a)
 	for _, st := range res.Results {
 		it := describe(gr, pl, st.ID, serverLinks)

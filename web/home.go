@@ -94,42 +94,41 @@ func (c *statsCache) get(snap *graph.Snapshot) (*repoStats, error) {
 	if c.gen == snap.Generation && c.stats != nil {
 		return c.stats, nil
 	}
-	g, err := snap.Graph()
+	st, err := computeStats(snap)
 	if err != nil {
 		return nil, err
 	}
-	st := computeStats(g)
 	c.gen, c.stats = snap.Generation, st
 	return st, nil
 }
 
 // computeStats counts files and symbols under each module and references
-// into each file from other files.
-func computeStats(g *graph.Graph) *repoStats {
+// into each file from other files, from the generation's counts
+// (graph.Snapshot.FileCounts: one pass over the segments, not the whole
+// graph).
+func computeStats(snap *graph.Snapshot) (*repoStats, error) {
+	mods, err := snap.ModulePaths()
+	if err != nil {
+		return nil, err
+	}
+	counts, err := snap.FileCounts()
+	if err != nil {
+		return nil, err
+	}
 	files, syms := map[string]int{}, map[string]int{}
-	var mods []string
-	for i := range g.Pages {
-		p := &g.Pages[i]
-		switch p.Kind {
-		case graph.KindModule:
-			mods = append(mods, p.Path)
-		case graph.KindFile:
-			for d := path.Dir(p.Path); ; d = path.Dir(d) {
-				files[d]++
-				if d == "." {
-					break
-				}
-			}
-		case graph.KindSymbol:
-			for d := path.Dir(p.Path); ; d = path.Dir(d) {
-				syms[d]++
-				if d == "." {
-					break
-				}
+	var top []string
+	for p, fc := range counts {
+		for d := path.Dir(p); ; d = path.Dir(d) {
+			files[d]++
+			syms[d] += fc.Symbols
+			if d == "." {
+				break
 			}
 		}
+		if fc.RefsIn > 0 {
+			top = append(top, p)
+		}
 	}
-	slices.Sort(mods)
 	st := &repoStats{}
 	for _, m := range mods {
 		depth := 0
@@ -139,26 +138,14 @@ func computeStats(g *graph.Graph) *repoStats {
 		st.modules = append(st.modules, moduleRow{Name: m, Depth: depth, Files: files[m], Syms: syms[m]})
 		st.moduleID = append(st.moduleID, graph.ModuleID(m))
 	}
-	refs := map[string]int{}
-	for _, e := range g.Edges() {
-		if e.Type != graph.References {
-			continue
-		}
-		to, from := g.Pages[e.To].Path, g.Pages[e.From].Path
-		if to != "" && to != from && g.Pages[e.To].Kind != graph.KindModule {
-			refs[to]++
-		}
-	}
-	top := make([]string, 0, len(refs))
-	for p := range refs {
-		top = append(top, p)
-	}
-	slices.SortFunc(top, func(a, b string) int { return cmp.Or(cmp.Compare(refs[b], refs[a]), cmp.Compare(a, b)) })
+	slices.SortFunc(top, func(a, b string) int {
+		return cmp.Or(cmp.Compare(counts[b].RefsIn, counts[a].RefsIn), cmp.Compare(a, b))
+	})
 	st.topFiles = top[:min(len(top), maxTopFiles)]
 	for _, p := range st.topFiles {
-		st.topRefs = append(st.topRefs, refs[p])
+		st.topRefs = append(st.topRefs, counts[p].RefsIn)
 	}
-	return st
+	return st, nil
 }
 
 // buildHome assembles the home page of generation g.
@@ -167,7 +154,11 @@ func (s *Server) buildHome(g *wiki.Gen, a *annotate.Annotations, l links) (*home
 	if err != nil {
 		return nil, err
 	}
-	gr, _ := g.Snap.Graph()
+	tops := make([]string, len(st.topFiles))
+	for i, p := range st.topFiles {
+		tops[i] = graph.FileID(p)
+	}
+	gr, _ := g.Snap.Neighbourhood(nil, tops...) // the listed files' pages
 	info := g.Snap.Info()
 	v := &homeView{head: s.head(l, "wiki"), Root: s.live.Root(g), Generation: g.Snap.Generation, Files: info.Files,
 		Skipped: len(info.Skipped), Failed: len(info.Failed)}

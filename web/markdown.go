@@ -76,8 +76,21 @@ func mdLink(g *graph.Graph, rel, dest string, l links) (string, bool) {
 	if external(dest) {
 		return dest, true
 	}
+	for _, id := range linkTargets(rel, dest) {
+		if has(g, id) {
+			return l.page(id), true
+		}
+	}
+	return "", false
+}
+
+// linkTargets returns the pages a relative Markdown link of the doc at
+// rel may go to, the first that exists taken: the section its fragment
+// names, the file, the folder. None for a link to another site or
+// scheme, or out of the repository.
+func linkTargets(rel, dest string) []string {
 	if strings.Contains(dest, ":") || strings.HasPrefix(dest, "//") {
-		return "", false // javascript:, data:, another scheme, a host
+		return nil // http:, javascript:, data:, another scheme, a host
 	}
 	target, frag, _ := strings.Cut(dest, "#")
 	if i := strings.IndexByte(target, '?'); i >= 0 {
@@ -92,19 +105,30 @@ func mdLink(g *graph.Graph, rel, dest string, l links) (string, bool) {
 		}
 	}
 	if p == "" || p == ".." || strings.HasPrefix(p, "../") {
-		return "", false
+		return nil
 	}
+	var out []string
 	if frag != "" {
-		if id := graph.DocID(p, strings.ToLower(frag)); has(g, id) {
-			return l.page(id), true
-		}
+		out = append(out, graph.DocID(p, strings.ToLower(frag)))
 	}
-	for _, id := range []string{graph.FileID(p), graph.ModuleID(p)} {
-		if has(g, id) {
-			return l.page(id), true
-		}
+	return append(out, graph.FileID(p), graph.ModuleID(p))
+}
+
+// markdownTargets returns the pages the links of the Markdown src of the
+// doc at rel may go to (linkTargets), for the page to read with it.
+func markdownTargets(rel, src string) []string {
+	if len(src) > maxMarkdownBytes {
+		src = strings.ToValidUTF8(src[:maxMarkdownBytes], "")
 	}
-	return "", false
+	var out []string
+	doc := md.Parser().Parse(text.NewReader([]byte(src)))
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if l, ok := n.(*ast.Link); ok && entering {
+			out = append(out, linkTargets(rel, string(l.Destination))...)
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
 }
 
 func has(g *graph.Graph, id string) bool {

@@ -99,15 +99,21 @@ var errNotFound = errors.New("not found")
 
 // buildPage assembles page id of generation g (with the notes and
 // memories a), its source window from line from (file pages), links made
-// by l.
-func (s *Server) buildPage(g *wiki.Gen, a *annotate.Annotations, id string, from int, l links) (*pageView, error) {
+// by l, from the page's neighbourhood (pageGraph), or from whole when set.
+func (s *Server) buildPage(g *wiki.Gen, a *annotate.Annotations, id string, from int, l links, whole *graph.Graph) (*pageView, error) {
 	p, err := wiki.LoadPage(g.Snap, a, id, wiki.PageOptions{Clip: true})
 	if err != nil {
 		return nil, err
 	}
-	gr, err := g.Snap.Graph()
-	if err != nil {
-		return nil, err
+	gr := whole
+	if gr == nil {
+		also := holders(p.Kind, p.Path)
+		if p.Kind == "doc" && p.Source != "" && isMarkdown(p) {
+			also = append(also, markdownTargets(p.Path, p.Source)...) // what its links may name
+		}
+		if gr, err = g.Snap.Neighbourhood([]string{p.ID}, also...); err != nil {
+			return nil, err
+		}
 	}
 	pl := wiki.PlaceAnnotations(g.Snap, a)
 	v := &pageView{head: s.head(l, p.ID), ID: p.ID, Kind: p.Kind, SymKind: p.SymKind, Path: p.Path, Line: p.Line, EndLine: p.EndLine,
@@ -139,7 +145,7 @@ func (s *Server) buildPage(g *wiki.Gen, a *annotate.Annotations, id string, from
 			}
 			sv.Prose = prose(p.Path, p.Lang)
 			v.Source = sv
-			if p.Kind == "doc" && (strings.EqualFold(p.Lang, "markdown") || strings.HasSuffix(p.Path, ".md")) {
+			if p.Kind == "doc" && isMarkdown(p) {
 				v.Markdown = renderMarkdown(gr, p.Path, p.Source, l)
 				sv.HTML = "" // the section is shown rendered; its file's page has the source
 			}
@@ -200,6 +206,58 @@ func docShown(doc, src string) bool {
 		}
 	}
 	return false
+}
+
+// isMarkdown reports a page of a Markdown file.
+func isMarkdown(p *wiki.Page) bool {
+	return strings.EqualFold(p.Lang, "markdown") || strings.HasSuffix(p.Path, ".md")
+}
+
+// holders returns the IDs of the pages that hold a page of kind at p (a
+// module's directory, or a file): the module of each directory from p's
+// up to the root, and a symbol's or section's file. A page is drawn from
+// its neighbourhood and these (graph.Snapshot.Neighbourhood), which its
+// crumbs and the top row of its picture name: at 100k files the whole
+// graph is 1.7 GB and 7 s to read, the neighbourhood a few segments.
+func holders(kind, p string) []string {
+	if p == "" {
+		return nil
+	}
+	var out []string
+	dir := p
+	switch kind {
+	case "module":
+	case "symbol", "doc":
+		out = append(out, graph.FileID(p))
+		fallthrough
+	default:
+		dir = path.Dir(p)
+	}
+	for {
+		out = append(out, graph.ModuleID(dir))
+		if dir == "." || dir == "/" || dir == "" {
+			return out
+		}
+		dir = path.Dir(dir)
+	}
+}
+
+// pageGraph returns the graph the picture of page id is drawn from: its
+// neighbourhood and its holders.
+func pageGraph(snap *graph.Snapshot, id string) (*graph.Graph, error) {
+	kind, p, _, err := graph.ParseID(id)
+	if err != nil || kind == graph.KindMemory {
+		return snap.Neighbourhood([]string{id})
+	}
+	g, err := snap.Neighbourhood([]string{id}, holders(kind.String(), p)...)
+	if err != nil {
+		return nil, err
+	}
+	// A path holding "#" is cut short by ParseID: the page says where it is.
+	if i, ok := g.Lookup(id); ok && g.Pages[i].Path != p {
+		return snap.Neighbourhood([]string{id}, holders(kind.String(), g.Pages[i].Path)...)
+	}
+	return g, nil
 }
 
 // pageName is a page's short name: a symbol's qualified name, a file's or

@@ -210,7 +210,7 @@ func contained(g *graph.Graph, i uint32) []uint32 {
 // around returns a graph holding the pages of ids, all their edges and
 // their neighbours' pages (graph.Snapshot.Neighbourhood; a whole graph
 // does too).
-func impactFrom(around func(ids []string) (*graph.Graph, error), seeds []string, opt ImpactOptions) (*Impact, error) {
+func impactFrom(around func(ids []string, also ...string) (*graph.Graph, error), seeds []string, opt ImpactOptions) (*Impact, error) {
 	depth := opt.depth()
 	im := &Impact{Depth: depth, Levels: []ImpactLevel{}, Targets: ImpactList{Pages: []ImpactPage{}}, Tests: ImpactList{Pages: []ImpactPage{}},
 		Files: ImpactFiles{Files: []ImpactFile{}}, Check: opt.CheckHint}

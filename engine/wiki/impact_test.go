@@ -325,7 +325,7 @@ func TestImpactReadsViewsAsGraph(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		whole := func([]string) (*graph.Graph, error) { return g, nil }
+		whole := func([]string, ...string) (*graph.Graph, error) { return g, nil }
 		reached := 0
 		for i := range g.Pages {
 			for _, loose := range []bool{false, true} {

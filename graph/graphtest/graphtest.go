@@ -218,6 +218,9 @@ func CheckViews(t *testing.T, snap *graph.Snapshot) string {
 			return fmt.Sprintf("PageIDs(%q): view %q, graph %q", pre, got, want)
 		}
 	}
+	if d := checkFileCounts(snap, g); d != "" {
+		return d
+	}
 	for _, id := range []string{"file:no/such.go", "symbol:no/such.go#X", "module:no/such", "nonsense"} {
 		ng, err := snap.Neighbourhood([]string{id})
 		if err != nil {
@@ -226,6 +229,55 @@ func CheckViews(t *testing.T, snap *graph.Snapshot) string {
 		if _, ok := ng.Lookup(id); ok {
 			return fmt.Sprintf("Neighbourhood(%s) holds a page of no index", id)
 		}
+	}
+	return ""
+}
+
+// checkFileCounts compares Snapshot.FileCounts and ModulePaths with the
+// whole graph g.
+func checkFileCounts(snap *graph.Snapshot, g *graph.Graph) string {
+	want := map[string]graph.FileCount{}
+	var mods []string
+	for i := range g.Pages {
+		switch p := &g.Pages[i]; p.Kind {
+		case graph.KindModule:
+			mods = append(mods, p.Path)
+		case graph.KindFile:
+			want[p.Path] = want[p.Path]
+		case graph.KindSymbol:
+			fc := want[p.Path]
+			fc.Symbols++
+			want[p.Path] = fc
+		}
+	}
+	refs := 0
+	for _, e := range g.Edges() {
+		to, from := &g.Pages[e.To], &g.Pages[e.From]
+		if e.Type == graph.References && to.Path != from.Path && to.Kind != graph.KindModule {
+			fc := want[to.Path]
+			fc.RefsIn++
+			want[to.Path] = fc
+			refs++
+		}
+	}
+	if refs == 0 {
+		return "checkFileCounts: the graph has no reference between files: the check proves nothing"
+	}
+	got, err := snap.FileCounts()
+	if err != nil {
+		return fmt.Sprintf("FileCounts: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		for p, w := range want {
+			if got[p] != w {
+				return fmt.Sprintf("FileCounts[%s] = %+v, graph %+v", p, got[p], w)
+			}
+		}
+		return fmt.Sprintf("FileCounts: %d files, graph %d", len(got), len(want))
+	}
+	slices.Sort(mods)
+	if got, err := snap.ModulePaths(); err != nil || !slices.Equal(got, mods) {
+		return fmt.Sprintf("ModulePaths = %q, %v; graph %q", got, err, mods)
 	}
 	return ""
 }
