@@ -115,6 +115,12 @@ func computeStats(snap *graph.Snapshot) (*repoStats, error) {
 	if err != nil {
 		return nil, err
 	}
+	return statsOf(mods, counts), nil
+}
+
+// statsOf is the stats of the modules mods (sorted) and the files'
+// counts.
+func statsOf(mods []string, counts map[string]graph.FileCount) *repoStats {
 	files, syms := map[string]int{}, map[string]int{}
 	var top []string
 	for p, fc := range counts {
@@ -145,7 +151,7 @@ func computeStats(snap *graph.Snapshot) (*repoStats, error) {
 	for _, p := range st.topFiles {
 		st.topRefs = append(st.topRefs, counts[p].RefsIn)
 	}
-	return st, nil
+	return st
 }
 
 // buildHome assembles the home page of generation g.

@@ -2,8 +2,6 @@ package web
 
 import (
 	"bytes"
-	"cmp"
-	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -125,54 +123,11 @@ func compareViews(t *testing.T, root string) {
 }
 
 // wholeStats is computeStats over the whole graph, as the home page
-// counted before page views.
+// counted before page views (graphtest.CheckViews holds FileCounts to the
+// graph file by file).
 func wholeStats(g *graph.Graph) *repoStats {
-	files, syms, refs := map[string]int{}, map[string]int{}, map[string]int{}
-	var mods []string
-	for i := range g.Pages {
-		p := &g.Pages[i]
-		switch p.Kind {
-		case graph.KindModule:
-			mods = append(mods, p.Path)
-		case graph.KindFile, graph.KindSymbol:
-			counts := files
-			if p.Kind == graph.KindSymbol {
-				counts = syms
-			}
-			for d := path.Dir(p.Path); ; d = path.Dir(d) {
-				counts[d]++
-				if d == "." {
-					break
-				}
-			}
-		}
-	}
-	for _, e := range g.Edges() {
-		to, from := g.Pages[e.To].Path, g.Pages[e.From].Path
-		if e.Type == graph.References && to != "" && to != from && g.Pages[e.To].Kind != graph.KindModule {
-			refs[to]++
-		}
-	}
-	slices.Sort(mods)
-	st := &repoStats{}
-	for _, m := range mods {
-		depth := 0
-		if m != "." {
-			depth = strings.Count(m, "/") + 1
-		}
-		st.modules = append(st.modules, moduleRow{Name: m, Depth: depth, Files: files[m], Syms: syms[m]})
-		st.moduleID = append(st.moduleID, graph.ModuleID(m))
-	}
-	top := make([]string, 0, len(refs))
-	for p := range refs {
-		top = append(top, p)
-	}
-	slices.SortFunc(top, func(a, b string) int { return cmp.Or(cmp.Compare(refs[b], refs[a]), cmp.Compare(a, b)) })
-	st.topFiles = top[:min(len(top), maxTopFiles)]
-	for _, p := range st.topFiles {
-		st.topRefs = append(st.topRefs, refs[p])
-	}
-	return st
+	counts, mods := graphtest.FileCounts(g)
+	return statsOf(mods, counts)
 }
 
 // firstDiff shows where got and want part.

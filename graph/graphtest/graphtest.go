@@ -233,9 +233,10 @@ func CheckViews(t *testing.T, snap *graph.Snapshot) string {
 	return ""
 }
 
-// checkFileCounts compares Snapshot.FileCounts and ModulePaths with the
-// whole graph g.
-func checkFileCounts(snap *graph.Snapshot, g *graph.Graph) string {
+// FileCounts returns what Snapshot.FileCounts and ModulePaths answer,
+// counted over the whole graph g: each file's symbols and references from
+// other files, and the module directories, sorted.
+func FileCounts(g *graph.Graph) (map[string]graph.FileCount, []string) {
 	want := map[string]graph.FileCount{}
 	var mods []string
 	for i := range g.Pages {
@@ -250,15 +251,25 @@ func checkFileCounts(snap *graph.Snapshot, g *graph.Graph) string {
 			want[p.Path] = fc
 		}
 	}
-	refs := 0
 	for _, e := range g.Edges() {
 		to, from := &g.Pages[e.To], &g.Pages[e.From]
 		if e.Type == graph.References && to.Path != from.Path && to.Kind != graph.KindModule {
 			fc := want[to.Path]
 			fc.RefsIn++
 			want[to.Path] = fc
-			refs++
 		}
+	}
+	slices.Sort(mods)
+	return want, mods
+}
+
+// checkFileCounts compares Snapshot.FileCounts and ModulePaths with the
+// whole graph g.
+func checkFileCounts(snap *graph.Snapshot, g *graph.Graph) string {
+	want, mods := FileCounts(g)
+	refs := 0
+	for _, fc := range want {
+		refs += fc.RefsIn
 	}
 	if refs == 0 {
 		return "checkFileCounts: the graph has no reference between files: the check proves nothing"
@@ -275,7 +286,6 @@ func checkFileCounts(snap *graph.Snapshot, g *graph.Graph) string {
 		}
 		return fmt.Sprintf("FileCounts: %d files, graph %d", len(got), len(want))
 	}
-	slices.Sort(mods)
 	if got, err := snap.ModulePaths(); err != nil || !slices.Equal(got, mods) {
 		return fmt.Sprintf("ModulePaths = %q, %v; graph %q", got, err, mods)
 	}
