@@ -291,6 +291,9 @@ type openSeg struct {
 	dottedOnce  sync.Once // its names holding a dot (view.go)
 	dottedNames []string
 	dottedErr   error
+
+	countsMu sync.Mutex // its last FileCounts part, by the dead files it was counted with (view.go)
+	counts   *segCounts
 }
 
 // openSegs are the segment databases open in the process, by key: a

@@ -930,15 +930,49 @@ func (s *Snapshot) FileCounts() (map[string]FileCount, error) {
 	return out, nil
 }
 
+// segCounts is a segment's part of FileCounts under the tombstones
+// deadKey names (SegmentView.DeadKey): a segment is immutable and its
+// part changes only with the files dead in it, so the counts of a
+// generation an edit makes recount its new segment and those that gained
+// tombstones, and read the rest (100k files: 1.1 s on two cores for
+// every segment).
+type segCounts struct {
+	deadKey string
+	part    map[string]FileCount
+	byID    map[[2]string]int
+}
+
 // fileCounts counts what FileCounts does over the live files of one
-// segment, and the references to IDs that do not tell their file.
+// segment, and the references to IDs that do not tell their file. The
+// maps are shared with later calls: not to be modified.
 func (r *segRef) fileCounts() (map[string]FileCount, map[[2]string]int, error) {
-	out := map[string]FileCount{}
-	byID := map[[2]string]int{}
 	sg, err := r.open()
 	if err != nil {
 		return nil, nil, err
 	}
+	o := sg.openSeg
+	key := strings.Join(sg.deadList, "\x00")
+	o.countsMu.Lock()
+	defer o.countsMu.Unlock()
+	if sc := o.counts; sc != nil && sc.deadKey == key {
+		return sc.part, sc.byID, nil
+	}
+	out, byID, err := sg.countFiles()
+	if err != nil {
+		return nil, nil, err
+	}
+	segsCounted.Add(1)
+	o.counts = &segCounts{deadKey: key, part: out, byID: byID}
+	return out, byID, nil
+}
+
+// segsCounted counts the segments fileCounts counted (tests).
+var segsCounted atomic.Int64
+
+// countFiles counts a segment's part of FileCounts (fileCounts).
+func (sg *segment) countFiles() (map[string]FileCount, map[[2]string]int, error) {
+	out := map[string]FileCount{}
+	byID := map[[2]string]int{}
 	c, ext, err := sg.scanCodec()
 	if err != nil {
 		return nil, nil, err

@@ -374,3 +374,74 @@ func TestPageViewsConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestFileCountsRecountChangedSegments holds FileCounts to the segments
+// an edit changed: with the previous generation open (as a server holds
+// it while it opens the next), the counts of the next recount its new
+// segment and those that gained tombstones, not the others, and equal
+// the whole graph's.
+func TestFileCountsRecountChangedSegments(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "2")
+	root := walktest.CopyFixture(t, "polyglot")
+	index := t.TempDir()
+	snap, _ := buildOpen(t, BuildOptions{Root: root, IndexDir: index})
+	segs := len(snap.fileSegs())
+	if segs < 10 {
+		t.Fatalf("%d file segments: want many", segs)
+	}
+	counted := func(s *Snapshot) int64 {
+		before := segsCounted.Load()
+		got, err := s.FileCounts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := s.Graph()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]FileCount{}
+		for i := range g.Pages {
+			if p := &g.Pages[i]; p.Kind == KindFile {
+				want[p.Path] = want[p.Path]
+			} else if p.Kind == KindSymbol {
+				fc := want[p.Path]
+				fc.Symbols++
+				want[p.Path] = fc
+			}
+		}
+		for _, e := range g.Edges() {
+			to, from := &g.Pages[e.To], &g.Pages[e.From]
+			if e.Type == References && to.Path != from.Path && to.Kind != KindModule {
+				fc := want[to.Path]
+				fc.RefsIn++
+				want[to.Path] = fc
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("FileCounts differ from the whole graph's:\n  %v\n  %v", got, want)
+		}
+		return segsCounted.Load() - before
+	}
+	if n := counted(snap); n != int64(segs) {
+		t.Fatalf("the first counts counted %d segments of %d", n, segs)
+	}
+	if n := counted(snap); n != 0 {
+		t.Fatalf("the same generation's counts again counted %d segments", n)
+	}
+	// One file edited: a new segment, a tombstone in the old one.
+	p := filepath.Join(root, "go", "inventory", "book.go")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, append(b, []byte("\n// Extra is new.\nfunc Extra() int { return 1 }\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next, _ := buildOpen(t, BuildOptions{Root: root, IndexDir: index})
+	if next.Generation == snap.Generation {
+		t.Fatal("the edit made no generation")
+	}
+	if n := counted(next); n < 1 || n > 3 {
+		t.Fatalf("after a one-file edit the counts counted %d segments of %d; want the new one and those with new tombstones", n, len(next.fileSegs()))
+	}
+}
