@@ -24,6 +24,9 @@
 #                       added beside the edited one and removed, a file in a
 #                       new directory and that directory removed: EDITS (default
 #                       5) `build` runs each, wall time and peak RSS
+#   watched rebuilds    no change, a line appended, a file in a new directory,
+#                       EDITS `build` runs each while `wikitoolkit mcp` watches
+#                       the tree: the build asks it what changed (journal)
 #   MCP                 benchmarks/mcpbench.py over stdio: open + first answer,
 #                       QUERIES (default 120) wiki_query p50/p99, server VmRSS/VmHWM,
 #                       a saved file → in answers (SAVES, default 3), and a server
@@ -54,9 +57,11 @@ res=$work/results # one JSON object per line, merged into the table at the end
 
 tree= own_tree= kept_index= had_index= victim=
 firsts=()
+srv_pid=
 cleanup() {
 	local rc=$?
 	set +e
+	[[ -n $srv_pid ]] && kill "$srv_pid" 2>/dev/null
 	[[ -n $victim && -f $work/victim.orig ]] && cp "$work/victim.orig" "$victim"
 	for i in "${!firsts[@]}"; do cp -p "$work/first.$i.orig" "${firsts[$i]}"; done
 	[[ -n $victim ]] && rm -rf "$(dirname "$victim")"/scale_new_*.go "$(dirname "$victim")"/scale_dir_*
@@ -220,6 +225,47 @@ rebuilds dir_added adddir
 rebuilds dir_removed rmdir_
 "$bin" build --quiet "$tree"
 
+# ---- one-file edits while a server watches the tree: the build asks it
+# what changed instead of looking at every file (engine/wiki/journal.go).
+# Skipped when the binary has no such question (an older one).
+if "$bin" build --help 2>&1 | grep -q -- --no-watcher; then
+	say "rebuilds with a server watching ($EDITS each)"
+	mkfifo "$work/srv.in"
+	(cd "$tree" && exec "$bin" mcp <"$work/srv.in" >/dev/null 2>"$work/srv.log") &
+	srv_pid=$!
+	exec 9>"$work/srv.in" # held open: the server runs until it closes
+	vouched=
+	for _ in $(seq 600); do # its first walks of the tree and its watches
+		w=$("$bin" build --json "$tree" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("watcher", ""))')
+		[[ $w == "no token yet" || $w == changes ]] && { vouched=1; break; }
+		sleep 0.5
+	done
+	if [[ -n $vouched ]]; then
+		watched_builds() { # NAME PREPARE-FUNCTION, as rebuilds, checking the server's paths were taken
+			local name=$1 prep=$2 ws=() rs=() parsed=()
+			for i in $(seq "$EDITS"); do
+				$prep "$i"
+				timed "$work/rebuild.json" "$bin" build --json "$tree"
+				ws+=("$wall") rs+=("$rss")
+				parsed+=("$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d.get("files_parsed", 0) if d.get("watcher") == "changes" else "walked")' "$work/rebuild.json")")
+			done
+			say "  $name: ${ws[*]} s; files parsed ${parsed[*]}"
+			record "{\"watched_$name\": {\"s\": $(median "${ws[@]}"), \"rss_kb\": $(median "${rs[@]}"), \"parsed\": \"${parsed[0]}\"}}"
+		}
+		watched_builds nochange nochange
+		watched_builds edit_line appendline
+		cp "$work/victim.orig" "$victim"
+		watched_builds dir_added adddir
+		rmdir_all() { rm -rf "$vdir"/scale_dir_*; }
+		rmdir_all
+	else
+		say "  the server never vouched for its answers; see $work/srv.log"
+	fi
+	exec 9>&-
+	wait "$srv_pid" 2>/dev/null || true
+	"$bin" build --quiet "$tree"
+fi
+
 # ---- MCP over stdio
 say "MCP: open + first answer, then $QUERIES wiki_query calls"
 python3 "$bench/mcpbench.py" "$bin" "$tree" queries --n "$QUERIES" --log "$work/mcp.log" |
@@ -274,6 +320,12 @@ for key, what in (("nochange", "rebuild, no change"), ("touch", "rebuild, one fi
     if e is None:
         continue
     rows.append((what, f"{ms(e['s'])} / {mb(e['rss_kb'])} (median of {edits}; {e['parsed']} parsed)"))
+for key, what in (("nochange", "rebuild, no change, a server watching"),
+                  ("edit_line", "one-file edit (a line appended), a server watching: time / peak RSS"),
+                  ("dir_added", "a file in a new directory, a server watching: time / peak RSS")):
+    e = r.get(f"watched_{key}")
+    if e is not None:
+        rows.append((what, f"{ms(e['s'])} / {mb(e['rss_kb'])} (median of {edits}; {e['parsed']} parsed; the build took the server's changed paths)"))
 rows += [
     ("file saved → in a running server's answers", f"{ms(s['median_ms'] / 1000)} (median of {saves}: " +
      ", ".join(ms(t['ms'] / 1000) for t in s["trials"]) + f"; noticed by {s['noticer']})"),

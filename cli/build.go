@@ -48,6 +48,10 @@ type buildJSON struct {
 	// Walked is what the walk read with --changed: "changed" (just the
 	// paths) or "tree" (the paths needed a walk of the whole tree).
 	Walked string `json:"walked,omitempty"`
+	// Watcher is what a server watching the index told the build:
+	// "changes" when the build updated the paths it named, else why the
+	// build looked at every file; absent when no server answered.
+	Watcher string `json:"watcher,omitempty"`
 	// ChangedLeftOut are the --changed paths that exist but that no build
 	// indexes (ignored, omitted, not indexed, below a vendored or ignored
 	// directory), with why.
@@ -63,6 +67,7 @@ func runBuild(e *env, args []string) error {
 	exclude := fs.String("exclude-dirs", strings.Join(walk.DefaultExcludeDirs, ","), "vendored directory names to skip, comma-separated (default: what the index's last build used, else the default)")
 	verbose := fs.Bool("verbose", false, "list every skipped file with its reason")
 	changedArg := fs.String("changed", "", "update only these paths (comma-separated; - reads one a line from stdin): files or directories added, modified, deleted or renamed (both names)")
+	noWatcher := fs.Bool("no-watcher", false, "look at every file's size and time even when a server watching this index could say what changed")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -109,6 +114,8 @@ func runBuild(e *env, args []string) error {
 		Full:     *full,
 		Changed:  changed,
 		PauseGC:  true, // the process exits after the build
+		// Changed, --full and other walk options leave it out (wiki.Build).
+		AskWatcher: !*noWatcher,
 		Waiting: func() {
 			if !*quiet {
 				fmt.Fprintln(e.stderr, "wikitoolkit: another build of this index is running; waiting for it to finish")
@@ -163,7 +170,7 @@ func runBuild(e *env, args []string) error {
 			Pages: pages, Edges: edges, Seconds: round3(info.Seconds), Skipped: skipped, Failed: info.Failed,
 			Generation: info.Generation, Index: indexDir, Shared: info.Shared, Repaired: info.Repaired,
 			NotIndexed: notIndexedList(info.NotIndexed), Indexed: graph.IndexedBy(info.Languages), DiagnosticFiles: info.DiagnosticFiles,
-			Walked: walked, ChangedLeftOut: info.Unwalked})
+			Walked: walked, ChangedLeftOut: info.Unwalked, Watcher: info.Watcher})
 	}
 	if *quiet {
 		return nil
@@ -173,6 +180,11 @@ func runBuild(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "%s build: %d files parsed, %d unchanged, %d removed, %d skipped, %d failed; %d pages, %d edges; %.2fs\n",
 		info.Mode, info.FilesParsed, info.FilesUnchanged, info.FilesRemoved, info.FilesSkipped, info.FilesFailed, pages, edges, info.Seconds)
+	if info.Watcher == "changes" {
+		fmt.Fprintf(e.stdout, "  changed files: as the server watching this index saw them (--no-watcher looks at every file)\n")
+	} else if info.Watcher != "" && *verbose {
+		fmt.Fprintf(e.stdout, "  note: looked at every file: the server watching this index could not say what changed (%s)\n", info.Watcher)
+	}
 	if len(info.NotIndexed) > 0 {
 		fmt.Fprintf(e.stdout, "  not indexed: %s\n", walk.NotIndexedLine(info.NotIndexed, 8))
 	}

@@ -296,8 +296,9 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 			}
 			saveSketch(dir, gen, sketch.Update(opt.Changed, sketchDirs, listed))
 		}
-	default: // a watcher's paths: the sketch stands (keepSketch)
+	default: // a watcher's paths: the sketch stands (keepSketch), unless they met a symbolic link
 		sum, ok := sketchTag(dir, prev.Generation)
+		ok = ok && !listed.MetDirLink()
 		writeSketch = func(gen int) { keepSketch(dir, gen, sum, ok) }
 	}
 	saveNext := func(info *BuildInfo, err error) (*BuildInfo, error) {
@@ -335,7 +336,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 	}
 	lap("walk")
 	info.DirsRead = listed.Dirs
-	info.Walked, info.Unwalked = "tree", listed.Unwalked
+	info.Walked, info.Unwalked, info.MetLink = "tree", listed.Unwalked, listed.MetLink()
 	if scope != nil && watched {
 		info.Walked = "changed"
 	}

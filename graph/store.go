@@ -214,6 +214,10 @@ type BuildInfo struct {
 	// ignored, omitted, not indexed or below a vendored or ignored
 	// directory. Not stored in the generation.
 	Unwalked []walk.Skip `json:"-"`
+	// MetLink says the build's walk listed a symbolic link (to a file or
+	// a directory): a change of its target makes no event at the link,
+	// so a watcher's journal cannot vouch for this tree.
+	MetLink bool `json:"-"`
 }
 
 // FileStat is the part of a FileRecord a no-change rebuild compares.

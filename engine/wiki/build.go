@@ -38,6 +38,12 @@ type BuildOptions struct {
 	// PauseGC is graph.BuildOptions.PauseGC: set by a short-lived process
 	// (the CLI's build), never by the server.
 	PauseGC bool
+	// AskWatcher, for a build in another process than the server's (the
+	// CLI's), asks a server watching the index what changed since the
+	// last build that asked (journal.go) instead of looking at every file,
+	// when it can vouch for its answer; Changed, other walk options and
+	// Full leave it out.
+	AskWatcher bool
 }
 
 // changedKey is the context key of WithChanged.
@@ -127,6 +133,10 @@ func saveWalkSettings(indexDir string, ws WalkSettings) error {
 type BuildResult struct {
 	*graph.BuildInfo
 	Shared *annotate.SharedImport
+	// Watcher says what a server watching the index told the build
+	// (AskWatcher): "changes" when its paths were the build's, else why
+	// the build looked at every file ("" when no server answered).
+	Watcher string
 }
 
 // Build indexes the repository: under the index's build lock it imports the
@@ -170,6 +180,34 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 	}
 	defer lock.Unlock()
 	shared := annotate.ImportSharedIfChanged(indexDir, annotate.SharedDir(root))
+	// A server watching the tree may know what changed (journal.go).
+	var ask struct {
+		next, git, said string // the token for the next build, git's stamps, what the server said
+	}
+	if opt.AskWatcher && !opt.Full && changed == nil && ws.MaxFileBytes == stored.MaxFileBytes && slices.Equal(ws.ExcludeDirs, stored.ExcludeDirs) {
+		if git, ok := gitStamps(root); ok {
+			gen, _ := graph.CurrentGeneration(indexDir)
+			tok, why := readWatchToken(indexDir, root, gen)
+			if ans, err := askWatcher(ctx, indexDir, tok); err == nil && ans.Token != "" {
+				switch {
+				case ans.Root != root || ans.Options != walkKey(ws):
+					ask.said = "the server watches another root or with other walk options"
+				case tok == "":
+					ask.next, ask.git, ask.said = ans.Token, git, why
+				case ans.Walk != "":
+					ask.next, ask.git, ask.said = ans.Token, git, ans.Walk
+				default:
+					ask.next, ask.git, ask.said = ans.Token, git, "changes"
+					changed = ans.Paths
+					if changed == nil {
+						changed = []string{} // nothing changed is an answer too
+					}
+				}
+			} else if err == nil {
+				ask.said = ans.Walk
+			}
+		}
+	}
 	info, err := graph.Build(ctx, graph.BuildOptions{
 		Root:        root,
 		IndexDir:    indexDir,
@@ -199,5 +237,13 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 	if err := saveWalkSettings(indexDir, ws); err != nil {
 		info.Warnings = append(info.Warnings, fmt.Sprintf("the build options were not saved (%v); the next build uses the defaults unless given them again", err))
 	}
-	return &BuildResult{BuildInfo: info, Shared: shared}, nil
+	switch {
+	case info.MetLink:
+		// Changes through a symbolic link make no event: every later
+		// build looks at every file, until one lists no link.
+		writeWatchToken(indexDir, watchToken{Generation: info.Generation, Links: true})
+	case ask.next != "" && info.Mode != "partial":
+		writeWatchToken(indexDir, watchToken{Token: ask.next, Generation: info.Generation, Git: ask.git})
+	}
+	return &BuildResult{BuildInfo: info, Shared: shared, Watcher: ask.said}, nil
 }

@@ -30,5 +30,9 @@
 //	                  state and is given its logger
 //	watch.go          the watcher: saved files start the freshness check
 //	                  (fsnotify, debounced; polling where watches run out)
+//	journal.go        the watcher's journal: builds in other processes ask
+//	                  the server what changed since their token
+//	                  (watch.sock, watch-token) instead of a stat of
+//	                  every file
 //	format.go         CountsLine, HumanBytes: text both front ends print
 package wiki

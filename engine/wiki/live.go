@@ -49,6 +49,9 @@ type LiveOptions struct {
 	// watchAdd replaces the watcher's fsnotify.Watcher.Add (tests: make
 	// watches run out).
 	watchAdd func(path string) error
+	// eventDelay slows the watcher's handling of each event (tests: an
+	// answer to a build must wait for the events before it).
+	eventDelay time.Duration
 }
 
 // Live is the live view of one index for a long-running process: it holds

@@ -82,6 +82,13 @@ type watcher struct {
 	checks   atomic.Int64 // checks run (tests)
 	lastDirs atomic.Int64 // directories the last check's walk read (tests)
 
+	// journal numbers the paths of the events for builds in other
+	// processes (journal.go); the index folder is watched for its cookies
+	// (cookieDir, once it exists).
+	journal       journal
+	cookieDir     string
+	cookieWatched atomic.Bool
+
 	mu          sync.Mutex
 	pending     bool      // a check is due once events settle and no build runs
 	first, last time.Time // first and last event of the pending burst
@@ -108,6 +115,7 @@ func (s *Live) startWatch() {
 	// and what changed while no server ran.
 	w.pending, w.walkAll = true, true
 	s.goBackground(w.run)
+	s.goBackground(w.serveJournal)
 }
 
 // Watching says how the view notices saved files: WatchFsnotify,
@@ -136,6 +144,7 @@ func (w *watcher) run(ctx context.Context) {
 		if w.s.opt.watchAdd != nil {
 			w.add = w.s.opt.watchAdd
 		}
+		w.watchCookieDir()
 	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -174,8 +183,15 @@ func (w *watcher) run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 		case ev, ok := <-events:
+			if w.s.opt.eventDelay > 0 {
+				time.Sleep(w.s.opt.eventDelay)
+			}
 			if !ok {
 				w.fallback("the file watcher stopped")
+			} else if w.cookieDir != "" && filepath.Dir(ev.Name) == w.cookieDir {
+				if base := filepath.Base(ev.Name); strings.HasPrefix(base, cookiePrefix) && ev.Has(fsnotify.Create) {
+					w.journal.cookieSeen(base)
+				}
 			} else if rel, ok := w.relevantPath(ev); ok {
 				w.notePath(time.Now(), rel)
 			}
@@ -207,6 +223,34 @@ func (w *watcher) notePath(t time.Time, rel string) {
 	w.last = t
 	w.addPathLocked(rel)
 	w.mu.Unlock()
+	if b := path.Base(rel); rel == "" || b == ".gitignore" || b == ".wikitoolkitignore" || w.isLink(rel) {
+		// What changed is not told by the paths: an ignore file's rules
+		// reach others, and changes below a symbolic link have no event.
+		w.journal.lose()
+	} else {
+		w.journal.note(rel)
+	}
+}
+
+// isLink reports a symbolic link at rel (below the root watched).
+func (w *watcher) isLink(rel string) bool {
+	if w.root == "" {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(rel)))
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}
+
+// watchCookieDir watches the index folder, where the journal's cookies
+// are made, once it exists.
+func (w *watcher) watchCookieDir() {
+	if w.cookieWatched.Load() || w.fw == nil {
+		return
+	}
+	if err := w.fw.Add(w.s.dir); err == nil {
+		w.cookieDir = w.s.dir
+		w.cookieWatched.Store(true)
+	}
 }
 
 // addPathLocked adds rel to the paths of the next check ("", an ignore
@@ -263,9 +307,14 @@ func (w *watcher) checkNow(ctx context.Context) {
 	}()
 	w.checks.Add(1)
 	w.wopt = graph.SourceWalk(w.s.WalkOptions())
+	if w.journal.optionsMoved(w.wopt.OptionsKey()) {
+		w.journal.lose() // a build with other walk options ran: files anywhere may come or go
+	}
 	var root string
 	var dirs []string
+	whole := false // the check walked the whole tree of an index
 	if _, ok := statKey(filepath.Join(w.s.dir, "CURRENT")); ok {
+		w.watchCookieDir()
 		res := w.s.fresh.check(ctx, w.s, w.fw != nil, paths)
 		w.lastDirs.Store(int64(len(res.dirs)))
 		switch {
@@ -293,7 +342,7 @@ func (w *watcher) checkNow(ctx context.Context) {
 			}
 			return
 		}
-		root, dirs = res.root, res.dirs
+		root, dirs, whole = res.root, res.dirs, true
 	} else {
 		// No index yet: the first build is a call's to start (or is
 		// running); keep the watches right meanwhile.
@@ -317,6 +366,10 @@ func (w *watcher) checkNow(ctx context.Context) {
 			// Files made in a new directory between the walk and its
 			// watch have no event: one more walk finds them.
 			w.notePath(time.Now(), "")
+		} else if whole && w.fw != nil && w.cookieWatched.Load() {
+			// Every directory was watched before this walk of the whole
+			// tree began: from now on every change has its event.
+			w.journal.start(w.root, w.wopt.OptionsKey())
 		}
 	}
 }
@@ -336,6 +389,9 @@ func (w *watcher) sync(root string, dirs []string) (added int) {
 	moved := root != w.root
 	w.root = root
 	for _, p := range w.fw.WatchList() {
+		if p == w.cookieDir {
+			continue // the index folder, for the journal's cookies
+		}
 		if moved || !want[p] {
 			w.fw.Remove(p) // already gone when its directory was removed
 		} else {
@@ -415,6 +471,8 @@ func (w *watcher) syncScope(root string, sc walk.Scope, dirs []string) (added []
 // fallback gives up on watches: the check runs every pollEvery instead.
 // It says so once, in the log.
 func (w *watcher) fallback(reason string) {
+	w.journal.lose()
+	w.cookieWatched.Store(false)
 	w.closeWatches()
 	if w.ticker == nil {
 		w.ticker = time.NewTicker(pollEvery)

@@ -89,7 +89,10 @@ type sketching struct {
 	start   int64 // Unix nanoseconds when the walk started
 	dirs    []DirStamp
 	ignores []FileStamp
-	links   bool // a symbolic link was met: no sketch
+	links   bool // a symbolic link to a directory was met: no sketch
+	// fileLinks: a symbolic link to a file was listed (the sketch holds:
+	// Since names it every time).
+	fileLinks bool
 }
 
 func (s *sketching) dir(rel string, d *dirHandle) {
@@ -117,9 +120,26 @@ func (s *sketching) ignore(p, abs string) {
 	s.mu.Unlock()
 }
 
+// MetDirLink reports whether a walk taking a sketch (Options.Sketch) met
+// a symbolic link to a directory: no sketch of the tree holds then (Walk's
+// Sketch is nil, and one that WalkPaths updates would miss changes below
+// the link).
+func (r *Result) MetDirLink() bool { return r.sketch != nil && r.sketch.links }
+
+// MetLink reports whether a walk taking a sketch met a symbolic link, to
+// a directory or to a file: a change of the target makes no event at the
+// link (engine/wiki's journal).
+func (r *Result) MetLink() bool { return r.sketch != nil && (r.sketch.links || r.sketch.fileLinks) }
+
 func (s *sketching) link() {
 	s.mu.Lock()
 	s.links = true
+	s.mu.Unlock()
+}
+
+func (s *sketching) fileLink() {
+	s.mu.Lock()
+	s.fileLinks = true
 	s.mu.Unlock()
 }
 

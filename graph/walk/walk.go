@@ -637,6 +637,9 @@ func (w *walker) symlink(t *dirTask, ign *ignoreList, rel, name string) {
 			w.reject(rel)
 			return
 		}
+		if w.sk != nil {
+			w.sk.fileLink()
+		}
 		w.addFile(rel, target, lang, st)
 	default:
 		w.skip(rel, reasonNotRegular)

@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// watchBuild is what these tests read of `build --json`.
+type watchBuild struct {
+	Mode         string `json:"mode"`
+	FilesParsed  int    `json:"files_parsed"`
+	FilesRemoved int    `json:"files_removed"`
+	Watcher      string `json:"watcher"`
+}
+
+// untilVouched builds until the server watching repo vouches for its
+// answers (its first walks done, every directory watched), and returns
+// the first build that kept a token.
+func untilVouched(t *testing.T, repo string) watchBuild {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		var b watchBuild
+		runJSON(t, repo, &b, "build", "--json")
+		if b.Watcher == "no token yet" || b.Watcher == "changes" {
+			return b
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never vouched for its answers within 60 s; the last build said %q", b.Watcher)
+		}
+	}
+}
+
+// TestBuildAsksWatchingServer edits a repository while `wikitoolkit mcp`
+// (a real process) watches it, and after each edit runs `wikitoolkit
+// build` at once: it must take the changed paths from the server (no
+// stat of every file) and leave nothing for a build that looks at every
+// file to find — a file modified, added, removed, renamed, a directory
+// made with a file in it in one go (no watch yet inside it), a directory
+// removed, nothing. An ignore file changed, git's index moved, the
+// server gone, and a server killed (its socket left behind) make the
+// build look at every file, and say why.
+func TestBuildAsksWatchingServer(t *testing.T) {
+	repo := mcpRepo(t)
+	srv := exec.Command(binPath, "mcp")
+	srv.Dir = repo
+	srv.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=")
+	stdin, err := srv.StdinPipe() // held open: the server serves until it closes
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); srv.Process.Kill(); srv.Wait() })
+	untilVouched(t, repo)
+
+	write := func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(repo, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// complete says a build looking at every file finds nothing left.
+	complete := func(step string) {
+		t.Helper()
+		var w watchBuild
+		runJSON(t, repo, &w, "build", "--json", "--no-watcher")
+		if w.FilesParsed != 0 || w.FilesRemoved != 0 || w.Watcher != "" {
+			t.Fatalf("%s: a build looking at every file after it parsed %d and removed %d files (watcher %q): the server's answer missed them",
+				step, w.FilesParsed, w.FilesRemoved, w.Watcher)
+		}
+	}
+	steps := []struct {
+		name            string
+		do              func()
+		parsed, removed int
+	}{
+		{"a file modified", func() {
+			write("pay/retry.go", "// Package pay charges cards.\npackage pay\n\n// Charge charges.\nfunc Charge(amount int) error { return nil }\n\n// Void undoes.\nfunc Void() {}\n")
+		}, 1, 0},
+		{"a file added", func() { write("pay/refund.go", "package pay\n\n// Refund gives back.\nfunc Refund() {}\n") }, 1, 0},
+		{"a file removed", func() { os.Remove(filepath.Join(repo, "cart", "cart.go")) }, 0, 1},
+		{"a file renamed", func() {
+			os.Rename(filepath.Join(repo, "pay", "refund.go"), filepath.Join(repo, "pay", "refunds.go"))
+		}, 1, 1},
+		{"a directory made with files in it", func() {
+			write("inv/stock/stock.go", "package stock\n\n// Count counts.\nfunc Count() int { return 1 }\n")
+			write("inv/stock/more.go", "package stock\n\n// More counts more.\nfunc More() int { return Count() + 1 }\n")
+		}, 2, 0},
+		{"a directory removed", func() { os.RemoveAll(filepath.Join(repo, "inv")) }, 0, 2},
+		{"nothing", func() {}, 0, 0},
+	}
+	for _, st := range steps {
+		st.do()
+		var b watchBuild // a new one each time: "watcher" is left out when empty
+		runJSON(t, repo, &b, "build", "--json")
+		if b.Watcher != "changes" {
+			t.Fatalf("%s: the build did not take the server's changes: %q", st.name, b.Watcher)
+		}
+		if b.FilesParsed != st.parsed || b.FilesRemoved != st.removed {
+			t.Fatalf("%s: parsed %d, removed %d; want %d, %d", st.name, b.FilesParsed, b.FilesRemoved, st.parsed, st.removed)
+		}
+		complete(st.name)
+	}
+
+	// A symbolic link, made in a new directory at once (no watch there
+	// yet): changes through one have no event, so once a build met it
+	// every build looks at every file, until it is gone.
+	if err := os.Mkdir(filepath.Join(repo, "links"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "pay", "retry.go"), filepath.Join(repo, "links", "retry.go")); err != nil {
+		t.Fatal(err)
+	}
+	var l watchBuild
+	runJSON(t, repo, &l, "build", "--json")
+	if l.Watcher != "changes" || l.FilesParsed != 1 {
+		t.Fatalf("a new directory holding a symbolic link: watcher %q, parsed %d; want the server's changes and the link parsed", l.Watcher, l.FilesParsed)
+	}
+	write("pay/retry.go", "// Package pay charges cards.\npackage pay\n\n// Charge charges.\nfunc Charge(amount int) error { return nil }\n\n// Again is new.\nfunc Again() {}\n")
+	l = watchBuild{}
+	runJSON(t, repo, &l, "build", "--json")
+	if !strings.Contains(l.Watcher, "symbolic link") || l.FilesParsed != 2 {
+		t.Fatalf("the target of a symbolic link edited: watcher %q, parsed %d; want a look at every file parsing the file and its link", l.Watcher, l.FilesParsed)
+	}
+	complete("a symbolic link's target edited")
+	os.RemoveAll(filepath.Join(repo, "links"))
+	l = watchBuild{}
+	runJSON(t, repo, &l, "build", "--json")
+	if l.Watcher == "changes" || l.FilesRemoved != 1 {
+		t.Fatalf("the symbolic link removed: watcher %q, removed %d", l.Watcher, l.FilesRemoved)
+	}
+	complete("the symbolic link removed")
+	untilVouched(t, repo)
+
+	// An ignore file: its rules reach paths no event names.
+	write(".wikitoolkitignore", "pay/\n")
+	var b watchBuild
+	runJSON(t, repo, &b, "build", "--json")
+	if b.Watcher == "changes" || b.FilesRemoved != 2 {
+		t.Fatalf("after an ignore file: watcher %q, removed %d; want a look at every file removing pay's 2 files", b.Watcher, b.FilesRemoved)
+	}
+	complete("an ignore file")
+	untilVouched(t, repo)
+
+	// git's index moved (what the walk lists below ignored folders may have).
+	write(".git/index", "not really an index")
+	b = watchBuild{}
+	runJSON(t, repo, &b, "build", "--json")
+	if !strings.Contains(b.Watcher, "git") {
+		t.Fatalf("after git's index moved: watcher %q, want a look at every file saying why", b.Watcher)
+	}
+	b = watchBuild{}
+	runJSON(t, repo, &b, "build", "--json")
+	if b.Watcher != "changes" {
+		t.Fatalf("the build after: watcher %q, want the server's changes again", b.Watcher)
+	}
+
+	// The server killed: its socket stays, no one answers.
+	if err := srv.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	srv.Wait()
+	if _, err := os.Stat(filepath.Join(repo, ".wikitoolkit", "watch.sock")); err != nil {
+		t.Fatalf("the killed server's socket: %v (the test wants it left behind)", err)
+	}
+	write("late/late.go", "package late\n\n// Late is late.\nfunc Late() {}\n")
+	b = watchBuild{}
+	runJSON(t, repo, &b, "build", "--json")
+	if b.Watcher != "" || b.FilesParsed != 1 {
+		t.Fatalf("with the server killed: watcher %q, parsed %d; want a look at every file finding late/late.go", b.Watcher, b.FilesParsed)
+	}
+	complete("the server killed")
+}
