@@ -111,6 +111,32 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 		complete(st.name)
 	}
 
+	// A watched directory renamed, then a file in it edited: until the
+	// server moves the watch (its check, 150 ms after the rename at the
+	// soonest), that edit's event comes under the old name, so the
+	// journal cannot vouch and the builds look at every file; then the
+	// server vouches again.
+	write("box/a.go", "package box\n\n// A is a.\nfunc A() {}\n")
+	time.Sleep(time.Second) // the server watches box (its check of the new directory)
+	var r watchBuild
+	runJSON(t, repo, &r, "build", "--json")
+	if err := os.Rename(filepath.Join(repo, "box"), filepath.Join(repo, "crate")); err != nil {
+		t.Fatal(err)
+	}
+	r = watchBuild{}
+	runJSON(t, repo, &r, "build", "--json")
+	if r.FilesParsed != 1 || r.FilesRemoved != 1 {
+		t.Fatalf("a directory renamed: parsed %d, removed %d (watcher %q)", r.FilesParsed, r.FilesRemoved, r.Watcher)
+	}
+	write("crate/a.go", "package box\n\n// A is a.\nfunc A() {}\n\n// B is new.\nfunc B() {}\n")
+	r = watchBuild{}
+	runJSON(t, repo, &r, "build", "--json")
+	if r.FilesParsed != 1 {
+		t.Fatalf("a file of a renamed directory edited: parsed %d (watcher %q)", r.FilesParsed, r.Watcher)
+	}
+	complete("a file of a renamed directory edited")
+	untilVouched(t, repo)
+
 	// A symbolic link, made in a new directory at once (no watch there
 	// yet): changes through one have no event, so once a build met it
 	// every build looks at every file, until it is gone.

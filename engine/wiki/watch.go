@@ -193,6 +193,11 @@ func (w *watcher) run(ctx context.Context) {
 					w.journal.cookieSeen(base)
 				}
 			} else if rel, ok := w.relevantPath(ev); ok {
+				if ev.Has(fsnotify.Rename) && w.dirs[rel] {
+					// A watched directory renamed: until its watch is
+					// moved, events inside it come under its old name.
+					rel = ""
+				}
 				w.notePath(time.Now(), rel)
 			}
 		case err, ok := <-errs:
@@ -216,6 +221,9 @@ func (w *watcher) run(ctx context.Context) {
 // notePath records a relevant event at t (zero: due at once) for the
 // repo-relative path rel ("": the whole tree is to be walked).
 func (w *watcher) notePath(t time.Time, rel string) {
+	if rel != "" && w.isLink(rel) {
+		rel = "" // a change below a symbolic link makes no event
+	}
 	w.mu.Lock()
 	if !w.pending {
 		w.pending, w.first = true, t
@@ -223,9 +231,10 @@ func (w *watcher) notePath(t time.Time, rel string) {
 	w.last = t
 	w.addPathLocked(rel)
 	w.mu.Unlock()
-	if b := path.Base(rel); rel == "" || b == ".gitignore" || b == ".wikitoolkitignore" || w.isLink(rel) {
-		// What changed is not told by the paths: an ignore file's rules
-		// reach others, and changes below a symbolic link have no event.
+	if b := path.Base(rel); rel == "" || b == ".gitignore" || b == ".wikitoolkitignore" {
+		// What changed is not told by the paths (an ignore file's rules
+		// reach others): the whole tree is walked next (addPathLocked),
+		// and the journal starts again after it.
 		w.journal.lose()
 	} else {
 		w.journal.note(rel)
