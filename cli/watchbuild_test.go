@@ -137,9 +137,9 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 	complete("a file of a renamed directory edited")
 	untilVouched(t, repo)
 
-	// A symbolic link, made in a new directory at once (no watch there
-	// yet): changes through one have no event, so once a build met it
-	// every build looks at every file, until it is gone.
+	// A symbolic link to a file, made in a new directory at once (no
+	// watch there yet): a change of its target makes no event at the
+	// link, so every build looks at the links again.
 	if err := os.Mkdir(filepath.Join(repo, "links"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -154,17 +154,39 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 	write("pay/retry.go", "// Package pay charges cards.\npackage pay\n\n// Charge charges.\nfunc Charge(amount int) error { return nil }\n\n// Again is new.\nfunc Again() {}\n")
 	l = watchBuild{}
 	runJSON(t, repo, &l, "build", "--json")
-	if !strings.Contains(l.Watcher, "symbolic link") || l.FilesParsed != 2 {
-		t.Fatalf("the target of a symbolic link edited: watcher %q, parsed %d; want a look at every file parsing the file and its link", l.Watcher, l.FilesParsed)
+	if l.Watcher != "changes" || l.FilesParsed != 2 {
+		t.Fatalf("the target of a symbolic link edited: watcher %q, parsed %d; want the server's changes with the file and its link parsed", l.Watcher, l.FilesParsed)
 	}
 	complete("a symbolic link's target edited")
 	os.RemoveAll(filepath.Join(repo, "links"))
 	l = watchBuild{}
 	runJSON(t, repo, &l, "build", "--json")
-	if l.Watcher == "changes" || l.FilesRemoved != 1 {
+	if l.FilesRemoved != 1 {
 		t.Fatalf("the symbolic link removed: watcher %q, removed %d", l.Watcher, l.FilesRemoved)
 	}
 	complete("the symbolic link removed")
+
+	// A symbolic link to a directory: below it a change makes no event
+	// where the server watches, so builds look at every file until it
+	// is gone.
+	if err := os.Symlink("pay", filepath.Join(repo, "paylink")); err != nil {
+		t.Fatal(err)
+	}
+	l = watchBuild{}
+	runJSON(t, repo, &l, "build", "--json")
+	if l.Watcher == "changes" {
+		t.Fatalf("a symbolic link to a directory made: watcher %q, want a look at every file", l.Watcher)
+	}
+	write("pay/retry.go", "// Package pay charges cards.\npackage pay\n\n// Charge charges.\nfunc Charge(amount int) error { return nil }\n")
+	l = watchBuild{}
+	runJSON(t, repo, &l, "build", "--json")
+	if !strings.Contains(l.Watcher, "directory") {
+		t.Fatalf("with a symbolic link to a directory: watcher %q, want a look at every file saying why", l.Watcher)
+	}
+	complete("a directory link's target edited")
+	os.Remove(filepath.Join(repo, "paylink"))
+	runJSON(t, repo, &l, "build", "--json")
+	complete("the directory link removed")
 	untilVouched(t, repo)
 
 	// An ignore file: its rules reach paths no event names.

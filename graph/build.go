@@ -336,7 +336,8 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 	}
 	lap("walk")
 	info.DirsRead = listed.Dirs
-	info.Walked, info.Unwalked, info.MetLink = "tree", listed.Unwalked, listed.MetLink()
+	info.Walked, info.Unwalked = "tree", listed.Unwalked
+	info.Links, info.DirLink = listed.Links(), listed.MetDirLink()
 	if scope != nil && watched {
 		info.Walked = "changed"
 	}

@@ -214,10 +214,14 @@ type BuildInfo struct {
 	// ignored, omitted, not indexed or below a vendored or ignored
 	// directory. Not stored in the generation.
 	Unwalked []walk.Skip `json:"-"`
-	// MetLink says the build's walk listed a symbolic link (to a file or
-	// a directory): a change of its target makes no event at the link,
-	// so a watcher's journal cannot vouch for this tree.
-	MetLink bool `json:"-"`
+	// Links are the symbolic links the build's walk met (walk.Result.
+	// Links: of the whole tree, or at or below the paths it walked), and
+	// DirLink says one of them leads to a directory. A change of a link's
+	// target makes no event at the link: engine/wiki's journal has a
+	// build look at each file link again every time, and gives up on a
+	// tree with a directory link.
+	Links   []string `json:"-"`
+	DirLink bool     `json:"-"`
 }
 
 // FileStat is the part of a FileRecord a no-change rebuild compares.

@@ -187,21 +187,20 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 	if opt.AskWatcher && !opt.Full && changed == nil && ws.MaxFileBytes == stored.MaxFileBytes && slices.Equal(ws.ExcludeDirs, stored.ExcludeDirs) {
 		if git, ok := gitStamps(root); ok {
 			gen, _ := graph.CurrentGeneration(indexDir)
-			tok, why := readWatchToken(indexDir, root, gen)
-			if ans, err := askWatcher(ctx, indexDir, tok); err == nil && ans.Token != "" {
+			kept, why := readWatchToken(indexDir, root, gen)
+			if ans, err := askWatcher(ctx, indexDir, kept.Token); err == nil && ans.Token != "" {
 				switch {
 				case ans.Root != root || ans.Options != walkKey(ws):
 					ask.said = "the server watches another root or with other walk options"
-				case tok == "":
+				case kept.Token == "":
 					ask.next, ask.git, ask.said = ans.Token, git, why
 				case ans.Walk != "":
 					ask.next, ask.git, ask.said = ans.Token, git, ans.Walk
 				default:
 					ask.next, ask.git, ask.said = ans.Token, git, "changes"
-					changed = ans.Paths
-					if changed == nil {
-						changed = []string{} // nothing changed is an answer too
-					}
+					// The file links too: their targets' changes have no
+					// event at them.
+					changed = append(append([]string{}, ans.Paths...), kept.Links...)
 				}
 			} else if err == nil {
 				ask.said = ans.Walk
@@ -238,12 +237,15 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 		info.Warnings = append(info.Warnings, fmt.Sprintf("the build options were not saved (%v); the next build uses the defaults unless given them again", err))
 	}
 	switch {
-	case info.MetLink:
-		// Changes through a symbolic link make no event: every later
-		// build looks at every file, until one lists no link.
-		writeWatchToken(indexDir, watchToken{Generation: info.Generation, Links: true})
+	case info.DirLink:
+		// Below a directory link a change makes no event where the
+		// server watches: every later build looks at every file, until
+		// one meets no such link.
+		writeWatchToken(indexDir, watchToken{Generation: info.Generation, DirLinks: true})
 	case ask.next != "" && info.Mode != "partial":
-		writeWatchToken(indexDir, watchToken{Token: ask.next, Generation: info.Generation, Git: ask.git})
+		// The links met are the tree's: a build of the server's paths
+		// walked the links kept too.
+		writeWatchToken(indexDir, watchToken{Token: ask.next, Generation: info.Generation, Git: ask.git, Links: info.Links})
 	}
 	return &BuildResult{BuildInfo: info, Shared: shared, Watcher: ask.said}, nil
 }

@@ -54,7 +54,14 @@ import (
 //     noted when the cookie's event comes.
 //   - What no event in the tree tells — .git/info/exclude and the git
 //     index, read by the walk — is stamped in watch-token; a build that
-//     finds them moved walks.
+//     finds them moved walks. A change of a symbolic link's target makes
+//     no event at the link: watch-token keeps the tree's file links
+//     (graph.BuildInfo.Links) and every build looks at them again (as a
+//     sketch's Since does); a link to a directory (below it a change
+//     makes no event where the server watches) has every build walk
+//     until it is gone. An event at a link, or a watched directory
+//     renamed (until its watch moves, events inside come under the old
+//     name), ends the epoch.
 //   - The watcher and the build must read the same files: the answer
 //     names the server's root and walk options, and a build with others
 //     walks.
@@ -332,9 +339,13 @@ type watchToken struct {
 	Token      string `json:"token"`
 	Generation int    `json:"generation"`
 	Git        string `json:"git"`
-	// Links says the build listed a symbolic link: no token holds (a
-	// change of a link's target makes no event at the link).
-	Links bool `json:"links,omitempty"`
+	// Links are the symbolic links to files in the tree: a change of a
+	// link's target makes no event at the link, so every build looks at
+	// them again (as a walk's sketch has them looked at every time).
+	Links []string `json:"links,omitempty"`
+	// DirLinks says the build met a symbolic link to a directory: no
+	// token holds (below it a change makes no event anywhere watched).
+	DirLinks bool `json:"dir_links,omitempty"`
 }
 
 // gitStamps stamps the git files the walk reads outside the watched
@@ -360,25 +371,24 @@ func gitStamps(root string) (string, bool) {
 	return b.String(), true
 }
 
-// readWatchToken returns the token the last build kept, "" with why when
-// there is none or it no longer holds (the git files moved, the
-// generation went back).
-func readWatchToken(indexDir, root string, gen int) (tok, why string) {
+// readWatchToken returns the token the last build kept with the tree's
+// file links, "" with why when there is none or it no longer holds (the
+// git files moved, the generation went back, a directory link).
+func readWatchToken(indexDir, root string, gen int) (t watchToken, why string) {
 	b, err := os.ReadFile(filepath.Join(indexDir, watchTokenName))
 	if err != nil {
-		return "", "no token yet"
+		return watchToken{}, "no token yet"
 	}
-	var t watchToken
 	switch {
 	case json.Unmarshal(b, &t) != nil || t.Generation > gen:
-		return "", "the token kept is not of this index"
-	case t.Links:
-		return "", "the last build met a symbolic link (a change through one makes no event), so every build looks at every file until one meets none"
+		return watchToken{}, "the token kept is not of this index"
+	case t.DirLinks:
+		return watchToken{}, "the last build met a symbolic link to a directory (below one a change makes no event where the server watches), so every build looks at every file until one meets none"
 	}
 	if g, ok := gitStamps(root); !ok || g != t.Git {
-		return "", "git's index or .git/info/exclude changed since the last build (what the walk lists may have)"
+		return watchToken{}, "git's index or .git/info/exclude changed since the last build (what the walk lists may have)"
 	}
-	return t.Token, ""
+	return t, ""
 }
 
 // writeWatchToken keeps t: a token given before the build looked at the

@@ -90,9 +90,9 @@ type sketching struct {
 	dirs    []DirStamp
 	ignores []FileStamp
 	links   bool // a symbolic link to a directory was met: no sketch
-	// fileLinks: a symbolic link to a file was listed (the sketch holds:
-	// Since names it every time).
-	fileLinks bool
+	// linkPaths are the symbolic links met, to files and directories
+	// (Result.Links).
+	linkPaths []string
 }
 
 func (s *sketching) dir(rel string, d *dirHandle) {
@@ -126,10 +126,20 @@ func (s *sketching) ignore(p, abs string) {
 // the link).
 func (r *Result) MetDirLink() bool { return r.sketch != nil && r.sketch.links }
 
-// MetLink reports whether a walk taking a sketch met a symbolic link, to
-// a directory or to a file: a change of the target makes no event at the
-// link (engine/wiki's journal).
-func (r *Result) MetLink() bool { return r.sketch != nil && (r.sketch.links || r.sketch.fileLinks) }
+// Links returns the symbolic links a walk taking a sketch met (not
+// ignored; followed, skipped or not indexed), sorted: a change of a
+// link's target makes no event at the link, so engine/wiki's journal has
+// a build look at each again every time.
+func (r *Result) Links() []string {
+	if r.sketch == nil {
+		return nil
+	}
+	r.sketch.mu.Lock()
+	defer r.sketch.mu.Unlock()
+	out := slices.Clone(r.sketch.linkPaths)
+	slices.Sort(out)
+	return out
+}
 
 func (s *sketching) link() {
 	s.mu.Lock()
@@ -137,9 +147,9 @@ func (s *sketching) link() {
 	s.mu.Unlock()
 }
 
-func (s *sketching) fileLink() {
+func (s *sketching) linkAt(rel string) {
 	s.mu.Lock()
-	s.fileLinks = true
+	s.linkPaths = append(s.linkPaths, rel)
 	s.mu.Unlock()
 }
 

@@ -588,6 +588,9 @@ func (w *walker) symlink(t *dirTask, ign *ignoreList, rel, name string) {
 	if w.ignored(t, ign, rel, name, false) {
 		return
 	}
+	if w.sk != nil {
+		w.sk.linkAt(rel)
+	}
 	abs := joinAbs(t.abs, name)
 	if len(abs) > pathMax {
 		w.skip(rel, reasonTooLong)
@@ -636,9 +639,6 @@ func (w *walker) symlink(t *dirTask, ign *ignoreList, rel, name string) {
 		if !ok {
 			w.reject(rel)
 			return
-		}
-		if w.sk != nil {
-			w.sk.fileLink()
 		}
 		w.addFile(rel, target, lang, st)
 	default:
