@@ -17,14 +17,22 @@ type watchBuild struct {
 	Watcher      string `json:"watcher"`
 }
 
+// buildIn runs `wikitoolkit build --json ARGS` in repo and returns what
+// it said (a new value each time: "watcher" is left out when empty).
+func buildIn(t *testing.T, repo string, args ...string) watchBuild {
+	t.Helper()
+	var b watchBuild
+	runJSON(t, repo, &b, append([]string{"build", "--json"}, args...)...)
+	return b
+}
+
 // untilVouched builds until the server watching repo vouches for its
 // answers (its first walks done, every directory watched), and returns
 // the first build that kept a token.
 func untilVouched(t *testing.T, repo string) watchBuild {
 	t.Helper()
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		var b watchBuild
-		runJSON(t, repo, &b, "build", "--json")
+		b := buildIn(t, repo)
 		if b.Watcher == "no token yet" || b.Watcher == "changes" {
 			return b
 		}
@@ -71,8 +79,7 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 	// complete says a build looking at every file finds nothing left.
 	complete := func(step string) {
 		t.Helper()
-		var w watchBuild
-		runJSON(t, repo, &w, "build", "--json", "--no-watcher")
+		w := buildIn(t, repo, "--no-watcher")
 		if w.FilesParsed != 0 || w.FilesRemoved != 0 || w.Watcher != "" {
 			t.Fatalf("%s: a build looking at every file after it parsed %d and removed %d files (watcher %q): the server's answer missed them",
 				step, w.FilesParsed, w.FilesRemoved, w.Watcher)
@@ -100,8 +107,7 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 	}
 	for _, st := range steps {
 		st.do()
-		var b watchBuild // a new one each time: "watcher" is left out when empty
-		runJSON(t, repo, &b, "build", "--json")
+		b := buildIn(t, repo)
 		if b.Watcher != "changes" {
 			t.Fatalf("%s: the build did not take the server's changes: %q", st.name, b.Watcher)
 		}
@@ -118,19 +124,16 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 	// server vouches again.
 	write("box/a.go", "package box\n\n// A is a.\nfunc A() {}\n")
 	time.Sleep(time.Second) // the server watches box (its check of the new directory)
-	var r watchBuild
-	runJSON(t, repo, &r, "build", "--json")
+	buildIn(t, repo)
 	if err := os.Rename(filepath.Join(repo, "box"), filepath.Join(repo, "crate")); err != nil {
 		t.Fatal(err)
 	}
-	r = watchBuild{}
-	runJSON(t, repo, &r, "build", "--json")
+	r := buildIn(t, repo)
 	if r.FilesParsed != 1 || r.FilesRemoved != 1 {
 		t.Fatalf("a directory renamed: parsed %d, removed %d (watcher %q)", r.FilesParsed, r.FilesRemoved, r.Watcher)
 	}
 	write("crate/a.go", "package box\n\n// A is a.\nfunc A() {}\n\n// B is new.\nfunc B() {}\n")
-	r = watchBuild{}
-	runJSON(t, repo, &r, "build", "--json")
+	r = buildIn(t, repo)
 	if r.FilesParsed != 1 {
 		t.Fatalf("a file of a renamed directory edited: parsed %d (watcher %q)", r.FilesParsed, r.Watcher)
 	}
@@ -146,21 +149,18 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 	if err := os.Symlink(filepath.Join("..", "pay", "retry.go"), filepath.Join(repo, "links", "retry.go")); err != nil {
 		t.Fatal(err)
 	}
-	var l watchBuild
-	runJSON(t, repo, &l, "build", "--json")
+	l := buildIn(t, repo)
 	if l.Watcher != "changes" || l.FilesParsed != 1 {
 		t.Fatalf("a new directory holding a symbolic link: watcher %q, parsed %d; want the server's changes and the link parsed", l.Watcher, l.FilesParsed)
 	}
 	write("pay/retry.go", "// Package pay charges cards.\npackage pay\n\n// Charge charges.\nfunc Charge(amount int) error { return nil }\n\n// Again is new.\nfunc Again() {}\n")
-	l = watchBuild{}
-	runJSON(t, repo, &l, "build", "--json")
+	l = buildIn(t, repo)
 	if l.Watcher != "changes" || l.FilesParsed != 2 {
 		t.Fatalf("the target of a symbolic link edited: watcher %q, parsed %d; want the server's changes with the file and its link parsed", l.Watcher, l.FilesParsed)
 	}
 	complete("a symbolic link's target edited")
 	os.RemoveAll(filepath.Join(repo, "links"))
-	l = watchBuild{}
-	runJSON(t, repo, &l, "build", "--json")
+	l = buildIn(t, repo)
 	if l.FilesRemoved != 1 {
 		t.Fatalf("the symbolic link removed: watcher %q, removed %d", l.Watcher, l.FilesRemoved)
 	}
@@ -172,27 +172,24 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 	if err := os.Symlink("pay", filepath.Join(repo, "paylink")); err != nil {
 		t.Fatal(err)
 	}
-	l = watchBuild{}
-	runJSON(t, repo, &l, "build", "--json")
+	l = buildIn(t, repo)
 	if l.Watcher == "changes" {
 		t.Fatalf("a symbolic link to a directory made: watcher %q, want a look at every file", l.Watcher)
 	}
 	write("pay/retry.go", "// Package pay charges cards.\npackage pay\n\n// Charge charges.\nfunc Charge(amount int) error { return nil }\n")
-	l = watchBuild{}
-	runJSON(t, repo, &l, "build", "--json")
+	l = buildIn(t, repo)
 	if !strings.Contains(l.Watcher, "directory") {
 		t.Fatalf("with a symbolic link to a directory: watcher %q, want a look at every file saying why", l.Watcher)
 	}
 	complete("a directory link's target edited")
 	os.Remove(filepath.Join(repo, "paylink"))
-	runJSON(t, repo, &l, "build", "--json")
+	buildIn(t, repo)
 	complete("the directory link removed")
 	untilVouched(t, repo)
 
 	// An ignore file: its rules reach paths no event names.
 	write(".wikitoolkitignore", "pay/\n")
-	var b watchBuild
-	runJSON(t, repo, &b, "build", "--json")
+	b := buildIn(t, repo)
 	if b.Watcher == "changes" || b.FilesRemoved != 2 {
 		t.Fatalf("after an ignore file: watcher %q, removed %d; want a look at every file removing pay's 2 files", b.Watcher, b.FilesRemoved)
 	}
@@ -201,13 +198,11 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 
 	// git's index moved (what the walk lists below ignored folders may have).
 	write(".git/index", "not really an index")
-	b = watchBuild{}
-	runJSON(t, repo, &b, "build", "--json")
+	b = buildIn(t, repo)
 	if !strings.Contains(b.Watcher, "git") {
 		t.Fatalf("after git's index moved: watcher %q, want a look at every file saying why", b.Watcher)
 	}
-	b = watchBuild{}
-	runJSON(t, repo, &b, "build", "--json")
+	b = buildIn(t, repo)
 	if b.Watcher != "changes" {
 		t.Fatalf("the build after: watcher %q, want the server's changes again", b.Watcher)
 	}
@@ -221,8 +216,7 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 		t.Fatalf("the killed server's socket: %v (the test wants it left behind)", err)
 	}
 	write("late/late.go", "package late\n\n// Late is late.\nfunc Late() {}\n")
-	b = watchBuild{}
-	runJSON(t, repo, &b, "build", "--json")
+	b = buildIn(t, repo)
 	if b.Watcher != "" || b.FilesParsed != 1 {
 		t.Fatalf("with the server killed: watcher %q, parsed %d; want a look at every file finding late/late.go", b.Watcher, b.FilesParsed)
 	}
