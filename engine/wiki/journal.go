@@ -219,6 +219,9 @@ func (w *watcher) answer(tok string) watchAnswer {
 	if !w.cookieWatched.Load() {
 		return watchAnswer{Walk: "the server does not watch its index folder yet"}
 	}
+	if a := w.journal.since(tok); a.Token == "" {
+		return a // no epoch: no need to wait for the events (its checks may be walking the tree)
+	}
 	name, ch := w.journal.cookieFor()
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, nil, 0o600); err != nil {
