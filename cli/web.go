@@ -22,7 +22,7 @@ func runWeb(e *env, args []string) error {
 	export := fs.String("export", "", "write the wiki as static HTML into DIR instead of serving it")
 	tokenFile := fs.String("token-file", "", "file holding the token every request must carry (or env WIKITOOLKIT_TOKEN)")
 	refresh := fs.Bool("refresh", true, "notice changed files and rebuild the index in the background")
-	noWatch := fs.Bool("no-watch", false, "do not watch the files (inotify); notice changes only when a page is asked")
+	noWatch := fs.Bool("no-watch", false, "do not watch the files (inotify); notice changes only when a page is asked (and 'wikitoolkit build' cannot ask what changed)")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
