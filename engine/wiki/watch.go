@@ -317,7 +317,10 @@ func (w *watcher) checkNow(ctx context.Context) {
 	w.checks.Add(1)
 	w.wopt = graph.SourceWalk(w.s.WalkOptions())
 	if w.journal.optionsMoved(w.wopt.OptionsKey()) {
-		w.journal.lose() // a build with other walk options ran: files anywhere may come or go
+		// A build with other walk options ran: files anywhere may come
+		// or go. A walk of the whole tree after this check starts the
+		// journal again.
+		w.notePath(time.Now(), "")
 	}
 	var root string
 	var dirs []string
