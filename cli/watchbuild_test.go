@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -221,4 +222,59 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 		t.Fatalf("with the server killed: watcher %q, parsed %d; want a look at every file finding late/late.go", b.Watcher, b.FilesParsed)
 	}
 	complete("the server killed")
+}
+
+// TestHookAsksWatchingServer: with `wikitoolkit mcp` running, the hook
+// takes its hits from the server (which holds the ranking index: at 100k
+// files the hook could not load it within its budget), the same pages as
+// it finds alone; with the server gone it answers alone.
+func TestHookAsksWatchingServer(t *testing.T) {
+	repo := mcpRepo(t)
+	ev := `{"hook_event_name":"PreToolUse","tool_name":"Grep","cwd":"` + repo + `","tool_input":{"pattern":"func\\s+Charge"}}`
+	hook := func() (ctx, debug string) {
+		t.Helper()
+		cmd := exec.Command(binPath, "hook", "--debug", "--budget", "1m", "claude")
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=")
+		cmd.Stdin = strings.NewReader(ev)
+		out, errs, code := runCmd(t, cmd)
+		if code != 0 {
+			t.Fatalf("hook exit %d: %s", code, errs)
+		}
+		var o hookOutput
+		if err := json.Unmarshal([]byte(out), &o); err != nil {
+			t.Fatalf("hook output is not JSON: %q", out)
+		}
+		return o.HookSpecificOutput.AdditionalContext, errs
+	}
+	alone, debug := hook()
+	if !strings.Contains(alone, "symbol:pay/retry.go#Charge") || strings.Contains(debug, "from the server") {
+		t.Fatalf("the hook alone: %s\n%s", alone, debug)
+	}
+	cs := mcpClientArgs(t, repo)
+	if _, err := os.Stat(filepath.Join(repo, ".wikitoolkit", "watch.sock")); err != nil {
+		for deadline := time.Now().Add(30 * time.Second); err != nil && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			_, err = os.Stat(filepath.Join(repo, ".wikitoolkit", "watch.sock"))
+		}
+		if err != nil {
+			t.Fatalf("the server made no socket: %v", err)
+		}
+	}
+	served, debug := hook()
+	if !strings.Contains(debug, "from the server watching the index") {
+		t.Fatalf("the hook did not take the server's hits: %s", debug)
+	}
+	if !strings.Contains(served, "symbol:pay/retry.go#Charge") {
+		t.Fatalf("the server's hits lack the page the hook finds alone:\n%s\nalone:\n%s", served, alone)
+	}
+	cs.Close()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(repo, ".wikitoolkit", "watch.sock")); err != nil {
+			break // the server left and took its socket
+		}
+	}
+	again, debug := hook()
+	if strings.Contains(debug, "from the server") || !strings.Contains(again, "symbol:pay/retry.go#Charge") {
+		t.Fatalf("with the server gone: %s\n%s", again, debug)
+	}
 }

@@ -18,7 +18,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
+	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
 )
 
 // The watcher's journal: what a build in another process asks a running
@@ -297,10 +299,15 @@ func (w *watcher) serveJournal(ctx context.Context) {
 			c.SetDeadline(time.Now().Add(askWait))
 			var q struct {
 				Since string `json:"since"`
+				Query string `json:"query"` // the hook's question (AskHook)
 			}
 			line, err := bufio.NewReader(io.LimitReader(c, maxAskBytes)).ReadBytes('\n')
 			if err != nil || json.Unmarshal(line, &q) != nil {
 				json.NewEncoder(c).Encode(watchAnswer{Walk: "a question the server could not read"})
+				return
+			}
+			if q.Query != "" {
+				json.NewEncoder(c).Encode(w.hookAnswer(ctx, q.Query))
 				return
 			}
 			json.NewEncoder(c).Encode(w.answer(q.Since))
@@ -409,3 +416,69 @@ func writeWatchToken(indexDir string, t watchToken) {
 // walkKey is the key of the walk options a build with settings ws and the
 // watcher agree on.
 func walkKey(ws WalkSettings) string { return graph.SourceWalk(ws.WalkOptions()).OptionsKey() }
+
+// hookReply is the server's answer to the hook (AskHook).
+type hookReply struct {
+	Text  string `json:"text,omitempty"`
+	Hits  int    `json:"hits"`
+	Error string `json:"error,omitempty"`
+}
+
+// hookAnswer answers the hook's question from the live generation, whose
+// ranking index the server holds: at 100k files loading it takes the
+// hook's process seconds, the server's answer milliseconds.
+func (w *watcher) hookAnswer(ctx context.Context, q string) hookReply {
+	g, release, err := w.s.Acquire()
+	if err != nil {
+		return hookReply{Error: err.Error()}
+	}
+	defer release()
+	au, _ := w.s.Annotations()
+	text, hits, err := HookHits(ctx, g.Index, au, q)
+	if err != nil {
+		return hookReply{Error: err.Error()}
+	}
+	return hookReply{Text: text, Hits: hits}
+}
+
+// HookHits is what the agent hook shows for a search q: the top 5 stubs
+// within 400 tokens, rendered, from ranking index ix and the notes and
+// memories au (may be nil). No staleness: that reads the graph.
+func HookHits(ctx context.Context, ix *engine.Index, au *annotate.Annotations, q string) (string, int, error) {
+	res, err := Query(ctx, nil, ix, au, q, engine.Options{BudgetTokens: 400})
+	if err != nil || len(res.Results) == 0 {
+		return "", 0, err
+	}
+	if len(res.Results) > 5 {
+		res.Results = res.Results[:5]
+		res.Truncated = false
+	}
+	return res.Render(), len(res.Results), nil
+}
+
+// AskHook asks the server watching the index in indexDir for HookHits of
+// q, within ctx. An error when no server answers (the hook then answers
+// itself).
+func AskHook(ctx context.Context, indexDir, q string) (string, int, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", filepath.Join(indexDir, watchSockName))
+	if err != nil {
+		return "", 0, err
+	}
+	defer c.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		c.SetDeadline(dl)
+	}
+	b, _ := json.Marshal(map[string]string{"query": q})
+	if _, err := c.Write(append(b, '\n')); err != nil {
+		return "", 0, err
+	}
+	var r hookReply
+	if err := json.NewDecoder(c).Decode(&r); err != nil {
+		return "", 0, fmt.Errorf("the watching server's answer: %w", err)
+	}
+	if r.Error != "" {
+		return "", 0, errors.New(r.Error)
+	}
+	return r.Text, r.Hits, nil
+}
