@@ -292,6 +292,7 @@ func (w *watcher) serveJournal(ctx context.Context) {
 				ln.Close()
 				return
 			}
+			time.Sleep(10 * time.Millisecond) // out of descriptors, say: not a busy loop
 			continue
 		}
 		wg.Go(func() {
