@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,12 +29,33 @@ func buildIn(t *testing.T, repo string, args ...string) watchBuild {
 	return b
 }
 
+// watchingServer starts `wikitoolkit mcp` in repo (its stdin held open:
+// it serves until that closes), stopped with the test, and waits until it
+// vouches for its answers.
+func watchingServer(t *testing.T, repo string) *exec.Cmd {
+	t.Helper()
+	srv := exec.Command(binPath, "mcp")
+	srv.Dir = repo
+	srv.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=")
+	stdin, err := srv.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); srv.Process.Kill(); srv.Wait() })
+	untilVouched(t, repo)
+	return srv
+}
+
 // untilVouched builds until the server watching repo vouches for its
 // answers (its first walks done, every directory watched), and returns
 // the first build that kept a token.
 func untilVouched(t *testing.T, repo string) watchBuild {
 	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	// Not too often: a build holding the lock puts off the server's check.
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(400 * time.Millisecond) {
 		b := buildIn(t, repo)
 		if b.Watcher == "no token yet" || b.Watcher == "changes" {
 			return b
@@ -54,18 +77,7 @@ func untilVouched(t *testing.T, repo string) watchBuild {
 // build look at every file, and say why.
 func TestBuildAsksWatchingServer(t *testing.T) {
 	repo := mcpRepo(t)
-	srv := exec.Command(binPath, "mcp")
-	srv.Dir = repo
-	srv.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=")
-	stdin, err := srv.StdinPipe() // held open: the server serves until it closes
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stdin.Close(); srv.Process.Kill(); srv.Wait() })
-	untilVouched(t, repo)
+	srv := watchingServer(t, repo)
 
 	write := func(rel, src string) {
 		t.Helper()
@@ -168,15 +180,14 @@ func TestBuildAsksWatchingServer(t *testing.T) {
 	complete("the symbolic link removed")
 
 	// A symbolic link to a directory: below it a change makes no event
-	// where the server watches, so builds look at every file until it
-	// is gone.
+	// where the server watches, so once a build met it (the one that
+	// walks the server's paths, the link among them) builds look at every
+	// file until it is gone.
 	if err := os.Symlink("pay", filepath.Join(repo, "paylink")); err != nil {
 		t.Fatal(err)
 	}
-	l = buildIn(t, repo)
-	if l.Watcher == "changes" {
-		t.Fatalf("a symbolic link to a directory made: watcher %q, want a look at every file", l.Watcher)
-	}
+	buildIn(t, repo)
+	complete("a symbolic link to a directory made")
 	write("pay/retry.go", "// Package pay charges cards.\npackage pay\n\n// Charge charges.\nfunc Charge(amount int) error { return nil }\n")
 	l = buildIn(t, repo)
 	if !strings.Contains(l.Watcher, "directory") {
@@ -276,5 +287,85 @@ func TestHookAsksWatchingServer(t *testing.T) {
 	again, debug := hook()
 	if strings.Contains(debug, "from the server") || !strings.Contains(again, "symbol:pay/retry.go#Charge") {
 		t.Fatalf("with the server gone: %s\n%s", again, debug)
+	}
+}
+
+// TestBuildAsksWatchingServerRandom makes random changes (files written,
+// removed, renamed across directories, directories made, renamed and
+// removed, several at once) while `wikitoolkit mcp` watches, and after
+// each burst a build that asks the server must leave nothing for a build
+// that looks at every file.
+func TestBuildAsksWatchingServerRandom(t *testing.T) {
+	repo := mcpRepo(t)
+	watchingServer(t, repo)
+
+	seed := uint64(7) // WIKITOOLKIT_TEST_SEED=N runs another sequence
+	if s := os.Getenv("WIKITOOLKIT_TEST_SEED"); s != "" {
+		fmt.Sscan(s, &seed)
+	}
+	rnd := rand.New(rand.NewPCG(seed, 22))
+	dirs := []string{"pay", "cart", "a", "a/b", "c/d/e"}
+	files := func() []string { // the .go files now
+		var out []string
+		filepath.WalkDir(repo, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() && (d.Name() == ".git" || d.Name() == ".wikitoolkit") {
+				return filepath.SkipDir
+			}
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+				rel, _ := filepath.Rel(repo, p)
+				out = append(out, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		return out
+	}
+	steps, took := 30, 0
+	if testing.Short() {
+		steps = 10
+	}
+	for i := range steps {
+		for range 1 + rnd.IntN(3) { // a burst of one to three changes
+			fs := files()
+			op := rnd.IntN(10)
+			t.Logf("step %d op %d files %q", i, op, fs)
+			switch {
+			case op <= 4 || len(fs) == 0: // write a file, new or not
+				d := dirs[rnd.IntN(len(dirs))]
+				p := filepath.Join(repo, d, fmt.Sprintf("f%d.go", rnd.IntN(6)))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				os.WriteFile(p, fmt.Appendf(nil, "package x\n\n// F%d is step %d.\nfunc F%d() int { return %d }\n", i, i, i, i), 0o644)
+			case op == 5 || op == 6: // remove a file
+				os.Remove(filepath.Join(repo, fs[rnd.IntN(len(fs))]))
+			case op == 7: // move a file to another directory
+				d := dirs[rnd.IntN(len(dirs))]
+				os.MkdirAll(filepath.Join(repo, d), 0o755)
+				src := fs[rnd.IntN(len(fs))]
+				t.Logf("  mv %s %s/m%d.go", src, d, i)
+				os.Rename(filepath.Join(repo, src), filepath.Join(repo, d, fmt.Sprintf("m%d.go", i)))
+			case op == 8: // rename a directory
+				from := dirs[rnd.IntN(len(dirs))]
+				to := fmt.Sprintf("r%d", i)
+				if os.Rename(filepath.Join(repo, from), filepath.Join(repo, to)) == nil {
+					os.WriteFile(filepath.Join(repo, to, "late.go"), []byte("package x\n\nfunc Late() {}\n"), 0o644)
+				}
+			default: // remove a directory
+				os.RemoveAll(filepath.Join(repo, dirs[rnd.IntN(len(dirs))]))
+			}
+		}
+		b := buildIn(t, repo)
+		t.Logf("  build: %+v", b)
+		if b.Watcher == "changes" {
+			took++
+		}
+		if w := buildIn(t, repo, "--no-watcher"); w.FilesParsed != 0 || w.FilesRemoved != 0 {
+			t.Fatalf("step %d: after a build that asked the server (watcher %q: parsed %d, removed %d), one looking at every file parsed %d and removed %d",
+				i, b.Watcher, b.FilesParsed, b.FilesRemoved, w.FilesParsed, w.FilesRemoved)
+		}
+		if b.Watcher != "changes" {
+			untilVouched(t, repo) // a directory renamed, say: the server walks the tree and vouches again
+		}
+	}
+	if took < steps/3 {
+		t.Fatalf("only %d of %d builds took the server's changes: the test proves little", took, steps)
 	}
 }

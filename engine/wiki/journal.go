@@ -61,9 +61,11 @@ import (
 //     (graph.BuildInfo.Links) and every build looks at them again (as a
 //     sketch's Since does); a link to a directory (below it a change
 //     makes no event where the server watches) has every build walk
-//     until it is gone. An event at a link, or a watched directory
-//     renamed (until its watch moves, events inside come under the old
-//     name), ends the epoch.
+//     until it is gone. A watched directory renamed (its watches would
+//     report events under the old name) ends the epoch; a directory made
+//     is watched at once, with those already below it, before the
+//     journal names it (watchNewDir), and one removed is forgotten, so
+//     that one made again under its name is watched again.
 //   - The watcher and the build must read the same files: the answer
 //     names the server's root and walk options, and a build with others
 //     walks.

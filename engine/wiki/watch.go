@@ -194,9 +194,16 @@ func (w *watcher) run(ctx context.Context) {
 				}
 			} else if rel, ok := w.relevantPath(ev); ok {
 				if ev.Has(fsnotify.Rename) && w.dirs[rel] {
-					// A watched directory renamed: until its watch is
-					// moved, events inside it come under its old name.
+					// A watched directory renamed: events inside it would
+					// come under its old name (and fsnotify keep its watches
+					// there, which the next check could not move): drop them
+					// and walk the whole tree, which watches it anew.
+					w.forgetDir(rel)
 					rel = ""
+				} else if ev.Has(fsnotify.Remove) && w.dirs[rel] {
+					w.forgetDir(rel) // its watch went with it: one made again under its name needs a new one
+				} else if ev.Has(fsnotify.Create) && rel != "" && !w.dirs[rel] {
+					w.watchNewDir(rel)
 				}
 				w.notePath(time.Now(), rel)
 			}
@@ -221,9 +228,6 @@ func (w *watcher) run(ctx context.Context) {
 // notePath records a relevant event at t (zero: due at once) for the
 // repo-relative path rel ("": the whole tree is to be walked).
 func (w *watcher) notePath(t time.Time, rel string) {
-	if rel != "" && w.isLink(rel) {
-		rel = "" // a change below a symbolic link makes no event
-	}
 	w.mu.Lock()
 	if !w.pending {
 		w.pending, w.first = true, t
@@ -241,13 +245,56 @@ func (w *watcher) notePath(t time.Time, rel string) {
 	}
 }
 
-// isLink reports a symbolic link at rel (below the root watched).
-func (w *watcher) isLink(rel string) bool {
-	if w.root == "" {
-		return false
+// maxNewDirs bounds the directories watchNewDir watches at once; past it
+// the journal gives up until the check of the whole tree that follows.
+const maxNewDirs = 10000
+
+// watchNewDir watches directory rel (repo-relative), just made, and the
+// directories already below it, at once rather than at the check after
+// the burst: the journal (journal.go) names rel after this, so a build
+// walks it whole once its watches exist, and every change in it after
+// that has an event. Not a directory (a file made): nothing.
+func (w *watcher) watchNewDir(rel string) {
+	if w.fw == nil || w.root == "" {
+		return
 	}
-	fi, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(rel)))
-	return err == nil && fi.Mode()&os.ModeSymlink != 0
+	n := 0
+	var add func(rel string) bool
+	add = func(rel string) bool {
+		abs := filepath.Join(w.root, filepath.FromSlash(rel))
+		fi, err := os.Lstat(abs)
+		if err != nil || !fi.IsDir() || w.wopt.Omits(rel) {
+			return true // gone, a file, a link, or not walked
+		}
+		if n++; n > maxNewDirs {
+			return false
+		}
+		if err := w.add(abs); err != nil {
+			return errors.Is(err, os.ErrNotExist) // gone meanwhile; else out of watches
+		}
+		w.dirs[rel] = true
+		ents, _ := os.ReadDir(abs)
+		for _, e := range ents {
+			if e.IsDir() && !add(rel+"/"+e.Name()) {
+				return false
+			}
+		}
+		return true
+	}
+	if !add(rel) {
+		w.notePath(time.Now(), "") // the check of the whole tree sorts the watches out
+	}
+}
+
+// forgetDir forgets the watched directory rel, removed, and those below
+// it (the kernel dropped their watches).
+func (w *watcher) forgetDir(rel string) {
+	for d := range w.dirs {
+		if d == rel || strings.HasPrefix(d, rel+"/") {
+			delete(w.dirs, d)
+			w.fw.Remove(filepath.Join(w.root, filepath.FromSlash(d))) // already gone
+		}
+	}
 }
 
 // watchCookieDir watches the index folder, where the journal's cookies

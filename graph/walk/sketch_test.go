@@ -344,3 +344,48 @@ func TestSketchSinceAnchors(t *testing.T) {
 		})
 	}
 }
+
+// TestWalkLinks holds Links and MetDirLink (what the watcher's journal
+// reads of a build's walk) for a walk of the tree and of paths: every
+// symbolic link met, to a file or a directory, and whether one led to a
+// directory.
+func TestWalkLinks(t *testing.T) {
+	root := t.TempDir()
+	for p, src := range map[string]string{"a/x.go": "package a\n", "b/y.go": "package b\n"} {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(root, p), []byte(src), 0o644)
+	}
+	os.Symlink(filepath.Join("..", "a", "x.go"), filepath.Join(root, "b", "link.go"))
+	opt := Options{Sketch: true, Detect: func(p string) string {
+		if strings.HasSuffix(p, ".go") {
+			return "go"
+		}
+		return ""
+	}}
+	res, err := Walk(context.Background(), root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Links(); !slices.Equal(got, []string{"b/link.go"}) || res.MetDirLink() {
+		t.Fatalf("walk with a file link: Links %q, MetDirLink %v", got, res.MetDirLink())
+	}
+	os.Symlink("a", filepath.Join(root, "alias"))
+	if res, err = Walk(context.Background(), root, opt); err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Links(); !slices.Equal(got, []string{"alias", "b/link.go"}) || !res.MetDirLink() {
+		t.Fatalf("walk with a directory link too: Links %q, MetDirLink %v", got, res.MetDirLink())
+	}
+	if res, err = WalkPaths(context.Background(), root, opt, []string{"b"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Links(); !slices.Equal(got, []string{"b/link.go"}) || res.MetDirLink() {
+		t.Fatalf("walk of b: Links %q, MetDirLink %v", got, res.MetDirLink())
+	}
+	if res, err = WalkPaths(context.Background(), root, opt, []string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Links(); len(got) != 0 || res.MetDirLink() {
+		t.Fatalf("walk of a: Links %q, MetDirLink %v", got, res.MetDirLink())
+	}
+}

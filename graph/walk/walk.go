@@ -235,6 +235,7 @@ func Walk(ctx context.Context, root string, opt Options) (*Result, error) {
 	w.sortResult(opt.ListDirs)
 	if cfg.sk != nil {
 		w.res.Sketch = cfg.sk.sketch(opt, resolved, cfg.askedGit.Load())
+		w.res.sketch = cfg.sk // Links, MetDirLink
 	}
 	return w.res, nil
 }
