@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/list"
 	"fmt"
+	"maps"
 	pathpkg "path"
 	"runtime"
 	"slices"
@@ -721,21 +722,13 @@ func (v *snapView) around(id string, kind Kind, p string, pieces map[string]*Pie
 // assembleView assembles module shards (by index) and file pieces (by
 // path) in the whole graph's order.
 func assembleView(shards map[int]*Piece, pieces map[string]*Piece) *Graph {
-	ks := make([]int, 0, len(shards))
-	for k := range shards {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
+	ks := slices.Sorted(maps.Keys(shards))
 	parts := make([]modShard, len(ks))
 	for i, k := range ks {
 		parts[i].pc = *shards[k]
 	}
 	mods, _ := joinModules(parts)
-	paths := make([]string, 0, len(pieces))
-	for p := range pieces {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
+	paths := slices.Sorted(maps.Keys(pieces))
 	list := make([]Piece, len(paths))
 	for i, p := range paths {
 		list[i] = *pieces[p]
