@@ -75,6 +75,9 @@ func runWeb(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (another program may use the port: pick one with --http 127.0.0.1:PORT, or port 0 for a free one)", *addr, err)
 	}
+	// The live generation opened meanwhile, as `mcp` does: the first page
+	// does not wait for the ranking index (at 100k files about 1.5 s).
+	srv.Live().Preload()
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
