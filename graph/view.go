@@ -595,8 +595,9 @@ func (s *Snapshot) Neighbourhood(ids []string, also ...string) (*Graph, error) {
 	}
 	files := map[string]bool{}
 	dirs := map[string]bool{}
-	for _, id := range ids {
-		kind, ps := v.pagePaths(id)
+	// target adds the place of page to: its file, or its module's directory.
+	target := func(to string) {
+		kind, ps := v.pagePaths(to)
 		for _, p := range ps {
 			if kind == KindModule {
 				dirs[p] = true
@@ -604,6 +605,9 @@ func (s *Snapshot) Neighbourhood(ids []string, also ...string) (*Graph, error) {
 				files[p] = true
 			}
 		}
+	}
+	for _, id := range ids {
+		target(id)
 	}
 	pieces := map[string]*Piece{}
 	shards := map[int]*Piece{}
@@ -628,16 +632,6 @@ func (s *Snapshot) Neighbourhood(ids []string, also ...string) (*Graph, error) {
 		return nil, err
 	}
 	// The neighbours of each page, and the files with edges into it.
-	target := func(to string) {
-		kind, ps := v.pagePaths(to)
-		for _, p := range ps {
-			if kind == KindModule {
-				dirs[p] = true
-			} else {
-				files[p] = true
-			}
-		}
-	}
 	var ts []refTarget
 	for _, id := range ids {
 		kind, ps := v.pagePaths(id)
