@@ -16,6 +16,8 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
+	"github.com/dgraph-io/badger/v4/pb"
+	"github.com/dgraph-io/ristretto/v2/z"
 )
 
 // Segments (the design is written out at the top of store.go).
@@ -56,11 +58,9 @@ const (
 func segDir(dir string, id int) string { return filepath.Join(dir, "seg", fmt.Sprintf("%06d", id)) }
 
 // segWriter writes one new segment. It gathers the keys in memory and
-// opens the Badger database only to commit them, with a memtable sized
-// to them: a segment is written once, by one batch, so one memtable of
-// its size holds it whole and is flushed as one table, where a fixed
-// 32 MiB one allocated 40 MB for every segment (a segment of a full build
-// holds 1–4 MB) and two were open at once.
+// opens the Badger database only to commit them, sorted, into one table
+// sized to them (segWriterOptions, commit): a segment is written once, by
+// one batch.
 type segWriter struct {
 	dir   string // the index directory
 	id    int
@@ -146,23 +146,31 @@ func (w *segWriter) setParts() {
 	w.bytes += int64(len(partsKey) + len(js))
 }
 
-// segWriterOptions are the Badger options of a segment of n keys and
-// bytes of keys and values. Segments compress in blocks (zstd): the name
-// keys are small values that compress well together; the blobs,
-// compressed already, pass through. The memtable holds the whole segment
-// (with the skiplist's nodes, up to about 100 bytes a key); its batches,
-// 15 % of it, must take a blob chunk whole, and values up to a chunk stay
-// in the LSM tree (no value log to garbage-collect): the
-// segment is one table, never compacted. The block cache, which
-// compression requires, is never read by a writer.
-func segWriterOptions(sd string, n int, bytes int64, chunk int) badger.Options {
-	mem := bytes + int64(n)*128 + 1<<20
-	mem = max(mem, int64(chunk+64<<10)*100/15+1)
+// segWriterOptions are the Badger options of a segment of bytes of keys
+// and values, written by a StreamWriter (commit). Segments compress in
+// blocks (zstd): the name keys are small values that compress well
+// together; the blobs, compressed already, pass through. Values up to a
+// chunk stay in the LSM tree (no value log to garbage-collect), and the
+// whole segment is one table at the last level, never compacted. The
+// memtable is never written: its size only has to admit a chunk as a
+// value (Badger takes 15 % of it for the largest batch). The block cache,
+// which compression requires, is never read by a writer.
+func segWriterOptions(sd string, bytes int64, chunk int) badger.Options {
+	mem := int64(chunk+64<<10)*100/15 + 1
 	mem = (mem + 1<<20 - 1) &^ (1<<20 - 1)
+	// The StreamWriter writes at the last level, whose tables are
+	// BaseTableSize << 5 (MaxLevels 7): one holds the segment whole, with
+	// room for the table's own index. Its builder allocates twice a
+	// table's size up front: Badger's default (64 MB tables) allocated
+	// 128 MB for every segment, which the collector counted and the
+	// memory limit of a full build's tail (paceTail) answered with
+	// collections.
+	table := ((bytes+bytes/8+256<<10)>>5 + 4<<10 - 1) &^ (4<<10 - 1)
 	return badgerOptions(sd, false).WithSyncWrites(false).
 		WithCompression(options.ZSTD).WithZSTDCompressionLevel(1).
 		WithMemTableSize(mem).WithNumMemtables(1).WithValueLogFileSize(2 << 20).
 		WithValueThreshold(int64(chunk + 32<<10)).WithNumGoroutines(1).
+		WithBaseTableSize(table).
 		WithBlockCacheSize(1 << 20).WithIndexCacheSize(0).WithBloomFalsePositive(0)
 }
 
@@ -188,14 +196,23 @@ func (w *segWriter) setStats(stats []FileStat) error {
 	return w.set("m/stats", compressFor(encodeStats(stats), w.fast))
 }
 
-// commit writes the keys, flushes, syncs and closes the segment and seals
-// it; the segment is durable (its folder entry synced) when commit
-// returns, and immutable from then on. Crash points: seg-written,
-// seg-synced, seg-closed, the segseal-* steps, seg-dir-synced.
+// commit writes the keys, syncs and closes the segment and seals it; the
+// segment is durable (its folder entry synced) when commit returns, and
+// immutable from then on. Crash points: seg-written, seg-synced,
+// seg-closed, the segseal-* steps, seg-dir-synced.
+//
+// The keys go in sorted, through Badger's StreamWriter, straight into the
+// segment's table: a WriteBatch wrote each byte twice (the memtable's
+// write-ahead log, synced, then the table the memtable flushed to at
+// close) and built a skiplist on the way: a full build of moby wrote
+// 15 MB to the disk for an index of 6.6 MB, now 7 MB; at 100k files its
+// profile spent 1.75 CPU-s in the log's msync and 2.4 in memtable puts
+// (TestSegmentWritesItsBytesOnce: 11.6 MB written for a segment of 4.6,
+// now 4.7).
 func (w *segWriter) commit() error {
 	w.setParts()
 	sd := segDir(w.dir, w.id)
-	opts := segWriterOptions(sd, len(w.kvs), w.bytes, w.chunk)
+	opts := segWriterOptions(sd, w.bytes, w.chunk)
 	if w.fast {
 		opts = opts.WithCompression(options.None)
 	}
@@ -204,28 +221,12 @@ func (w *segWriter) commit() error {
 		return fmt.Errorf("create segment %s: %w", sd, err)
 	}
 	filter := filterOfKVs(w.kvs)
-	wb := db.NewWriteBatch()
-	for _, kv := range w.kvs {
-		if err = wb.Set([]byte(kv.key), kv.val); err != nil {
-			break
-		}
-	}
+	kvs := sortedKVs(w.kvs)
 	w.kvs = nil
-	if err == nil {
-		err = wb.Flush()
-	} else {
-		wb.Cancel()
-	}
-	if err != nil {
+	if err := streamKVs(db, kvs); err != nil {
 		db.Close()
 		return fmt.Errorf("write segment: %w", err)
 	}
-	crashPoint("seg", "written")
-	if err := db.Sync(); err != nil {
-		db.Close()
-		return err
-	}
-	crashPoint("seg", "synced")
 	if err := db.Close(); err != nil {
 		return fmt.Errorf("close segment: %w", err)
 	}
@@ -247,6 +248,56 @@ func (w *segWriter) commit() error {
 	if seal, err := readSeal(w.dir, sd); err == nil {
 		saveFilter(sd, seal, filter)
 	}
+	return nil
+}
+
+// sortedKVs sorts kvs by key, the last of equal keys kept (what a
+// WriteBatch of them in order would leave).
+func sortedKVs(kvs []segKV) []segKV {
+	sort.SliceStable(kvs, func(i, j int) bool { return kvs[i].key < kvs[j].key })
+	out := kvs[:0]
+	for i, kv := range kvs {
+		if i+1 < len(kvs) && kvs[i+1].key == kv.key {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// streamBatch is how many bytes of keys and values streamKVs hands the
+// StreamWriter at once (it copies them; the table it builds holds them
+// until it is written).
+const streamBatch = 4 << 20
+
+// streamKVs writes kvs, sorted and unique, into db, a new and empty
+// database, as one stream, and syncs it: the table is written and synced,
+// the manifest and the folder synced (StreamWriter.Flush).
+func streamKVs(db *badger.DB, kvs []segKV) error {
+	sw := db.NewStreamWriter()
+	if err := sw.Prepare(); err != nil {
+		return err
+	}
+	buf := z.NewBuffer(streamBatch+64<<10, "segment")
+	defer buf.Release()
+	var kv pb.KV
+	kv.Version = 1
+	for i, e := range kvs {
+		kv.Key, kv.Value = unsafe.Slice(unsafe.StringData(e.key), len(e.key)), e.val
+		badger.KVToBuffer(&kv, buf)
+		if buf.LenNoPadding() >= streamBatch || i == len(kvs)-1 {
+			if err := sw.Write(buf); err != nil {
+				sw.Cancel()
+				return err
+			}
+			buf.Reset()
+		}
+	}
+	crashPoint("seg", "written")
+	if err := sw.Flush(); err != nil {
+		return err
+	}
+	crashPoint("seg", "synced")
 	return nil
 }
 

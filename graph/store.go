@@ -93,8 +93,9 @@ package graph
 // decoded data (engine.SegmentData.Key). A build killed at any moment
 // leaves segments and a partial generation that CURRENT never names and
 // the next build removes.
-// Badger's WriteBatch is not atomic (research/dependencies.md §3) — it
-// does not need to be here.
+// A segment's keys go in through Badger's StreamWriter (segment.go,
+// commit), straight into its one table; like a WriteBatch it is not
+// atomic (research/dependencies.md §3), and it does not need to be here.
 //
 // A first build publishes partial generations as it goes (firstbuild.go):
 // after each batch of one segment, a generation of the files so far, its
