@@ -223,7 +223,7 @@ func (w *segWriter) commit() error {
 	filter := filterOfKVs(w.kvs)
 	kvs := sortedKVs(w.kvs)
 	w.kvs = nil
-	if err := streamKVs(db, kvs); err != nil {
+	if err := streamKVs(db, kvs, w.bytes); err != nil {
 		db.Close()
 		return fmt.Errorf("write segment: %w", err)
 	}
@@ -270,15 +270,16 @@ func sortedKVs(kvs []segKV) []segKV {
 // until it is written).
 const streamBatch = 4 << 20
 
-// streamKVs writes kvs, sorted and unique, into db, a new and empty
-// database, as one stream, and syncs it: the table is written and synced,
-// the manifest and the folder synced (StreamWriter.Flush).
-func streamKVs(db *badger.DB, kvs []segKV) error {
+// streamKVs writes kvs, sorted and unique, of about bytes bytes, into db,
+// a new and empty database, as one stream, and syncs it: the table is
+// written and synced, the manifest and the folder synced
+// (StreamWriter.Flush).
+func streamKVs(db *badger.DB, kvs []segKV, bytes int64) error {
 	sw := db.NewStreamWriter()
 	if err := sw.Prepare(); err != nil {
 		return err
 	}
-	buf := z.NewBuffer(streamBatch+64<<10, "segment")
+	buf := z.NewBuffer(int(min(streamBatch, bytes+int64(len(kvs))*16)+64<<10), "segment")
 	defer buf.Release()
 	var kv pb.KV
 	kv.Version = 1
