@@ -83,7 +83,8 @@ func parseLimitMicros(n int) int {
 
 // ParseOnly runs the tree-sitter parse of src and discards the tree. It does
 // no extraction; benchmarks use it as the floor that Parse is measured
-// against.
+// against, so it parses what Parse parses: not a file its language leaves
+// unparsed for its size.
 func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -94,6 +95,9 @@ func (p *Parser) ParseOnly(ctx context.Context, path string, src []byte) error {
 	s, err := p.spec(path)
 	if err != nil {
 		return err
+	}
+	if s.maxBytes > 0 && len(src) > s.maxBytes {
+		return nil
 	}
 	if s.prepare != nil {
 		src = s.prepare(src)
