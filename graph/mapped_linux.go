@@ -60,13 +60,14 @@ func pageOut(ranges [][2]uint64) {
 }
 
 // tableRanges returns the address ranges [start, end) of the mappings
-// /proc/PID/maps lists (maps) of .sst files directly inside one of dirs.
+// /proc/PID/maps lists (maps) of .sst and .vlog files (a segment's table
+// and the log of its large values) directly inside one of dirs.
 func tableRanges(maps string, dirs []string) [][2]uint64 {
 	var out [][2]uint64
 	for line := range strings.SplitSeq(maps, "\n") {
 		// start-end perms offset dev inode path
 		f := strings.Fields(line)
-		if len(f) != 6 || !strings.HasSuffix(f[5], ".sst") || !slices.Contains(dirs, filepath.Dir(f[5])) {
+		if len(f) != 6 || !(strings.HasSuffix(f[5], ".sst") || strings.HasSuffix(f[5], ".vlog")) || !slices.Contains(dirs, filepath.Dir(f[5])) {
 			continue
 		}
 		lo, hi, ok := strings.Cut(f[0], "-")

@@ -10,9 +10,9 @@ import (
 )
 
 // TestTableRanges: ReleaseMapped pages out exactly the mappings of the
-// snapshot's segments' tables: not another segment's (a folder whose name
-// extends one of them), not a table elsewhere, not a segment's other files,
-// not anonymous memory or a path with spaces.
+// snapshot's segments' tables and value logs: not another segment's (a
+// folder whose name extends one of them), not a table elsewhere, not a
+// segment's other files, not anonymous memory or a path with spaces.
 func TestTableRanges(t *testing.T) {
 	maps := `55d0a0000000-55d0a0100000 r-xp 00000000 fd:01 123 /usr/bin/wikitoolkit
 7f0000000000-7f0000200000 r--s 00000000 fd:01 501 /idx/seg/000001/000001.sst
@@ -20,13 +20,14 @@ func TestTableRanges(t *testing.T) {
 7f0000300000-7f0000400000 r--s 00000000 fd:01 503 /idx/seg/0000012/000001.sst
 7f0000400000-7f0000500000 r--s 00000000 fd:01 504 /idx/seg/000002/000001.vlog
 7f0000500000-7f0000600000 r--s 00000000 fd:01 505 /other/seg/000002/000001.sst
+7f0000a00000-7f0000b00000 r--s 00000000 fd:01 509 /idx/seg/000002/MANIFEST
 7f0000600000-7f0000700000 r--s 00000000 fd:01 506 /idx/seg/000002/000003.sst
 7f0000700000-7f0000800000 rw-p 00000000 00:00 0
 7f0000800000-7f0000900000 r--s 00000000 fd:01 507 /idx/seg/000002/a b.sst
 zzzz-7f0000a00000 r--s 00000000 fd:01 508 /idx/seg/000002/000004.sst
 `
 	got := tableRanges(maps, []string{"/idx/seg/000001", "/idx/seg/000002"})
-	want := [][2]uint64{{0x7f0000000000, 0x7f0000200000}, {0x7f0000200000, 0x7f0000300000}, {0x7f0000600000, 0x7f0000700000}}
+	want := [][2]uint64{{0x7f0000000000, 0x7f0000200000}, {0x7f0000200000, 0x7f0000300000}, {0x7f0000400000, 0x7f0000500000}, {0x7f0000600000, 0x7f0000700000}}
 	if !slices.Equal(got, want) {
 		t.Fatalf("ranges %x, want %x", got, want)
 	}

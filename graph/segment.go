@@ -33,11 +33,15 @@ import (
 //	x/ext/<nnnnnn>      its edges to or from pages of other segments, by page ID (extEdge)
 //	x/text/<nnnnnn>     its page text (pagetext.go), shared with the ranking data
 //	x/<name>/<nnnnnn>   other blobs (the ranking data: x/engine, x/names...)
+//	d/<path>            a file's summary (fileSummary)
 //	n/<name>            the symbol definitions named name among its pages (defEntry list)
 //	r/<name>            the files whose references look a name up (reverse index)
 //
 // A segment's files' pages come in path order, each file page followed by
 // its definitions' pages (what restoreText and the facts codec rely on).
+// Values from segValueThreshold up (the blobs' chunks, compressed
+// already, and a few long n/ lists) are in its value log, stored as they
+// are; the others in its one table, compressed in blocks.
 
 // segInfo describes a segment (m/seg).
 type segInfo struct {
@@ -146,30 +150,46 @@ func (w *segWriter) setParts() {
 	w.bytes += int64(len(partsKey) + len(js))
 }
 
-// segWriterOptions are the Badger options of a segment of bytes of keys
-// and values, written by a StreamWriter (commit). Segments compress in
-// blocks (zstd): the name keys are small values that compress well
-// together; the blobs, compressed already, pass through. Values up to a
-// chunk stay in the LSM tree (no value log to garbage-collect), and the
-// whole segment is one table at the last level, never compacted. The
-// memtable is never written: its size only has to admit a chunk as a
-// value (Badger takes 15 % of it for the largest batch). The block cache,
-// which compression requires, is never read by a writer.
-func segWriterOptions(sd string, bytes int64, chunk int) badger.Options {
-	mem := int64(chunk+64<<10)*100/15 + 1
-	mem = (mem + 1<<20 - 1) &^ (1<<20 - 1)
+// segValueThreshold is the size from which a segment's values go to its
+// value log rather than into its table: the blobs' chunks (compressed
+// already) and the few large values, stored as they are, where in the
+// table Badger compressed them again with its blocks on write (100k
+// files: 1.9 CPU-s of zstd) and decompressed them on every read (moby: a
+// CLI query, which opens the index and loads its ranking data, 101 → 88
+// ms). Names and the other small values stay in the table, whose blocks
+// compress them well together: at 16 KB the longest n/ lists (22 KB,
+// 1.7 KB compressed) went to the log too, and moby's index grew by 1 %.
+const segValueThreshold = 32 << 10
+
+// segWriterOptions are the Badger options of a segment whose values under
+// segValueThreshold, with their keys, make tableBytes and the others
+// logBytes, written by a StreamWriter (commit). Segments compress their
+// table in blocks (zstd); the value log is raw. No log is ever garbage-
+// collected: a segment is never written again. The memtable is never
+// written either: its size only has to admit the threshold (Badger takes
+// 15 % of it for the largest batch), and it is small because Badger
+// creates its log file at twice its size and the first write of a new
+// mapped file costs with the file's size (Linux 6.18, ext4: 5 ms for
+// 8 MB, 0.1 ms for 256 KB). The block cache, which compression requires,
+// is never read by a writer.
+func segWriterOptions(sd string, tableBytes, logBytes int64) badger.Options {
+	mem := int64(segValueThreshold)*100/15 + 1
+	mem = (mem + 64<<10 - 1) &^ (64<<10 - 1)
 	// The StreamWriter writes at the last level, whose tables are
-	// BaseTableSize << 5 (MaxLevels 7): one holds the segment whole, with
-	// room for the table's own index. Its builder allocates twice a
-	// table's size up front: Badger's default (64 MB tables) allocated
-	// 128 MB for every segment, which the collector counted and the
-	// memory limit of a full build's tail (paceTail) answered with
+	// BaseTableSize << 5 (MaxLevels 7): one holds the segment's table
+	// whole, with room for the table's own index. Its builder allocates
+	// twice a table's size up front: Badger's default (64 MB tables)
+	// allocated 128 MB for every segment, which the collector counted and
+	// the memory limit of a full build's tail (paceTail) answered with
 	// collections.
-	table := ((bytes+bytes/8+256<<10)>>5 + 4<<10 - 1) &^ (4<<10 - 1)
+	table := ((tableBytes+tableBytes/8+256<<10)>>5 + 4<<10 - 1) &^ (4<<10 - 1)
+	// One value log file holds the large values (Badger starts another
+	// past ValueLogFileSize, at least 1 MB).
+	vlog := max(1<<20, (logBytes+logBytes/16+64<<10+1<<20-1)&^(1<<20-1))
 	return badgerOptions(sd, false).WithSyncWrites(false).
 		WithCompression(options.ZSTD).WithZSTDCompressionLevel(1).
-		WithMemTableSize(mem).WithNumMemtables(1).WithValueLogFileSize(2 << 20).
-		WithValueThreshold(int64(chunk + 32<<10)).WithNumGoroutines(1).
+		WithMemTableSize(mem).WithNumMemtables(1).WithValueLogFileSize(vlog).
+		WithValueThreshold(segValueThreshold).WithNumGoroutines(1).
 		WithBaseTableSize(table).
 		WithBlockCacheSize(1 << 20).WithIndexCacheSize(0).WithBloomFalsePositive(0)
 }
@@ -212,7 +232,15 @@ func (w *segWriter) setStats(stats []FileStat) error {
 func (w *segWriter) commit() error {
 	w.setParts()
 	sd := segDir(w.dir, w.id)
-	opts := segWriterOptions(sd, w.bytes, w.chunk)
+	var tableBytes, logBytes int64
+	for _, kv := range w.kvs {
+		if len(kv.val) >= segValueThreshold {
+			logBytes += int64(len(kv.key) + len(kv.val))
+		} else {
+			tableBytes += int64(len(kv.key) + len(kv.val))
+		}
+	}
+	opts := segWriterOptions(sd, tableBytes, logBytes)
 	if w.fast {
 		opts = opts.WithCompression(options.None)
 	}
@@ -276,7 +304,7 @@ const streamBatch = 4 << 20
 // (StreamWriter.Flush).
 func streamKVs(db *badger.DB, kvs []segKV, bytes int64) error {
 	sw := db.NewStreamWriter()
-	if err := sw.Prepare(); err != nil {
+	if err := sw.PrepareIncremental(); err != nil {
 		return err
 	}
 	buf := z.NewBuffer(int(min(streamBatch, bytes+int64(len(kvs))*16)+64<<10), "segment")

@@ -149,8 +149,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// blobChunk keeps each blob value below Badger's 1 MiB value threshold so
-// blobs live in the LSM tree and need no value-log GC.
+// blobChunk is the size of the values a blob is cut into: each goes to its
+// segment's value log (segValueThreshold), written once and never
+// garbage-collected (a segment is immutable).
 const blobChunk = 512 << 10
 
 // IndexDirName is the folder created inside a repository root.
