@@ -157,9 +157,11 @@ func (w *segWriter) setParts() {
 // files: 1.9 CPU-s of zstd) and decompressed them on every read (moby: a
 // CLI query, which opens the index and loads its ranking data, 101 → 88
 // ms). Names and the other small values stay in the table, whose blocks
-// compress them well together: at 16 KB the longest n/ lists (22 KB,
-// 1.7 KB compressed) went to the log too, and moby's index grew by 1 %.
-const segValueThreshold = 32 << 10
+// compress them well together: the long n/ lists of common names compress
+// tenfold, and at 16 KB moby's index grew by 1 % (66 KB of such lists
+// went to the log), at 32 KB the synthetic 100k-file tree's by 3.7 %
+// (3.5 MB); neither has a value besides the blobs' of 64 KB or more.
+const segValueThreshold = 128 << 10
 
 // segWriterOptions are the Badger options of a segment whose values under
 // segValueThreshold, with their keys, make tableBytes and the others
@@ -170,7 +172,7 @@ const segValueThreshold = 32 << 10
 // 15 % of it for the largest batch), and it is small because Badger
 // creates its log file at twice its size and the first write of a new
 // mapped file costs with the file's size (Linux 6.18, ext4: 5 ms for
-// 8 MB, 0.1 ms for 256 KB). The block cache, which compression requires,
+// 8 MB, 0.8 ms for 2 MB, 0.1 ms for 256 KB). The block cache, which compression requires,
 // is never read by a writer.
 func segWriterOptions(sd string, tableBytes, logBytes int64) badger.Options {
 	mem := int64(segValueThreshold)*100/15 + 1
