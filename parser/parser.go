@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -199,15 +200,49 @@ func (p *Parser) safeExtract(s *langSpec, path string, tree *sitter.Tree, src []
 }
 
 // diagnose reports ERROR and MISSING nodes, descending only into subtrees
-// that contain an error, up to MaxDiagnostics.
+// that contain an error, up to MaxDiagnostics. An ERROR node holding
+// errors of its own is reported through them: where a grammar gives up on
+// a whole file its root is one ERROR node, and its start (1:1, moby's
+// contrib/check-config.sh) told nothing, where the errors inside it say
+// where the parse went wrong (71:20, 183:71, 186:82).
 func (p *Parser) diagnose(root *sitter.Node, src []byte, f *Facts) {
 	if !root.HasError() {
 		return
 	}
+	if end := min(int(root.EndByte()), len(src)); len(bytes.TrimSpace(src[end:])) > 0 {
+		// The grammar gave up before the end (tree-sitter-yaml on a quoted
+		// scalar continued at its key's indentation: moby's
+		// api/docs/v1.25.yaml stops at line 687 of 7,796): what follows is
+		// in no node, so nothing of it is indexed. Said first, as it is the
+		// diagnostic that matters.
+		pt := root.EndPoint()
+		last := bytes.Count(src, []byte("\n")) + 1
+		if src[len(src)-1] == '\n' {
+			last--
+		}
+		f.Diagnostics = append(f.Diagnostics, Diagnostic{Line: int(pt.Row) + 1, Column: int(pt.Column) + 1,
+			Message: fmt.Sprintf("the %s grammar gave up here: the rest of the file (to line %d) is not indexed", f.Language, last)})
+	}
 	var walk func(n *sitter.Node, depth int)
+	inner := func(n *sitter.Node, depth int) {
+		cnt := int(n.ChildCount())
+		for i := 0; i < cnt && len(f.Diagnostics) < MaxDiagnostics; i++ {
+			c := n.Child(i)
+			if c != nil && (c.HasError() || c.IsMissing()) {
+				walk(c, depth+1)
+			}
+		}
+	}
 	walk = func(n *sitter.Node, depth int) {
 		if len(f.Diagnostics) >= MaxDiagnostics {
 			return
+		}
+		if n.IsError() && depth <= 500 {
+			had := len(f.Diagnostics)
+			inner(n, depth)
+			if len(f.Diagnostics) > had {
+				return
+			}
 		}
 		if n.IsError() || n.IsMissing() {
 			pt := n.StartPoint()
@@ -233,13 +268,7 @@ func (p *Parser) diagnose(root *sitter.Node, src []byte, f *Facts) {
 			f.Diagnostics = append(f.Diagnostics, Diagnostic{Line: int(pt.Row) + 1, Column: int(pt.Column) + 1, Message: "syntax error"})
 			return
 		}
-		cnt := int(n.ChildCount())
-		for i := 0; i < cnt && len(f.Diagnostics) < MaxDiagnostics; i++ {
-			c := n.Child(i)
-			if c != nil && (c.HasError() || c.IsMissing()) {
-				walk(c, depth+1)
-			}
-		}
+		inner(n, depth)
 	}
 	walk(root, 0)
 	if len(f.Diagnostics) == 0 {
