@@ -11,7 +11,9 @@ first), waits for the URL it prints, and then:
               (symbols, files, modules) and /graph/ID of the first N/2
 
 For each phase it prints the first request's time, p50/p99 and the server's
-VmRSS/VmHWM after it, as one JSON object on stdout.
+VmRSS/VmHWM after it (and of VmRSS, RssAnon: its own memory, and RssFile:
+the index files it has mapped, pages the kernel may take back), as one JSON
+object on stdout.
 
   webbench.py BIN TREE [--n 40] [--log FILE]   (FILE: the server's stderr)
 
@@ -60,7 +62,7 @@ def rss(pid):
         with open(f"/proc/{pid}/status") as f:
             for line in f:
                 k, _, v = line.partition(":")
-                if k in ("VmRSS", "VmHWM"):
+                if k in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
                     out[k] = int(v.split()[0])  # kB
     except OSError:
         pass
@@ -117,7 +119,8 @@ def main():
         st = rss(proc.pid)
         return {"n": len(times), "first_ms": round(times[0], 1), "p50_ms": round(pct(times, 50), 1),
                 "p99_ms": round(pct(times, 99), 1), "errors": errors,
-                "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM")}
+                "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM"),
+                "anon_kb": st.get("RssAnon"), "file_kb": st.get("RssFile")}
 
     out = {}
     try:
@@ -138,7 +141,8 @@ def main():
         st = rss(proc.pid)
         out["search"] = {"n": len(times), "first_ms": round(times[0], 1), "p50_ms": round(pct(times, 50), 1),
                          "p99_ms": round(pct(times, 99), 1), "errors": errors,
-                         "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM")}
+                         "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM"),
+                "anon_kb": st.get("RssAnon"), "file_kb": st.get("RssFile")}
         if not ids:
             fail("the answers linked no pages")
         rnd = random.Random(1)
