@@ -12,7 +12,7 @@ import (
 // second-level keys under jobs: are jobs.
 func init() {
 	register(&langSpec{name: "yaml", grammar: yaml.GetLanguage, queries: []string{"yaml.scm"},
-		comments: commentHash, sig: sigWholeLine, extract: extractYAML, finish: finishYAML, prepare: joinYAMLFlow}, []string{".yml", ".yaml"})
+		comments: commentHash, sig: sigWholeLine, extract: extractYAML, finish: finishYAML}, []string{".yml", ".yaml"})
 	register(&langSpec{name: "json", grammar: yaml.GetLanguage, queries: []string{"yaml.scm"},
 		sig: sigWholeLine, extract: extractYAML, finish: finishData, maxBytes: maxJSONBytes}, []string{".json"})
 	// Lock files are generated: not configuration anyone reads.
