@@ -172,8 +172,8 @@ const segValueThreshold = 128 << 10
 // 15 % of it for the largest batch), and it is small because Badger
 // creates its log file at twice its size and the first write of a new
 // mapped file costs with the file's size (Linux 6.18, ext4: 5 ms for
-// 8 MB, 0.8 ms for 2 MB, 0.1 ms for 256 KB). The block cache, which compression requires,
-// is never read by a writer.
+// 8 MB, 0.8 ms for 2 MB, 0.1 ms for 256 KB). The block cache, which
+// compression requires, is never read by a writer.
 func segWriterOptions(sd string, tableBytes, logBytes int64) badger.Options {
 	mem := int64(segValueThreshold)*100/15 + 1
 	mem = (mem + 64<<10 - 1) &^ (64<<10 - 1)
@@ -301,9 +301,11 @@ func sortedKVs(kvs []segKV) []segKV {
 const streamBatch = 4 << 20
 
 // streamKVs writes kvs, sorted and unique, of about bytes bytes, into db,
-// a new and empty database, as one stream, and syncs it: the table is
-// written and synced, the manifest and the folder synced
-// (StreamWriter.Flush).
+// a new and empty database, as one stream: the table is written and
+// synced, the manifest and the folder synced (StreamWriter.Flush); the
+// value log is synced when db closes. PrepareIncremental, on an empty
+// database, writes at the last level as Prepare does, without Prepare's
+// DropAll, which made a second memtable and value log for nothing.
 func streamKVs(db *badger.DB, kvs []segKV, bytes int64) error {
 	sw := db.NewStreamWriter()
 	if err := sw.PrepareIncremental(); err != nil {
