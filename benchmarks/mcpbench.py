@@ -130,16 +130,7 @@ class Server:
         return time.monotonic() - t0, res
 
     def status(self):
-        out = {}
-        try:
-            with open(f"/proc/{self.proc.pid}/status") as f:
-                for line in f:
-                    k, _, v = line.partition(":")
-                    if k in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
-                        out[k] = int(v.split()[0])  # kB
-        except OSError:
-            pass
-        return out
+        return proc_status(self.proc.pid)
 
     def close(self):
         try:
@@ -338,6 +329,20 @@ def cmd_noindex(a):
     finally:
         srv.proc.terminate()  # do not wait for the background build
         srv.close()
+
+
+def proc_status(pid):
+    """VmRSS, VmHWM, RssAnon and RssFile of process pid, in kB (webbench.py uses it too)."""
+    out = {}
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                if k in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
+                    out[k] = int(v.split()[0])  # kB
+    except OSError:
+        pass
+    return out
 
 
 def main():

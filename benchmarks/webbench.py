@@ -32,6 +32,8 @@ import time
 import urllib.parse
 import urllib.request
 
+from mcpbench import proc_status
+
 QUESTIONS = [
     "how are records validated",
     "where are retries configured",
@@ -54,19 +56,6 @@ def fail(msg):
 def pct(xs, p):
     s = sorted(xs)
     return s[min(len(s) - 1, max(0, int(round(p / 100 * len(s) + 0.5)) - 1))]
-
-
-def rss(pid):
-    out = {}
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                k, _, v = line.partition(":")
-                if k in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
-                    out[k] = int(v.split()[0])  # kB
-    except OSError:
-        pass
-    return out
 
 
 def main():
@@ -116,7 +105,7 @@ def main():
             ms, code, _ = get(p)
             times.append(ms)
             errors += code != 200
-        st = rss(proc.pid)
+        st = proc_status(proc.pid)
         return {"n": len(times), "first_ms": round(times[0], 1), "p50_ms": round(pct(times, 50), 1),
                 "p99_ms": round(pct(times, 99), 1), "errors": errors,
                 "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM"),
@@ -138,7 +127,7 @@ def main():
             for h in HREF.findall(body):
                 if h not in ids:
                     ids.append(h)
-        st = rss(proc.pid)
+        st = proc_status(proc.pid)
         out["search"] = {"n": len(times), "first_ms": round(times[0], 1), "p50_ms": round(pct(times, 50), 1),
                          "p99_ms": round(pct(times, 99), 1), "errors": errors,
                          "rss_kb": st.get("VmRSS"), "hwm_kb": st.get("VmHWM"),
