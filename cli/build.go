@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,6 +59,10 @@ type buildJSON struct {
 	// indexes (ignored, omitted, not indexed, below a vendored or ignored
 	// directory), with why.
 	ChangedLeftOut []walk.Skip `json:"changed_left_out,omitempty"`
+	// Phases are the seconds the build spent in each of its phases (walk,
+	// parse, resolve, write, …; an incremental build also open, stats and
+	// sketch before its walk): where a slow build's time went.
+	Phases map[string]float64 `json:"phases,omitempty"`
 }
 
 func runBuild(e *env, args []string) error {
@@ -170,7 +177,7 @@ func runBuild(e *env, args []string) error {
 			Pages: pages, Edges: edges, Seconds: round3(info.Seconds), Skipped: skipped, Failed: info.Failed,
 			Generation: info.Generation, Index: indexDir, Shared: info.Shared, Repaired: info.Repaired,
 			NotIndexed: notIndexedList(info.NotIndexed), Indexed: graph.IndexedBy(info.Languages), DiagnosticFiles: info.DiagnosticFiles,
-			Walked: walked, ChangedLeftOut: info.Unwalked, Watcher: info.Watcher})
+			Walked: walked, ChangedLeftOut: info.Unwalked, Watcher: info.Watcher, Phases: roundPhases(info.Phases)})
 	}
 	if *quiet {
 		return nil
@@ -193,6 +200,9 @@ func runBuild(e *env, args []string) error {
 	}
 	if changed != nil && info.Walked == "tree" && *verbose {
 		fmt.Fprintf(e.stdout, "  note: the changed paths needed a walk of the whole tree (an ignore file, a symbolic link or a git-ignored directory among them, or other walk options)\n")
+	}
+	if *verbose && len(info.Phases) > 0 {
+		fmt.Fprintf(e.stdout, "  phases: %s\n", phaseLine(info.Phases))
 	}
 	if *verbose {
 		for _, g := range info.NotIndexed {
@@ -223,6 +233,34 @@ func runBuild(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "  (skipped files and reasons: 'wikitoolkit build --verbose' or 'wikitoolkit status')\n")
 	}
 	return nil
+}
+
+// roundPhases rounds a build's phase times to the millisecond.
+func roundPhases(ph map[string]float64) map[string]float64 {
+	if len(ph) == 0 {
+		return nil
+	}
+	out := make(map[string]float64, len(ph))
+	for k, v := range ph {
+		out[k] = round3(v)
+	}
+	return out
+}
+
+// phaseLine lists a build's phases, longest first: "parse 1.20s, write
+// 0.31s, …" (milliseconds under a second).
+func phaseLine(ph map[string]float64) string {
+	names := slices.Collect(maps.Keys(ph))
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(ph[b], ph[a]), strings.Compare(a, b)) })
+	parts := make([]string, len(names))
+	for i, n := range names {
+		if ph[n] < 1 {
+			parts[i] = fmt.Sprintf("%s %.0f ms", n, ph[n]*1000)
+		} else {
+			parts[i] = fmt.Sprintf("%s %.2f s", n, ph[n])
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // changedList returns the paths of --changed: comma-separated, or with

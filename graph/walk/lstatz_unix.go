@@ -17,3 +17,9 @@ func lstatzAt(fd int, p []byte, st *unix.Stat_t) error {
 
 // openz opens the NUL-terminated path p with flags.
 func openz(p []byte, flags int) (int, error) { return unix.Open(string(p[:len(p)-1]), flags, 0) }
+
+// fstatz fstats the open file fd.
+func fstatz(fd int, st *unix.Stat_t) error { return unix.Fstat(fd, st) }
+
+// closez closes fd.
+func closez(fd int) { unix.Close(fd) }

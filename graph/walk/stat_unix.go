@@ -212,8 +212,8 @@ func (s *statter) openAnchor(rel string) (ts timedStat, ok bool) {
 	}
 	var st unix.Stat_t
 	s.stats++
-	if unix.Fstat(fd, &st) != nil {
-		unix.Close(fd)
+	if fstatz(fd, &st) != nil {
+		closez(fd)
 		return timedStat{}, false
 	}
 	s.fd = fd
@@ -224,7 +224,7 @@ func (s *statter) openAnchor(rel string) (ts timedStat, ok bool) {
 // closeAnchor closes the directory openAnchor opened, if any.
 func (s *statter) closeAnchor() {
 	if s.fd >= 0 {
-		unix.Close(s.fd)
+		closez(s.fd)
 		s.fd = -1
 	}
 }
