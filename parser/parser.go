@@ -39,12 +39,18 @@ type Parser struct {
 	strs    []rawStr
 	impAt   []uint32 // start offsets of import paths (not literals to index)
 	bodies  []rawStr // token trees of item-position macro calls (macro.go)
+
+	// cancel is ts's cancellation flag and w the goroutine that raises it
+	// when the context of the parses ends (cancel.go).
+	cancel *uintptr
+	w      *ctxWatch
 }
 
 // NewParser returns a Parser ready for any supported language. Close it to
 // free its C memory promptly.
 func NewParser() *Parser {
 	p := &Parser{ts: sitter.NewParser()}
+	p.cancel = cancelFlag(p.ts)
 	p.mt.init(p)
 	return p
 }
@@ -52,6 +58,7 @@ func NewParser() *Parser {
 // Close frees the Parser's C memory. The Parser must not be used afterwards.
 // Closing twice is harmless.
 func (p *Parser) Close() {
+	p.unwatch()
 	p.mt.close()
 	if p.ts != nil {
 		p.ts.Close()
@@ -127,9 +134,15 @@ func (p *Parser) parseTree(ctx context.Context, s *langSpec, src []byte) (*sitte
 		s.serial.Lock()
 		defer s.serial.Unlock()
 	}
-	tree, err := p.ts.ParseCtx(ctx, nil, src)
-	if errors.Is(err, sitter.ErrOperationLimit) {
+	tree, err := p.ts.ParseCtx(p.watch(ctx), nil, src)
+	if err != nil {
+		// Stopped by the time limit or by ctx: a parse that stopped
+		// resumes on the next call unless the parser is reset.
 		p.ts.Reset()
+		if ctx.Err() != nil {
+			p.unwatch()
+			return nil, limit, ctx.Err()
+		}
 	}
 	return tree, limit, err
 }
