@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -589,14 +588,7 @@ func parseOne(ctx context.Context, p *parser.Parser, fe walk.File, prev map[stri
 			res.rec, res.fail = nil, fmt.Sprintf("parser crashed: %v", r)
 		}
 	}()
-	f, err := os.Open(fe.Abs)
-	if err != nil {
-		res.skip = walk.SkipReason(err)
-		return res, buf
-	}
-	buf = buf[:0]
-	src, err := readAllInto(f, buf, fe.Size)
-	f.Close()
+	src, err := readFileInto(fe.Abs, buf[:0], fe.Size)
 	if err != nil {
 		res.skip = walk.SkipReason(err)
 		return res, buf
@@ -619,24 +611,4 @@ func parseOne(ctx context.Context, p *parser.Parser, fe walk.File, prev map[stri
 	res.rec = &FileRecord{Path: fe.Path, Lang: fe.Lang, Size: int64(len(src)), ModTime: fe.ModTime, Hash: h, Facts: facts}
 	res.rec.fingerprint(src)
 	return res, buf
-}
-
-// readAllInto reads r to the end into buf (grown as needed), expecting about size bytes.
-func readAllInto(r io.Reader, buf []byte, size int64) ([]byte, error) {
-	if int64(cap(buf)) < size+1 {
-		buf = make([]byte, 0, size+512)
-	}
-	for {
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, len(buf))
-		}
-	}
 }
