@@ -24,6 +24,9 @@
 #                       added beside the edited one and removed, a file in a
 #                       new directory and that directory removed: EDITS (default
 #                       5) `build` runs each, wall time and peak RSS
+#   stat floor          BenchmarkStatFloor: an lstat of every directory and file
+#                       of the tree and nothing else, the floor of a rebuild
+#                       that finds its changes by looking (median of 7 passes)
 #   watched rebuilds    no change, a line appended, a file in a new directory,
 #                       EDITS `build` runs each while `wikitoolkit mcp` watches
 #                       the tree: the build asks it what changed (journal)
@@ -225,6 +228,18 @@ rebuilds dir_added adddir
 rebuilds dir_removed rmdir_
 "$bin" build --quiet "$tree"
 
+# ---- the floor of a walked rebuild: an lstat of every directory and file,
+# nothing else (BenchmarkStatFloor; Linux on amd64 only, else no row)
+say "stat floor (BenchmarkStatFloor, 7 passes)"
+if WIKITOOLKIT_BENCH_REPO=$tree "$work/bench.test" -test.run '^$' -test.bench '^BenchmarkStatFloor$' \
+	-test.benchtime 7x >"$work/floor.out" 2>&1; then
+	awk '/^BenchmarkStatFloor/ {for (i = 1; i < NF; i++) {if ($(i+1) == "ms/pass") ms = $i; if ($(i+1) == "stats/pass") n = $i}}
+		END {if (ms != "") printf "{\"statfloor\": {\"ms\": %s, \"stats\": %d}}\n", ms, n}' "$work/floor.out" >>"$res"
+else
+	cat "$work/floor.out" >&2
+	die "the stat floor benchmark failed"
+fi
+
 # ---- one-file edits while a server watches the tree: the build asks it
 # what changed instead of looking at every file (engine/wiki/journal.go).
 # Skipped when the binary has no such question (an older one).
@@ -320,6 +335,10 @@ for key, what in (("nochange", "rebuild, no change"), ("touch", "rebuild, one fi
     if e is None:
         continue
     rows.append((what, f"{ms(e['s'])} / {mb(e['rss_kb'])} (median of {edits}; {e['parsed']} parsed)"))
+fl = r.get("statfloor")
+if fl:
+    rows.append(("floor of a rebuild without a server: an lstat of every directory and file, nothing else (BenchmarkStatFloor)",
+                 f"{ms(fl['ms'] / 1000)} ({fl['stats']:,} stats on 2 goroutines; median of 7)"))
 for key, what in (("nochange", "rebuild, no change, a server watching"),
                   ("edit_line", "one-file edit (a line appended), a server watching: time / peak RSS"),
                   ("dir_added", "a file in a new directory, a server watching: time / peak RSS")):
