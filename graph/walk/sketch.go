@@ -562,6 +562,12 @@ func (sk *Sketch) Update(paths []string, dirs map[string]DirStamp, walked *Resul
 		return nil
 	}
 	out := &Sketch{Options: sk.Options, GitIndex: sk.GitIndex}
+	// sk.Dirs is sorted, and so are those kept: the few the walk read are
+	// merged in, not the 82k directories of a 100k-file tree sorted again
+	// (a file added cost 20 ms in Update, appending and sorting).
+	read := slices.Clone(walked.sketch.dirs)
+	slices.SortFunc(read, func(a, b DirStamp) int { return strings.Compare(a.Rel, b.Rel) })
+	out.Dirs = make([]DirStamp, 0, len(sk.Dirs)+len(read))
 	for _, d := range sk.Dirs {
 		if d.Rel != "" && sc.Contains(d.Rel) {
 			continue
@@ -569,10 +575,12 @@ func (sk *Sketch) Update(paths []string, dirs map[string]DirStamp, walked *Resul
 		if ds, ok := dirs[d.Rel]; ok {
 			d = ds
 		}
+		for len(read) > 0 && read[0].Rel < d.Rel {
+			out.Dirs, read = append(out.Dirs, read[0]), read[1:]
+		}
 		out.Dirs = append(out.Dirs, d)
 	}
-	out.Dirs = append(out.Dirs, walked.sketch.dirs...)
-	slices.SortFunc(out.Dirs, func(a, b DirStamp) int { return strings.Compare(a.Rel, b.Rel) })
+	out.Dirs = append(out.Dirs, read...)
 	for _, ig := range sk.Ignores {
 		if strings.HasPrefix(ig.Path, "/") || !sc.Contains(ig.Path) {
 			out.Ignores = append(out.Ignores, ig)

@@ -135,6 +135,9 @@ func TestSketchSince(t *testing.T) {
 				if same && !reflect.DeepEqual(next, sk) {
 					t.Errorf("round %d: Same says the sketch stands after %q, but Update changed it", round, paths)
 				}
+				if !slices.IsSortedFunc(next.Dirs, func(a, b DirStamp) int { return strings.Compare(a.Rel, b.Rel) }) {
+					t.Errorf("round %d: Update(%q) left the directories out of order", round, paths)
+				}
 				sk = next
 				prev = full
 				settle()
