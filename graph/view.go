@@ -964,6 +964,10 @@ func (sg *segment) countFiles() (map[string]FileCount, map[[2]string]int, error)
 	if err != nil {
 		return nil, nil, err
 	}
+	// The paths are copied out of the codec: they key the counts kept
+	// with the segment (segCounts), and a string of the codec's page text
+	// keeps all of it (at 100k files the web wiki's home page held 109 MB
+	// of page text, every segment's, for its counts).
 	paths := make(map[int]string) // file page → path ("" for a dead file)
 	fileAt := func(i int) string {
 		f := c.fileOf(i)
@@ -972,6 +976,8 @@ func (sg *segment) countFiles() (map[string]FileCount, map[[2]string]int, error)
 			if f >= 0 {
 				if p = c.path(f); sg.dead[p] {
 					p = ""
+				} else {
+					p = strings.Clone(p)
 				}
 			}
 			paths[f] = p
@@ -1005,7 +1011,10 @@ func (sg *segment) countFiles() (map[string]FileCount, map[[2]string]int, error)
 			to = c.path(f)
 		}
 		if to != from {
-			fc := out[to]
+			fc, ok := out[to]
+			if !ok {
+				to = strings.Clone(to) // the first time: the map keeps this key
+			}
 			fc.RefsIn++
 			out[to] = fc
 		}
@@ -1022,9 +1031,16 @@ func (sg *segment) countFiles() (map[string]FileCount, map[[2]string]int, error)
 		switch {
 		case err != nil || kind == KindModule || kind == KindMemory:
 		case (kind == KindSymbol || kind == KindDoc) && strings.Count(x.ID, "#") > 1:
-			byID[[2]string{x.ID, from}]++
+			k := [2]string{x.ID, from}
+			if _, ok := byID[k]; !ok {
+				k[0] = strings.Clone(x.ID)
+			}
+			byID[k]++
 		case to != from:
-			fc := out[to]
+			fc, ok := out[to]
+			if !ok {
+				to = strings.Clone(to)
+			}
 			fc.RefsIn++
 			out[to] = fc
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -443,5 +444,49 @@ func TestFileCountsRecountChangedSegments(t *testing.T) {
 	}
 	if n := counted(next); n < 1 || n > 3 {
 		t.Fatalf("after a one-file edit the counts counted %d segments of %d; want the new one and those with new tombstones", n, len(next.fileSegs()))
+	}
+}
+
+// TestFileCountsKeepNoPageText: the per-segment counts FileCounts keeps
+// (segCounts) are keyed by paths copied out of the segment's codec, not
+// strings of its page text, which would keep the whole text alive with
+// them (at 100k files, the web wiki's home page held every segment's page
+// text: 109 MB).
+func TestFileCountsKeepNoPageText(t *testing.T) {
+	t.Setenv("WIKITOOLKIT_SEGMENT_FILES", "2")
+	was := ViewCacheBytes
+	ViewCacheBytes = 1 << 30 // countFiles then reads the codec the view holds
+	t.Cleanup(func() { ViewCacheBytes = was })
+	snap, _ := buildOpen(t, BuildOptions{Root: walktest.CopyFixture(t, "polyglot")})
+	keys := 0
+	for _, sg := range snap.fileSegs() {
+		v, err := sg.view(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := v.codec.recs
+		base := uintptr(unsafe.Pointer(unsafe.StringData(recs)))
+		inText := func(s string) bool {
+			p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+			return len(s) > 0 && p >= base && p < base+uintptr(len(recs))
+		}
+		part, byID, err := sg.countFiles()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := range part {
+			keys++
+			if inText(p) {
+				t.Errorf("segment %d: the counts' key %q is a string of the segment's page text", sg.id, p)
+			}
+		}
+		for k := range byID {
+			if inText(k[0]) || inText(k[1]) {
+				t.Errorf("segment %d: the counts' key %q is a string of the segment's page text", sg.id, k)
+			}
+		}
+	}
+	if keys == 0 {
+		t.Fatal("no counts to check")
 	}
 }
