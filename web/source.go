@@ -280,6 +280,10 @@ func (c *hlCache) put(k hlKey, h template.HTML) {
 	if _, ok := c.items[k]; ok {
 		return
 	}
+	// The key's strings are copied: a page's path and language are
+	// strings of its segment's page text, all of which a cached key would
+	// keep (a web wiki at 100k files grew by 1.7 MB a file page viewed).
+	k.path, k.lang = strings.Clone(k.path), strings.Clone(k.lang)
 	e := &hlEntry{key: k, html: h}
 	c.items[k] = e
 	c.front(e)
