@@ -72,7 +72,7 @@ func runBuild(e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the summary as one JSON document")
 	maxBytes := fs.Int64("max-file-bytes", walk.DefaultMaxFileBytes, "skip files larger than this (default: what the index's last build used, else the default)")
 	exclude := fs.String("exclude-dirs", strings.Join(walk.DefaultExcludeDirs, ","), "vendored directory names to skip, comma-separated (default: what the index's last build used, else the default)")
-	verbose := fs.Bool("verbose", false, "list every skipped file with its reason")
+	verbose := fs.Bool("verbose", false, "list every skipped file with its reason, and where the build's time went, by phase")
 	changedArg := fs.String("changed", "", "update only these paths (comma-separated; - reads one a line from stdin): files or directories added, modified, deleted or renamed (both names)")
 	noWatcher := fs.Bool("no-watcher", false, "look at every file's size and time even when a server watching this index could say what changed")
 	pos, err := parseFlags(e, fs, args)

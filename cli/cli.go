@@ -237,7 +237,7 @@ Without --changed a build asks a server watching this index ('wikitoolkit mcp'
 or 'web', which watch the files) what changed since the last build that asked,
 and updates just that; with no such server, or one that cannot vouch for its
 answer (it just started, lost events, an ignore file or git's index changed), it
-looks at every file's size and time (on a 100k-file tree about a third of a
+looks at every file's size and time (on a 100k-file tree about a quarter of a
 second; --no-watcher always does). When you know what you
 touched — an agent after its edits, an editor's save hook, a script after a
 checkout of a few files — name it: --changed a.go,pkg/b.go (or --changed - to
