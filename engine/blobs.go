@@ -3,6 +3,9 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -74,26 +77,38 @@ func Load(snap *graph.Snapshot) (*Index, error) {
 // load is Load, reusing open data when reuse is set.
 func load(snap *graph.Snapshot, reuse bool) (*Index, error) {
 	views := snap.SegmentViews()
-	segs := make([]SegmentData, 0, len(views))
-	for _, v := range views {
-		sd := SegmentData{Dead: v.Dead, Key: v.Key(), DeadKey: v.DeadKey()}
+	segs := make([]SegmentData, len(views))
+	for i, v := range views {
+		segs[i] = SegmentData{Dead: v.Dead, Key: v.Key(), DeadKey: v.DeadKey()}
 		if reuse {
-			sd.core = reusableCore(sd.Key, sd.DeadKey) // held from here on
+			segs[i].core = reusableCore(segs[i].Key, segs[i].DeadKey) // held from here on
 		}
-		if sd.core == nil {
-			b, err := v.Blob(indexBlob)
-			if err != nil {
-				return nil, fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
-			}
-			sd.Engine = b
-			if sd.Text, err = v.Blob(graph.TextBlob); err != nil {
-				return nil, fmt.Errorf("read page text: %v; run 'wikitoolkit build --full'", err)
-			}
+	}
+	// The blobs of the segments not reused, read and decompressed on every
+	// core: at 100k files they are 113 MB of zstd to decode, which took a
+	// CLI query 0.36 s on one core.
+	err := eachOnCores(len(segs), func(i int) error {
+		sd, v := &segs[i], views[i]
+		if sd.core != nil {
+			return nil
 		}
-		if !reuse {
-			sd.Key = "" // decode every segment, and offer none for reuse
+		b, err := v.Blob(indexBlob)
+		if err != nil {
+			return fmt.Errorf("the index has no ranking data (%v); run 'wikitoolkit build --full'", err)
 		}
-		segs = append(segs, sd)
+		sd.Engine = b
+		if sd.Text, err = v.Blob(graph.TextBlob); err != nil {
+			return fmt.Errorf("read page text: %v; run 'wikitoolkit build --full'", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !reuse {
+		for i := range segs {
+			segs[i].Key = "" // decode every segment, and offer none for reuse
+		}
 	}
 	ix, err := OpenSegments(segs)
 	if errors.Is(err, ErrStale) {
@@ -103,6 +118,36 @@ func load(snap *graph.Snapshot, reuse bool) (*Index, error) {
 		return nil, fmt.Errorf("read ranking index: %w; run 'wikitoolkit build --full'", err)
 	}
 	return ix, nil
+}
+
+// eachOnCores calls fn(i) for each i in [0, n) on GOMAXPROCS goroutines
+// and returns the error of the lowest i that failed (the calls after a
+// failure are skipped).
+func eachOnCores(n int, fn func(i int) error) error {
+	errs := make([]error, n)
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				if errs[i] = fn(i); errs[i] != nil {
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // LoadNames opens the name index of a generation, one per segment: their
