@@ -13,9 +13,10 @@ import (
 )
 
 // TestChangesBySketchEqualWalk holds Changes answered by the walk's
-// sketch (what status asks) to Changes answered by a walk of the whole
-// tree (ListDirs), after files are edited, added, removed, touched, and
-// a directory is added.
+// sketch — what status asks, and with the directories listed what a
+// watching server's first check asks — to Changes answered by a walk of
+// the whole tree, after files are edited, added, removed, and a directory
+// is added: the same paths, and the same directories.
 func TestChangesBySketchEqualWalk(t *testing.T) {
 	root := walktest.CopyFixture(t, "polyglot")
 	dir := filepath.Join(root, IndexDirName)
@@ -30,20 +31,32 @@ func TestChangesBySketchEqualWalk(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer snap.Close()
-		stats, _ := walk.SinceCalls()
-		quick, err := snap.Changes(context.Background(), root, walk.Options{})
+		stats, err := snap.Stats()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if now, _ := walk.SinceCalls(); now == stats {
-			t.Fatalf("%s: Changes did not read the sketch", step)
-		}
-		whole, err := snap.Changes(context.Background(), root, walk.Options{ListDirs: true})
+		whole, err := snap.changesByWalk(context.Background(), root, walk.Options{ListDirs: true}, stats)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(quick.Paths(), whole.Paths()) || len(whole.Paths()) != want {
-			t.Fatalf("%s: by the sketch %q, by a walk %q (want %d paths)", step, quick.Paths(), whole.Paths(), want)
+		if len(whole.Paths()) != want || len(whole.Dirs) < 5 {
+			t.Fatalf("%s: a walk found %q and %d directories (want %d paths)", step, whole.Paths(), len(whole.Dirs), want)
+		}
+		for _, listDirs := range []bool{false, true} {
+			before, _ := walk.SinceCalls()
+			quick, err := snap.Changes(context.Background(), root, walk.Options{ListDirs: listDirs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if now, _ := walk.SinceCalls(); now == before {
+				t.Fatalf("%s (directories listed: %v): Changes did not read the sketch", step, listDirs)
+			}
+			if !slices.Equal(quick.Paths(), whole.Paths()) {
+				t.Fatalf("%s (directories listed: %v): by the sketch %q, by a walk %q", step, listDirs, quick.Paths(), whole.Paths())
+			}
+			if listDirs && !slices.Equal(quick.Dirs, whole.Dirs) {
+				t.Fatalf("%s: the sketch's directories\n  %q\nthe walk's\n  %q", step, quick.Dirs, whole.Dirs)
+			}
 		}
 	}
 	compare("no change", 0)
@@ -56,4 +69,10 @@ func TestChangesBySketchEqualWalk(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare("a file removed", 4)
+	if err := os.RemoveAll(filepath.Join(root, "go", "newdir")); err != nil {
+		t.Fatal(err)
+	}
+	walktest.WriteFile(t, root, "docs/deep/er/still/n.md", "# N\n")
+	time.Sleep(60 * time.Millisecond)
+	compare("a directory removed, a deep one added", 4)
 }
