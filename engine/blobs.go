@@ -3,9 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 )
@@ -87,7 +84,7 @@ func load(snap *graph.Snapshot, reuse bool) (*Index, error) {
 	// The blobs of the segments not reused, read and decompressed on every
 	// core: at 100k files they are 113 MB of zstd to decode, which took a
 	// CLI query 0.36 s on one core.
-	err := eachOnCores(len(segs), func(i int) error {
+	err := graph.OnCores(len(segs), func(i int) error {
 		sd, v := &segs[i], views[i]
 		if sd.core != nil {
 			return nil
@@ -118,36 +115,6 @@ func load(snap *graph.Snapshot, reuse bool) (*Index, error) {
 		return nil, fmt.Errorf("read ranking index: %w; run 'wikitoolkit build --full'", err)
 	}
 	return ix, nil
-}
-
-// eachOnCores calls fn(i) for each i in [0, n) on GOMAXPROCS goroutines
-// and returns the error of the lowest i that failed (the calls after a
-// failure are skipped).
-func eachOnCores(n int, fn func(i int) error) error {
-	errs := make([]error, n)
-	var next atomic.Int64
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			for !failed.Load() {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				if errs[i] = fn(i); errs[i] != nil {
-					failed.Store(true)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // LoadNames opens the name index of a generation, one per segment: their

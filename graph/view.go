@@ -348,7 +348,7 @@ func (v *snapView) filePieces(paths map[string]bool, into map[string]*Piece) err
 	// The segments decoded on every core (a view decodes each it does
 	// not keep: a codec of a 100k-file tree's segment is 10–15 ms).
 	got := make([][]*segPiece, len(order))
-	err := onCores(len(order), func(k int) error {
+	err := OnCores(len(order), func(k int) error {
 		sg, err := order[k].open()
 		if err != nil {
 			return err
@@ -371,9 +371,9 @@ func (v *snapView) filePieces(paths map[string]bool, into map[string]*Piece) err
 	return nil
 }
 
-// onCores calls fn(k) for each k in [0, n) on GOMAXPROCS goroutines and
+// OnCores calls fn(k) for each k in [0, n) on GOMAXPROCS goroutines and
 // returns the first error (the calls not yet started are then skipped).
-func onCores(n int, fn func(k int) error) error {
+func OnCores(n int, fn func(k int) error) error {
 	if n == 1 {
 		return fn(0)
 	}
@@ -481,7 +481,7 @@ func (v *snapView) referrers(ts []refTarget, files map[string]bool) error {
 	}
 	// The segments asked on every core, each adding to a list of its own.
 	found := make([][]string, len(v.refs))
-	err := onCores(len(v.refs), func(si int) error {
+	err := OnCores(len(v.refs), func(si int) error {
 		r := v.refs[si]
 		named := map[string]bool{} // targets whose IDs its external edges may name
 		var held []refTarget       // targets whose file it holds
@@ -880,7 +880,7 @@ func (s *Snapshot) FileCounts() (map[string]FileCount, error) {
 	byID := map[[2]string]int{}
 	// The segments on every core, each counted apart, then added up.
 	var mu sync.Mutex
-	err = onCores(len(v.refs), func(k int) error {
+	err = OnCores(len(v.refs), func(k int) error {
 		part, ids, err := v.refs[k].fileCounts()
 		if err != nil {
 			return err
