@@ -247,8 +247,8 @@ func roundPhases(ph map[string]float64) map[string]float64 {
 	return out
 }
 
-// phaseLine lists a build's phases, longest first: "parse 1.20s, write
-// 0.31s, …" (milliseconds under a second).
+// phaseLine lists a build's phases, longest first: "parse 1.20 s, write
+// 310 ms, …" (milliseconds under a second).
 func phaseLine(ph map[string]float64) string {
 	names := slices.Collect(maps.Keys(ph))
 	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(ph[b], ph[a]), strings.Compare(a, b)) })
