@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
@@ -76,6 +77,59 @@ func TestIDRanksSameAnswers(t *testing.T) {
 			if q == "error handling for a negative count" && ix.stats.rankTies.Load() == r0 {
 				t.Errorf("%q at %d tokens: no tie ordered by rank", q, budget)
 			}
+		}
+	}
+}
+
+// TestIDRanksMergedSegments: the ranks merged from the segments' own ID
+// orders (an index of several segments, with pages dead in some and
+// updated copies in another) are those a sort of every group page's ID
+// gives, and a second index on the same decoded segments (a generation
+// reusing them) merges the orders the first one made into the same ranks.
+func TestIDRanksMergedSegments(t *testing.T) {
+	sd := splitSegments(t, proseGraph(3000), 5, 31, 0.1, 0.05)
+	for i := range sd.segs {
+		sd.segs[i].Key = fmt.Sprintf("id-ranks-merged-%d", i)
+	}
+	want := func(ix *Index) idRanks {
+		ix.groupOrdinals()
+		type key struct {
+			id  [5]string
+			ord uint32
+		}
+		keys := make([]key, len(ix.groupPages))
+		for o, p := range ix.groupPages {
+			keys[o] = key{ix.idParts(p), uint32(o)}
+		}
+		slices.SortFunc(keys, func(a, b key) int { return cmp.Or(compareParts(a.id, b.id), cmp.Compare(a.ord, b.ord)) })
+		ranks := make(idRanks, ix.n)
+		for i := range ranks {
+			ranks[i] = noRank
+		}
+		r := uint32(0)
+		for i := range keys {
+			if i > 0 && compareParts(keys[i-1].id, keys[i].id) != 0 {
+				r++
+			}
+			ranks[ix.groupPages[keys[i].ord]] = r
+		}
+		return ranks
+	}
+	for round := range 2 {
+		ix, err := OpenSegments(sd.segs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-ix.Warm()
+		if len(ix.segs) < 5 || ix.dead == nil {
+			t.Fatalf("%d segments, dead pages %v: the test needs several and some dead", len(ix.segs), ix.dead != nil)
+		}
+		got, w := ix.ranks(), want(ix)
+		if !slices.Equal(got, w) {
+			t.Fatalf("round %d: merged ranks differ from a sort of every ID", round)
+		}
+		if slices.Max(slices.DeleteFunc(slices.Clone(w), func(r uint32) bool { return r == noRank })) < 1000 {
+			t.Fatalf("round %d: too few distinct IDs to test", round)
 		}
 	}
 }

@@ -89,6 +89,11 @@ type segCore struct {
 	flags []uint8
 	group []uint32 // local page numbers
 
+	// idOrder is the group pages (local numbers) in ID order, made once
+	// (segIDOrder, idrank.go).
+	idOrderOnce sync.Once
+	idOrder     []uint32
+
 	recOff []uint32 // n+1 offsets into rec; empty until attachRecords
 	rec    []byte
 	// recs is what record readers read: rec, until OpenSegments's
