@@ -180,7 +180,7 @@ func sameAsWhole(t *testing.T, g *Gen, name string, qs []string) {
 // for the calls to pause, and then finds what was saved meanwhile.
 func TestWalkWaitsForCalls(t *testing.T) {
 	r := newWatchRig(t, LiveOptions{CheckEvery: time.Nanosecond})
-	r.dropSketch()       // else the check is a stat pass, which does not wait (TestSketchCheckDoesNotWait)
+	r.dropSketch() // else the check is a stat pass, which does not wait (TestSketchCheckDoesNotWait)
 	end := r.live.Call() // the first call: a check is due at once
 	r.waitFor("the check waits for the call", func() bool {
 		return r.live.calls.deferred.Load() > 0 || r.live.fresh.walks.Load() > 0
