@@ -37,32 +37,7 @@ func (s *Snapshot) Changes(ctx context.Context, root string, opt walk.Options) (
 	return s.changesByWalk(ctx, root, opt, stats)
 }
 
-// ChangesBySketch is Changes when the sketch of the walk that made s can
-// answer: a stat of each directory and file, and a walk of the paths that
-// moved. ok is false when it cannot (no sketch, an ignore file or the
-// walk options changed, a symbolic link to a directory, another root):
-// ChangesByWalk then answers.
-func (s *Snapshot) ChangesBySketch(ctx context.Context, root string, opt walk.Options) (c *walk.Changes, ok bool, err error) {
-	if root != s.info.Root {
-		return nil, false, nil
-	}
-	stats, err := s.Stats()
-	if err != nil {
-		return nil, true, err
-	}
-	return s.changesBySketch(ctx, root, opt, stats)
-}
-
-// ChangesByWalk is Changes by a walk of the whole tree.
-func (s *Snapshot) ChangesByWalk(ctx context.Context, root string, opt walk.Options) (*walk.Changes, error) {
-	stats, err := s.Stats()
-	if err != nil {
-		return nil, err
-	}
-	return s.changesByWalk(ctx, root, opt, stats)
-}
-
-// changesByWalk is ChangesByWalk with the stats read.
+// changesByWalk is Changes by a walk of the whole tree.
 func (s *Snapshot) changesByWalk(ctx context.Context, root string, opt walk.Options, stats []FileStat) (*walk.Changes, error) {
 	listed, err := walk.Walk(ctx, root, buildWalk(opt))
 	if err != nil {

@@ -169,27 +169,18 @@ func (f *freshness) check(ctx context.Context, s *Live, listDirs bool, paths []s
 		}
 	}
 	if paths == nil {
-		// The sketch of the generation's walk answers with a stat of each
-		// directory and file (100k files: 0.2 s), which does not wait for
-		// the calls to pause: waiting, a server that had just added its
-		// watches left a file saved under an agent's back-to-back calls
-		// unnoticed for maxCallDefer (10 s).
-		var ok bool
-		c, ok, err = g.Snap.ChangesBySketch(ctx, res.root, wopt)
-		if !ok {
-			if s.callsBusy() {
-				// A walk of the whole tree waits for a pause in the calls
-				// (awaitQuiet), without holding the generation meanwhile.
-				release()
-				s.awaitQuiet(ctx)
-				if g, release, err = s.Acquire(); err != nil {
-					return checkResult{}
-				}
-				res.root = s.Root(g)
+		if s.callsBusy() {
+			// The walk of the whole tree waits for a pause in the calls
+			// (awaitQuiet), without holding the generation meanwhile.
+			release()
+			s.awaitQuiet(ctx)
+			if g, release, err = s.Acquire(); err != nil {
+				return checkResult{}
 			}
-			f.walks.Add(1)
-			c, err = g.Snap.ChangesByWalk(ctx, res.root, wopt)
+			res.root = s.Root(g)
 		}
+		f.walks.Add(1)
+		c, err = g.Snap.Changes(ctx, res.root, wopt)
 	}
 	release()
 	if err != nil {

@@ -180,7 +180,6 @@ func sameAsWhole(t *testing.T, g *Gen, name string, qs []string) {
 // for the calls to pause, and then finds what was saved meanwhile.
 func TestWalkWaitsForCalls(t *testing.T) {
 	r := newWatchRig(t, LiveOptions{CheckEvery: time.Nanosecond})
-	r.dropSketch() // else the check is a stat pass, which does not wait (TestSketchCheckDoesNotWait)
 	end := r.live.Call() // the first call: a check is due at once
 	r.waitFor("the check waits for the call", func() bool {
 		return r.live.calls.deferred.Load() > 0 || r.live.fresh.walks.Load() > 0
@@ -200,28 +199,12 @@ func TestWalkWaitsForCalls(t *testing.T) {
 	r.waitFor("the file saved during the call is answered", func() bool { return r.has("RefundDuringCall") })
 }
 
-// TestSketchCheckDoesNotWait: a check of the whole tree that the walk's
-// sketch answers (a stat of each directory and file) runs beside a call
-// in flight: a file saved meanwhile is answered before the call ends, and
-// nothing walked the whole tree or waited.
-func TestSketchCheckDoesNotWait(t *testing.T) {
-	r := newWatchRig(t, LiveOptions{CheckEvery: time.Nanosecond})
-	r.write("pay/refund.go", "package pay\n\n// RefundInFlight returns money.\nfunc RefundInFlight(amount int) error { return nil }\n")
-	end := r.live.Call()
-	defer end()
-	r.waitFor("the file saved is answered while a call is in flight", func() bool { return r.has("RefundInFlight") })
-	if w, d := r.live.fresh.walks.Load(), r.live.calls.deferred.Load(); w != 0 || d != 0 {
-		t.Errorf("%d walks of the whole tree, %d waits for the calls: want the sketch's stat pass alone", w, d)
-	}
-}
-
 // TestWalkWaitsAtMostMaxCallDefer: a client whose calls never pause still
 // has its saved files noticed, after maxCallDefer.
 func TestWalkWaitsAtMostMaxCallDefer(t *testing.T) {
 	defer func(d time.Duration) { maxCallDefer = d }(maxCallDefer)
 	maxCallDefer = 50 * time.Millisecond
 	r := newWatchRig(t, LiveOptions{CheckEvery: time.Nanosecond})
-	r.dropSketch()
 	r.write("pay/refund.go", "package pay\n\n// RefundNoPause returns money.\nfunc RefundNoPause(amount int) error { return nil }\n")
 	end := r.live.Call()
 	defer end()

@@ -90,21 +90,6 @@ func (r *watchRig) write(rel, content string) {
 	walktest.WriteTree(r.t, r.root, map[string]string{rel: content})
 }
 
-// dropSketch removes the sketch of the index's last walk, so that the
-// next check of the whole tree walks it.
-func (r *watchRig) dropSketch() {
-	r.t.Helper()
-	files, _ := filepath.Glob(filepath.Join(r.root, ".wikitoolkit", "walk-sketch*"))
-	if len(files) == 0 {
-		r.t.Fatal("no walk sketch in the index to drop")
-	}
-	for _, f := range files {
-		if err := os.Remove(f); err != nil {
-			r.t.Fatal(err)
-		}
-	}
-}
-
 // has reports whether a query for name through the live view returns a
 // page titled with it.
 func (r *watchRig) has(name string) bool {
