@@ -97,6 +97,11 @@ type watcher struct {
 	// named; walkAll says the next check walks the whole tree instead.
 	paths   map[string]bool
 	walkAll bool
+	// events are the files and directories the events named while
+	// walkAll was set (at most maxWatchPaths; nil past it): checked on
+	// their own first when the check of the whole tree must wait for the
+	// calls to pause (checkNow).
+	events map[string]bool
 }
 
 // startWatch starts the watcher of s, when LiveOptions.Watch asks for one.
@@ -312,8 +317,10 @@ func (w *watcher) watchCookieDir() {
 // addPathLocked adds rel to the paths of the next check ("", an ignore
 // file or one too many: the whole tree). w.mu is held.
 func (w *watcher) addPathLocked(rel string) {
-	switch base := path.Base(rel); {
-	case rel == "", base == ".gitignore", base == ".wikitoolkitignore", len(w.paths) >= maxWatchPaths:
+	base := path.Base(rel)
+	ignoreFile := rel == "" || base == ".gitignore" || base == ".wikitoolkitignore"
+	switch {
+	case ignoreFile, len(w.paths) >= maxWatchPaths:
 		w.walkAll, w.paths = true, nil
 	case !w.walkAll:
 		if w.paths == nil {
@@ -321,14 +328,33 @@ func (w *watcher) addPathLocked(rel string) {
 		}
 		w.paths[rel] = true
 	}
+	switch {
+	case ignoreFile:
+	case len(w.events) >= maxWatchPaths:
+		w.events = nil // too many to check one by one: the walk will
+	default:
+		if w.events == nil {
+			w.events = map[string]bool{}
+		}
+		w.events[rel] = true
+	}
 }
 
 // takePaths returns the paths of the pending burst to check, sorted, or
-// nil when the check walks the whole tree, and forgets them.
-func (w *watcher) takePaths() []string {
-	all, set := w.walkAll, w.paths
-	w.walkAll, w.paths = false, nil
+// nil when the check walks the whole tree, with the files and directories
+// the events named meanwhile (events, sorted; nil when paths are given),
+// and forgets them.
+func (w *watcher) takePaths() (paths, events []string) {
+	all, set, evs := w.walkAll, w.paths, w.events
+	w.walkAll, w.paths, w.events = false, nil, nil
 	if all || len(set) == 0 {
+		return nil, sortedKeys(evs)
+	}
+	return sortedKeys(set), nil
+}
+
+func sortedKeys(set map[string]bool) []string {
+	if len(set) == 0 {
 		return nil
 	}
 	out := make([]string, 0, len(set))
@@ -339,21 +365,47 @@ func (w *watcher) takePaths() []string {
 	return out
 }
 
+// checkEvents checks the paths events named on their own, before a check
+// of the whole tree that waits for the calls to pause (awaitQuiet, up to
+// maxCallDefer): an agent's back-to-back calls kept a file saved then out
+// of the answers that long (a server at 100k files started on a stale
+// index, the save a second or two after: 11 s). It returns false when a
+// build runs (the check then comes again after it, the walk with it).
+func (w *watcher) checkEvents(ctx context.Context, events []string) bool {
+	res := w.s.fresh.check(ctx, w.s, true, events)
+	if res.refused {
+		w.mu.Lock()
+		w.walkAll, w.paths, w.pending = true, nil, true
+		for _, p := range events {
+			w.addPathLocked(p)
+		}
+		w.mu.Unlock()
+		return false
+	}
+	if res.ok && res.scope != nil && ctx.Err() == nil {
+		for _, d := range w.syncScope(res.root, *res.scope, res.dirs) {
+			w.notePath(time.Now(), d)
+		}
+	}
+	return true
+}
+
 // checkNow runs the freshness check and brings the watches in line with
 // the directories its walk read.
 func (w *watcher) checkNow(ctx context.Context) {
 	w.mu.Lock()
 	w.pending, w.first, w.last, w.checking = false, time.Time{}, time.Time{}, true
-	paths := w.takePaths()
+	paths, events := w.takePaths()
 	if w.fw == nil || w.root == "" {
-		paths = nil // polling, or no watches yet: the whole tree
+		paths, events = nil, nil // polling, or no watches yet: the whole tree
 	}
 	w.mu.Unlock()
+	walked := paths == nil // the whole tree (not when checkEvents defers it)
 	defer func() {
 		w.mu.Lock()
 		w.checking = false
 		w.mu.Unlock()
-		if paths == nil && w.fw != nil {
+		if walked && w.fw != nil {
 			// A walk of the whole tree leaves its listing as garbage (at
 			// 100k files a server's RSS rose from 315 to 414 MB after the
 			// first checks, and stayed): hand it back. Not while polling,
@@ -374,6 +426,10 @@ func (w *watcher) checkNow(ctx context.Context) {
 	whole := false // the check walked the whole tree of an index
 	if _, ok := statKey(filepath.Join(w.s.dir, "CURRENT")); ok {
 		w.watchCookieDir()
+		if paths == nil && len(events) > 0 && w.s.callsBusy() && !w.checkEvents(ctx, events) {
+			walked = false
+			return
+		}
 		res := w.s.fresh.check(ctx, w.s, w.fw != nil, paths)
 		w.lastDirs.Store(int64(len(res.dirs)))
 		switch {

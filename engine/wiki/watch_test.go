@@ -450,3 +450,25 @@ func TestWatchCallsDoNotWalk(t *testing.T) {
 	walks = r.live.fresh.walks.Load()
 	touch("after a save")
 }
+
+// TestWatchEventsBeforeDeferredWalk: while a check of the whole tree is
+// due (here: as after the watches were first added) and waits for calls
+// in flight to pause, a file saved meanwhile is checked on its own and
+// answered at once, not after the calls pause (up to maxCallDefer).
+func TestWatchEventsBeforeDeferredWalk(t *testing.T) {
+	defer func(d time.Duration) { maxCallDefer = d }(maxCallDefer)
+	maxCallDefer = time.Hour
+	r := newWatchRig(t, LiveOptions{Watch: true})
+	r.waitFor("the tree is answered", func() bool { return r.has("Charge") })
+	r.waitIdle()
+	walks := r.live.fresh.walks.Load()
+	end := r.live.Call()
+	defer end()
+	r.live.watch.notePath(time.Now(), "") // the next check walks the whole tree
+	r.write("pay/refund.go", "package pay\n\n// RefundBeforeWalk returns money.\nfunc RefundBeforeWalk(amount int) error { return nil }\n")
+	r.waitFor("the saved file is answered while the walk waits for the call", func() bool { return r.has("RefundBeforeWalk") })
+	r.waitFor("the check of the whole tree waits for the call", func() bool { return r.live.calls.deferred.Load() > 0 })
+	if w := r.live.fresh.walks.Load() - walks; w != 0 {
+		t.Errorf("%d walks of the whole tree beside the call, want 0 (it waits)", w)
+	}
+}
