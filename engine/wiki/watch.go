@@ -97,10 +97,10 @@ type watcher struct {
 	// named; walkAll says the next check walks the whole tree instead.
 	paths   map[string]bool
 	walkAll bool
-	// events are the files and directories the events named while
-	// walkAll was set (at most maxWatchPaths; nil past it): checked on
-	// their own first when the check of the whole tree must wait for the
-	// calls to pause (checkNow).
+	// events are the files and directories the events of the pending
+	// burst named, the first maxWatchPaths of them, even when walkAll
+	// forgets paths: checked on their own first when the check of the
+	// whole tree must wait for the calls to pause (checkNow).
 	events map[string]bool
 }
 
@@ -329,9 +329,7 @@ func (w *watcher) addPathLocked(rel string) {
 		w.paths[rel] = true
 	}
 	switch {
-	case ignoreFile:
-	case len(w.events) >= maxWatchPaths:
-		w.events = nil // too many to check one by one: the walk will
+	case ignoreFile, len(w.events) >= maxWatchPaths: // the walk finds the rest
 	default:
 		if w.events == nil {
 			w.events = map[string]bool{}
