@@ -30,6 +30,13 @@ func (s *Server) status(ctx context.Context, c *call, _ statusIn) (string, *wiki
 	}
 	f := s.live.Freshness()
 	st.Building, st.BuildError, st.Watching = f.Building, f.BuildError, s.live.Watching()
+	if st.Watching == wiki.WatchPartial || st.Watching == wiki.WatchPolling {
+		watched, dirs, poll := s.live.WatchDetail()
+		st.PollSeconds = poll.Seconds()
+		if st.Watching == wiki.WatchPartial {
+			st.WatchedDirs, st.Dirs = watched, dirs
+		}
+	}
 	var b strings.Builder
 	wiki.RenderStatus(&b, st)
 	return b.String(), st, nil

@@ -53,7 +53,15 @@ func (f *freshness) touch(s *Live) {
 		return
 	}
 	every := s.opt.CheckEvery
-	if s.Watching() == WatchFsnotify {
+	switch s.Watching() {
+	case WatchPartial, WatchPolling:
+		// The watcher checks the whole tree every poll period, which
+		// follows what a check takes: calls do not check more often (on
+		// a 500k-file tree, checks every 3 s of calls and every 2 s of
+		// polls kept a core busy).
+		_, _, poll := s.WatchDetail()
+		every = max(every, poll)
+	case WatchFsnotify:
 		// File system events start the checks; the call-driven one is a
 		// safety net for file systems whose events stay silent, and on a
 		// large repository its walk competes with the calls (100k files:
@@ -141,6 +149,9 @@ type checkResult struct {
 	root    string      // the root walked
 	dirs    []string    // the directories the walk read (with listDirs)
 	scope   *walk.Scope // the paths walked, when not the whole tree
+	// walkTook is what the check of the whole tree took (not the wait
+	// for the calls to pause): the watcher's poll period follows it.
+	walkTook time.Duration
 }
 
 // check walks the repository — the paths given alone when not nil and
@@ -180,7 +191,9 @@ func (f *freshness) check(ctx context.Context, s *Live, listDirs bool, paths []s
 			res.root = s.Root(g)
 		}
 		f.walks.Add(1)
+		t0 := time.Now()
 		c, err = g.Snap.Changes(ctx, res.root, wopt)
+		res.walkTook = time.Since(t0)
 	}
 	release()
 	if err != nil {

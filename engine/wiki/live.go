@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/wikitoolkit/wikitoolkit/engine"
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/annotate"
@@ -43,12 +45,14 @@ type LiveOptions struct {
 	// Watch starts a watcher (watch.go) that notices saved files at once,
 	// without waiting for a call, and runs the freshness check (and so
 	// Build) when a burst of changes settles; where file watches run out
-	// it polls instead. Needs Build to refresh anything.
+	// it watches the directories whose files changed last and polls for
+	// the rest (watch.go). Needs Build to refresh anything.
 	Watch bool
 
 	// watchAdd replaces the watcher's fsnotify.Watcher.Add (tests: make
-	// watches run out).
-	watchAdd func(path string) error
+	// watches run out); it is given the watcher, to add the watches it
+	// allows.
+	watchAdd func(fw *fsnotify.Watcher, path string) error
 	// eventDelay slows the watcher's handling of each event (tests: an
 	// answer to a build must wait for the events before it).
 	eventDelay time.Duration

@@ -58,8 +58,18 @@ type Status struct {
 	Building       bool       `json:"building,omitempty"`
 	BuildError     string     `json:"build_error,omitempty"`
 	// Watching is how a running server notices saved files: "fsnotify",
-	// "polling" (file watches ran out) or "off"; empty outside a server.
+	// "partial" (file watches ran out: the directories whose files
+	// changed last are watched, the tree is checked for the others every
+	// PollSeconds), "polling" (no file watch could be had: the tree is
+	// checked every PollSeconds) or "off"; empty outside a server.
 	Watching string `json:"watching,omitempty"`
+	// WatchedDirs of Dirs directories are watched ("partial").
+	WatchedDirs int `json:"watched_dirs,omitempty"`
+	Dirs        int `json:"dirs,omitempty"`
+	// PollSeconds is the period of the checks of the whole tree while
+	// polling ("partial", "polling"): longer on a tree whose check takes
+	// long.
+	PollSeconds float64 `json:"poll_seconds,omitempty"`
 	// Partial is set when the live generation is partial: a first build
 	// running (or stopped) has indexed Files of Total files so far.
 	Partial *engine.Partial `json:"partial,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/graph"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
@@ -61,8 +62,11 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	}
 	switch st.Watching {
 	case "":
+	case WatchPartial:
+		fmt.Fprintf(w, "watching   partial: file watches ran out; saved files are noticed at once in the %d of %d directories whose files changed last, in the others within %s (the server's log says how to raise the limit)\n",
+			st.WatchedDirs, st.Dirs, pollText(st.PollSeconds))
 	case WatchPolling:
-		fmt.Fprintf(w, "watching   polling: file watches ran out, changed files are looked for every %s (the server's log says why)\n", pollEvery)
+		fmt.Fprintf(w, "watching   polling: file watches ran out, changed files are looked for every %s (the server's log says why)\n", pollText(st.PollSeconds))
 	case WatchOff:
 		fmt.Fprintln(w, "watching   off: changed files are noticed when a tool is called")
 	default:
@@ -99,4 +103,12 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	for _, s := range st.Failed {
 		fmt.Fprintf(w, "failed     %s: %s\n", s.Path, s.Reason)
 	}
+}
+
+// pollText is a poll period of secs seconds as status prints it.
+func pollText(secs float64) string {
+	if secs <= 0 {
+		secs = pollEvery.Seconds()
+	}
+	return (time.Duration(secs*10) * time.Second / 10).String()
 }

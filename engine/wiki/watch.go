@@ -1,8 +1,11 @@
 package wiki
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"maps"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -41,15 +44,25 @@ import (
 // call-driven check at most every watchSafetyEvery (fresh.go), the safety
 // net for file systems whose events stay silent. Each check brings the
 // watches in line with the directories its walk read (new ones added,
-// gone ones dropped; a check of paths, those at or below them). When
-// watches cannot be had (inotify's fs.inotify.max_user_watches runs out:
-// ENOSPC; no inotify instance left) the watcher polls instead: the check
-// of the whole tree every pollEvery.
+// gone ones dropped; a check of paths, those at or below them).
+//
+// When inotify's watches run out (fs.inotify.max_user_watches: ENOSPC) the
+// watcher keeps what it could have, less a reserve for other programs
+// (watchReserve), and gives them to the directories whose files changed
+// last (by the live generation's stats; WatchPartial): a save there is
+// noticed at once, and the check of the whole tree runs every poll period
+// for the others. When no watch can be had at all (ENOSPC at the first,
+// no inotify instance left, out of file descriptors) it polls: the check
+// of the whole tree every poll period. The poll period is pollCost times
+// what the last such check's walk took, from pollEvery to maxPollEvery: on
+// a 500k-file tree (413k directories, 192k watches) polling every 2 s
+// kept a core busy with stats, and a save waited for them (3–14 s).
 
 // Watching modes, as Status.Watching and Live.Watching report them.
 const (
 	WatchFsnotify = "fsnotify" // file system events
-	WatchPolling  = "polling"  // the freshness check every pollEvery
+	WatchPartial  = "partial"  // events for the directories watched, the check of the tree every poll period for the rest
+	WatchPolling  = "polling"  // the freshness check every poll period
 	WatchOff      = "off"      // only calls start checks
 )
 
@@ -60,8 +73,16 @@ const (
 	// watchMaxWait bounds the wait from the first event of a burst that
 	// does not pause.
 	watchMaxWait = time.Second
-	// pollEvery is the period of the checks when watches ran out.
-	pollEvery = 2 * time.Second
+	// pollEvery is the least period of the checks when watches ran out,
+	// maxPollEvery the most; pollCost times the last check's walk
+	// between them (pollPeriod).
+	pollEvery    = 2 * time.Second
+	maxPollEvery = 30 * time.Second
+	pollCost     = 10
+	// watchReserve is the most watches the watcher leaves to other
+	// programs (an editor's, a build tool's) when they ran out: a tenth
+	// of those it had, up to this.
+	watchReserve = 1024
 	// maxWatchPaths is the most changed paths a check walks one by one;
 	// past it (a checkout, a generator) the whole tree is walked.
 	maxWatchPaths = 2000
@@ -77,6 +98,13 @@ type watcher struct {
 	dirs   map[string]bool
 	wopt   walk.Options
 	add    func(path string) error
+	// capDirs, once watches ran out (WatchPartial), is the most
+	// directories watched: those whose files changed last (preferred).
+	capDirs int
+
+	poll     atomic.Int64 // the poll period (ns) while polling
+	nWatched atomic.Int64 // directories watched, of nDirs (WatchPartial)
+	nDirs    atomic.Int64
 
 	mode     atomic.Pointer[string]
 	checks   atomic.Int64 // checks run (tests)
@@ -102,6 +130,8 @@ type watcher struct {
 	// forgets paths: checked on their own first when the check of the
 	// whole tree must wait for the calls to pause (checkNow).
 	events map[string]bool
+	// watched is a copy of dirs in WatchPartial (tests).
+	watched map[string]bool
 }
 
 // startWatch starts the watcher of s, when LiveOptions.Watch asks for one.
@@ -134,6 +164,44 @@ func (s *Live) Watching() string {
 
 func (w *watcher) setMode(m string) { w.mode.Store(&m) }
 
+// WatchDetail says, while the view polls (Watching is WatchPartial or
+// WatchPolling), how often it checks the whole tree, and in WatchPartial
+// how many of the tree's directories are watched.
+func (s *Live) WatchDetail() (watched, dirs int, poll time.Duration) {
+	if s.watch == nil {
+		return 0, 0, 0
+	}
+	return int(s.watch.nWatched.Load()), int(s.watch.nDirs.Load()), time.Duration(s.watch.poll.Load())
+}
+
+// pollPeriod is the period of the checks of the whole tree after one
+// whose walk took d: pollCost times d, from pollEvery to maxPollEvery.
+func pollPeriod(d time.Duration) time.Duration {
+	return min(max(pollCost*d, pollEvery), maxPollEvery)
+}
+
+// startPolling starts the checks of the whole tree every pollEvery (at
+// first: pollAfter adapts it).
+func (w *watcher) startPolling() {
+	if w.ticker == nil {
+		w.ticker = time.NewTicker(pollEvery)
+		w.poll.Store(int64(pollEvery))
+	}
+}
+
+// pollAfter sets the poll period after a check of the whole tree whose
+// walk took d, while polling.
+func (w *watcher) pollAfter(d time.Duration) {
+	if w.ticker == nil || d <= 0 {
+		return
+	}
+	p := pollPeriod(d)
+	if old := time.Duration(w.poll.Load()); p < old*9/10 || p > old*11/10 {
+		w.ticker.Reset(p)
+		w.poll.Store(int64(p))
+	}
+}
+
 // run is the watcher's loop, until the view closes.
 func (w *watcher) run(ctx context.Context) {
 	defer w.stop()
@@ -146,8 +214,8 @@ func (w *watcher) run(ctx context.Context) {
 		w.fw = fw
 		w.mu.Unlock()
 		w.add = fw.Add
-		if w.s.opt.watchAdd != nil {
-			w.add = w.s.opt.watchAdd
+		if hook := w.s.opt.watchAdd; hook != nil {
+			w.add = func(p string) error { return hook(fw, p) }
 		}
 		w.watchCookieDir()
 	}
@@ -273,6 +341,9 @@ func (w *watcher) watchNewDir(rel string) {
 		}
 		if n++; n > maxNewDirs {
 			return false
+		}
+		if w.capDirs > 0 && len(w.dirs) >= w.capDirs {
+			return true // as many as may be watched: the polls find what it holds
 		}
 		if err := w.add(abs); err != nil {
 			return errors.Is(err, os.ErrNotExist) // gone meanwhile; else out of watches
@@ -403,7 +474,7 @@ func (w *watcher) checkNow(ctx context.Context) {
 		w.mu.Lock()
 		w.checking = false
 		w.mu.Unlock()
-		if walked && w.fw != nil {
+		if walked && w.fw != nil && w.ticker == nil {
 			// A walk of the whole tree leaves its listing as garbage (at
 			// 100k files a server's RSS rose from 315 to 414 MB after the
 			// first checks, and stayed): hand it back. Not while polling,
@@ -430,6 +501,9 @@ func (w *watcher) checkNow(ctx context.Context) {
 		}
 		res := w.s.fresh.check(ctx, w.s, w.fw != nil, paths)
 		w.lastDirs.Store(int64(len(res.dirs)))
+		if res.scope == nil {
+			w.pollAfter(res.walkTook)
+		}
 		switch {
 		case res.refused:
 			// A build started elsewhere runs: check these paths after it.
@@ -479,7 +553,7 @@ func (w *watcher) checkNow(ctx context.Context) {
 			// Files made in a new directory between the walk and its
 			// watch have no event: one more walk finds them.
 			w.notePath(time.Now(), "")
-		} else if whole && w.fw != nil && w.cookieWatched.Load() {
+		} else if whole && w.fw != nil && w.cookieWatched.Load() && w.capDirs == 0 {
 			// Every directory was watched before this walk of the whole
 			// tree began: from now on every change has its event.
 			w.journal.start(w.root, w.wopt.OptionsKey())
@@ -488,16 +562,73 @@ func (w *watcher) checkNow(ctx context.Context) {
 }
 
 // sync watches the directories dirs (repo-relative, "" the root) under
-// root and drops the other watches. It returns how many it added.
+// root and drops the other watches, or in WatchPartial those of the
+// capDirs directories whose files changed last. It returns how many it
+// added (none in WatchPartial, whose polls find what a new directory
+// holds). When watches run out it keeps what it has, less a reserve for
+// other programs (watchReserve), for the directories whose files changed
+// last (WatchPartial), or polls when it has none.
 func (w *watcher) sync(root string, dirs []string) (added int) {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	want := make(map[string]bool, len(dirs))
-	w.dirs = make(map[string]bool, len(dirs))
-	for _, d := range dirs {
+	want := dirs
+	if w.capDirs > 0 && len(dirs) > w.capDirs {
+		want = w.preferred(dirs, w.capDirs)
+	}
+	added, err := w.syncTo(root, want)
+	if err != nil && errors.Is(err, syscall.ENOSPC) {
+		held := len(w.dirs)
+		keep := held - min(held/10, watchReserve)
+		msg := "inotify watches ran out after " + strconv.Itoa(held) + " of " + strconv.Itoa(len(dirs)) + " directories (fs.inotify.max_user_watches" + watchLimit() +
+			"; raise it with `sudo sysctl fs.inotify.max_user_watches=524288` and restart the server to watch them all)"
+		if keep < 1 {
+			w.fallback(msg)
+			return 0
+		}
+		first := w.capDirs == 0
+		w.capDirs = keep
+		if _, err = w.syncTo(root, w.preferred(dirs, keep)); err == nil {
+			w.partial(first, msg, len(dirs))
+			return 0
+		}
+	}
+	if err != nil {
+		if errors.Is(err, syscall.ENOSPC) {
+			w.fallback("inotify watches ran out (fs.inotify.max_user_watches" + watchLimit() +
+				"; raise it with `sudo sysctl fs.inotify.max_user_watches=524288` and restart the server to watch again)")
+		} else {
+			w.fallback("cannot watch more directories (" + err.Error() + ")")
+		}
+		return 0
+	}
+	if w.capDirs > 0 {
+		w.partial(false, "", len(dirs))
+		return 0
+	}
+	return added
+}
+
+// watchLimit is " = N", inotify's limit on watches, or "".
+func watchLimit() string {
+	if b, err := os.ReadFile("/proc/sys/fs/inotify/max_user_watches"); err == nil {
+		return " = " + strings.TrimSpace(string(b))
+	}
+	return ""
+}
+
+// syncTo watches the directories want (repo-relative) under root, the
+// absolute root, and drops the other watches; w.dirs becomes the
+// directories watched. It returns how many it added and, when watches ran
+// out (ENOSPC) or could not be had (EMFILE, ENOMEM), that error, w.dirs
+// then holding those it watches.
+func (w *watcher) syncTo(root string, want []string) (added int, _ error) {
+	abs := func(d string) string { return filepath.Join(root, filepath.FromSlash(d)) }
+	wantAbs := make(map[string]bool, len(want))
+	w.dirs = make(map[string]bool, len(want))
+	for _, d := range want {
 		w.dirs[d] = true
-		want[filepath.Join(root, filepath.FromSlash(d))] = true
+		wantAbs[abs(d)] = true
 	}
 	moved := root != w.root
 	w.root = root
@@ -505,39 +636,107 @@ func (w *watcher) sync(root string, dirs []string) (added int) {
 		if p == w.cookieDir {
 			continue // the index folder, for the journal's cookies
 		}
-		if moved || !want[p] {
+		if moved || !wantAbs[p] {
 			w.fw.Remove(p) // already gone when its directory was removed
 		} else {
-			delete(want, p)
+			delete(wantAbs, p)
 		}
 	}
-	todo := make([]string, 0, len(want))
-	for p := range want {
-		todo = append(todo, p)
+	todo := make([]string, 0, len(wantAbs))
+	for _, d := range want {
+		if wantAbs[abs(d)] {
+			todo = append(todo, d)
+		}
 	}
 	slices.Sort(todo) // parents first
-	for _, p := range todo {
-		err := w.add(p)
+	for i, d := range todo {
+		err := w.add(abs(d))
 		switch {
 		case err == nil:
 			added++
-		case errors.Is(err, syscall.ENOSPC):
-			n := len(w.fw.WatchList())
-			limit := ""
-			if b, err := os.ReadFile("/proc/sys/fs/inotify/max_user_watches"); err == nil {
-				limit = " = " + strings.TrimSpace(string(b))
+		case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENOMEM):
+			for _, d := range todo[i:] {
+				delete(w.dirs, d)
 			}
-			w.fallback("inotify watches ran out after " + strconv.Itoa(n) + " of " + strconv.Itoa(len(dirs)) + " directories (fs.inotify.max_user_watches" + limit +
-				"; raise it with `sudo sysctl fs.inotify.max_user_watches=524288` and restart the server to watch again)")
-			return 0
-		case errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENOMEM):
-			w.fallback("cannot watch more directories (" + err.Error() + ")")
-			return 0
+			return added, err
 		default:
 			// Gone since the walk, or unreadable: the walk skips those too.
 		}
 	}
-	return added
+	return added, nil
+}
+
+// preferred returns the k of dirs (sorted) whose files changed last, by
+// the live generation's stats (the latest modification time of the files
+// each holds), in path order; those holding no indexed file come last, in
+// path order.
+func (w *watcher) preferred(dirs []string, k int) []string {
+	latest := map[string]int64{}
+	if g, release, err := w.s.Acquire(); err == nil {
+		if stats, err := g.Snap.Stats(); err == nil {
+			for _, st := range stats {
+				d := path.Dir(st.Path)
+				if d == "." {
+					d = ""
+				}
+				if t, ok := latest[d]; !ok || st.ModTime > t {
+					latest[d] = st.ModTime
+				}
+			}
+		}
+		release()
+	}
+	type ranked struct {
+		t int64
+		i int
+	}
+	rs := make([]ranked, len(dirs))
+	for i, d := range dirs {
+		t, ok := latest[d]
+		if !ok {
+			t = math.MinInt64
+		}
+		rs[i] = ranked{t, i}
+	}
+	slices.SortFunc(rs, func(a, b ranked) int {
+		if c := cmp.Compare(b.t, a.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	out := make([]string, 0, min(k, len(dirs)))
+	for _, r := range rs[:min(k, len(rs))] {
+		out = append(out, dirs[r.i])
+	}
+	slices.Sort(out)
+	return out
+}
+
+// partial notes WatchPartial after a sync: the watches of w.dirs, of
+// total directories, and the polls for the rest. The first time (first)
+// it says so in the log, with why (msg).
+func (w *watcher) partial(first bool, msg string, total int) {
+	w.journal.lose() // not every change has its event
+	w.startPolling()
+	w.setMode(WatchPartial)
+	w.nWatched.Store(int64(len(w.dirs)))
+	w.nDirs.Store(int64(total))
+	shown := maps.Clone(w.dirs)
+	w.mu.Lock()
+	w.watched = shown
+	w.mu.Unlock()
+	if first {
+		w.s.logf("watching: %s; the %d directories whose files changed last are watched, and the tree is checked for the others every %s or more",
+			msg, len(w.dirs), pollEvery)
+	}
+}
+
+// watchedDir reports whether directory rel is watched in WatchPartial
+// (tests).
+func (w *watcher) watchedDir(rel string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.watched[rel]
 }
 
 // syncScope watches the directories dirs (repo-relative) that a check of
@@ -566,6 +765,9 @@ func (w *watcher) syncScope(root string, sc walk.Scope, dirs []string) (added []
 		if w.dirs[d] {
 			continue
 		}
+		if w.capDirs > 0 && len(w.dirs) >= w.capDirs {
+			return added // as many as may be watched: the polls find the rest
+		}
 		err := w.add(filepath.Join(root, filepath.FromSlash(d)))
 		switch {
 		case err == nil:
@@ -587,11 +789,9 @@ func (w *watcher) fallback(reason string) {
 	w.journal.lose()
 	w.cookieWatched.Store(false)
 	w.closeWatches()
-	if w.ticker == nil {
-		w.ticker = time.NewTicker(pollEvery)
-	}
+	w.startPolling()
 	w.setMode(WatchPolling)
-	w.s.logf("watching: %s; checking for changed files every %s instead", reason, pollEvery)
+	w.s.logf("watching: %s; checking for changed files every %s or more instead (longer on a large tree)", reason, pollEvery)
 }
 
 // closeWatches drops every watch (w.fw is written under mu, for tests).

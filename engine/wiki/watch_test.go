@@ -393,7 +393,7 @@ func TestWatchRelevant(t *testing.T) {
 // TestWatchPollingFallback: when watches run out (ENOSPC), the view polls,
 // says so once, and still picks up a saved file without a call.
 func TestWatchPollingFallback(t *testing.T) {
-	r := newWatchRig(t, LiveOptions{Watch: true, watchAdd: func(string) error { return syscall.ENOSPC }})
+	r := newWatchRig(t, LiveOptions{Watch: true, watchAdd: func(*fsnotify.Watcher, string) error { return syscall.ENOSPC }})
 	r.waitFor("the view falls back to polling", func() bool { return r.live.Watching() == WatchPolling })
 	r.write("pay/refund.go", "package pay\n\n// RefundPollAlpha returns money.\nfunc RefundPollAlpha(amount int) error { return nil }\n")
 	r.waitFor("a saved file is answered while polling", func() bool { return r.has("RefundPollAlpha") })
@@ -470,5 +470,76 @@ func TestWatchEventsBeforeDeferredWalk(t *testing.T) {
 	r.waitFor("the check of the whole tree waits for the call", func() bool { return r.live.calls.deferred.Load() > 0 })
 	if w := r.live.fresh.walks.Load() - walks; w != 0 {
 		t.Errorf("%d walks of the whole tree beside the call, want 0 (it waits)", w)
+	}
+}
+
+// limitWatches is a watchAdd that runs out of watches (ENOSPC) once n
+// directories of the tree are watched (the index folder's aside).
+func limitWatches(n int) func(*fsnotify.Watcher, string) error {
+	return func(fw *fsnotify.Watcher, p string) error {
+		held := 0
+		for _, q := range fw.WatchList() {
+			if filepath.Base(q) != graph.IndexDirName {
+				held++
+			}
+		}
+		if held >= n {
+			return syscall.ENOSPC
+		}
+		return fw.Add(p)
+	}
+}
+
+// TestWatchPartial: when watches run out after some directories, the view
+// keeps those (WatchPartial) rather than dropping them all for polling,
+// polls for the others, and gives its watches to the directories whose
+// files changed last: a directory saved in while unwatched is answered
+// (by a poll) and then watched.
+func TestWatchPartial(t *testing.T) {
+	r := newWatchRig(t, LiveOptions{Watch: true, watchAdd: limitWatches(2)})
+	r.waitFor("the view watches part of the tree", func() bool { return r.live.Watching() == WatchPartial })
+	r.waitIdle()
+	w := r.live.watch
+	var unwatched []string
+	for _, d := range []string{"", "pay", "cart"} {
+		if !w.watchedDir(d) {
+			unwatched = append(unwatched, d)
+		}
+	}
+	if len(unwatched) != 1 {
+		t.Fatalf("unwatched directories %q, want one of the three (2 watches)", unwatched)
+	}
+	if got, dirs, poll := r.live.WatchDetail(); got != 2 || dirs != 3 || poll < pollEvery {
+		t.Errorf("WatchDetail() = %d of %d directories, poll %v; want 2 of 3, at least %v", got, dirs, poll, pollEvery)
+	}
+	cold := unwatched[0]
+	file := strings.TrimPrefix(cold+"/partial.go", "/")
+	r.write(file, "package x\n\n// PartialPolledAlpha is saved where no watch is.\nfunc PartialPolledAlpha() {}\n")
+	r.waitFor("a file saved in an unwatched directory is answered (a poll)", func() bool { return r.has("PartialPolledAlpha") })
+	r.waitFor("the directory saved in last is watched", func() bool { return w.watchedDir(cold) })
+	if got, _, _ := r.live.WatchDetail(); got != 2 {
+		t.Errorf("%d directories watched after the swap, want 2", got)
+	}
+	r.write(file, "package x\n\n// PartialWatchedBeta is saved where a watch is now.\nfunc PartialWatchedBeta() {}\n")
+	r.waitFor("an edit there is answered", func() bool { return r.has("PartialWatchedBeta") })
+	log := r.logText()
+	if n := strings.Count(log, "watches ran out"); n != 1 {
+		t.Errorf("the log says %d times that watches ran out, want once:\n%s", n, log)
+	}
+	if !strings.Contains(log, "max_user_watches") || !strings.Contains(log, "2 directories whose files changed last") {
+		t.Errorf("the log does not say which limit to raise and what is watched:\n%s", log)
+	}
+}
+
+// TestPollPeriod: the poll period follows what a check of the tree takes.
+func TestPollPeriod(t *testing.T) {
+	for _, c := range []struct{ took, want time.Duration }{
+		{10 * time.Millisecond, pollEvery},
+		{time.Second, 10 * time.Second},
+		{time.Minute, maxPollEvery},
+	} {
+		if got := pollPeriod(c.took); got != c.want {
+			t.Errorf("pollPeriod(%v) = %v, want %v", c.took, got, c.want)
+		}
 	}
 }
