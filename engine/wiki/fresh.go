@@ -90,7 +90,7 @@ func (f *freshness) touch(s *Live) {
 				f.running = false
 				f.mu.Unlock()
 			}()
-			f.check(ctx, s, false, nil)
+			f.check(ctx, s, false, nil, nil)
 		})
 	}
 }
@@ -159,15 +159,17 @@ type checkResult struct {
 // — and compares it with the live generation, starting a build when files
 // changed (of those paths only: WithChanged). With listDirs it also returns
 // the root and the directories the walk read (for the watcher, watch.go);
-// ok is false when there was no generation to compare with or the walk
+// a check of the whole tree stats no directory watched names, nor its
+// files (walk.Options.Watched; nil: all); ok is false when there was no generation to compare with or the walk
 // failed.
-func (f *freshness) check(ctx context.Context, s *Live, listDirs bool, paths []string) checkResult {
+func (f *freshness) check(ctx context.Context, s *Live, listDirs bool, paths []string, watched func(string) bool) checkResult {
 	g, release, err := s.Acquire()
 	if err != nil {
 		return checkResult{}
 	}
 	wopt := s.WalkOptions()
 	wopt.ListDirs = listDirs
+	wopt.Watched = watched
 	res := checkResult{root: s.Root(g)}
 	var c *walk.Changes
 	if paths != nil {

@@ -63,7 +63,7 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	switch st.Watching {
 	case "":
 	case WatchPartial:
-		fmt.Fprintf(w, "watching   partial: file watches ran out; saved files are noticed at once in the %d of %d directories whose files changed last, in the others within %s (the server's log says how to raise the limit)\n",
+		fmt.Fprintf(w, "watching   partial: file watches ran out; saved files are noticed at once in the %d of %d directories whose files changed last, in the others by a check every %s (the server's log says how to raise the limit)\n",
 			st.WatchedDirs, st.Dirs, pollText(st.PollSeconds))
 	case WatchPolling:
 		fmt.Fprintf(w, "watching   polling: file watches ran out, changed files are looked for every %s (the server's log says why)\n", pollText(st.PollSeconds))

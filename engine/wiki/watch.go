@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -51,12 +52,15 @@ import (
 // (watchReserve), and gives them to the directories whose files changed
 // last (by the live generation's stats; WatchPartial): a save there is
 // noticed at once, and the check of the whole tree runs every poll period
-// for the others. When no watch can be had at all (ENOSPC at the first,
-// no inotify instance left, out of file descriptors) it polls: the check
-// of the whole tree every poll period. The poll period is pollCost times
-// what the last such check's walk took, from pollEvery to maxPollEvery: on
-// a 500k-file tree (413k directories, 192k watches) polling every 2 s
-// kept a core busy with stats, and a save waited for them (3–14 s).
+// for the others (a poll's check stats neither the directories watched
+// nor their files: walk.Options.Watched). When no watch can be had at all
+// (ENOSPC at the first, no inotify instance left, out of file
+// descriptors) it polls: the check of the whole tree every poll period.
+// The poll period is pollCost times the CPU time of the last such check's
+// walk, from pollEvery to maxPollEvery (pollPeriod): a tenth of a core.
+// On a 500k-file tree (413k directories, 192k watches) polling every 2 s
+// kept a core busy with stats (1.02 cores idle), and a save waited for
+// them (3–14 s).
 
 // Watching modes, as Status.Watching and Live.Watching report them.
 const (
@@ -74,8 +78,8 @@ const (
 	// does not pause.
 	watchMaxWait = time.Second
 	// pollEvery is the least period of the checks when watches ran out,
-	// maxPollEvery the most; pollCost times the last check's walk
-	// between them (pollPeriod).
+	// maxPollEvery the most; pollCost times the CPU time of the last
+	// check's walk between them (pollPeriod).
 	pollEvery    = 2 * time.Second
 	maxPollEvery = 30 * time.Second
 	pollCost     = 10
@@ -101,6 +105,7 @@ type watcher struct {
 	// capDirs, once watches ran out (WatchPartial), is the most
 	// directories watched: those whose files changed last (preferred).
 	capDirs int
+	pref    *prefCache
 
 	poll     atomic.Int64 // the poll period (ns) while polling
 	nWatched atomic.Int64 // directories watched, of nDirs (WatchPartial)
@@ -130,8 +135,12 @@ type watcher struct {
 	// forgets paths: checked on their own first when the check of the
 	// whole tree must wait for the calls to pause (checkNow).
 	events map[string]bool
-	// watched is a copy of dirs in WatchPartial (tests).
+	// watched is a copy of dirs in WatchPartial (watchedFunc, tests).
 	watched map[string]bool
+	// polled says a poll asked for the next check of the whole tree,
+	// mustWalk that something else did (notePath "" at a time): events
+	// were lost, a build failed, the watches changed.
+	polled, mustWalk bool
 }
 
 // startWatch starts the watcher of s, when LiveOptions.Watch asks for one.
@@ -175,9 +184,12 @@ func (s *Live) WatchDetail() (watched, dirs int, poll time.Duration) {
 }
 
 // pollPeriod is the period of the checks of the whole tree after one
-// whose walk took d: pollCost times d, from pollEvery to maxPollEvery.
+// whose walk took d: pollCost times the CPU time it took (d on each core
+// its stats ran on), from pollEvery to maxPollEvery, so that polling takes
+// about a tenth of a core.
 func pollPeriod(d time.Duration) time.Duration {
-	return min(max(pollCost*d, pollEvery), maxPollEvery)
+	cores := time.Duration(min(runtime.GOMAXPROCS(0), 8))
+	return min(max(pollCost*cores*d, pollEvery), maxPollEvery)
 }
 
 // startPolling starts the checks of the whole tree every pollEvery (at
@@ -290,6 +302,9 @@ func (w *watcher) run(ctx context.Context) {
 				w.s.logf("watching: %v", err)
 			}
 		case <-poll:
+			w.mu.Lock()
+			w.polled = true
+			w.mu.Unlock()
 			w.notePath(time.Time{}, "")
 		case <-wake:
 		case <-buildDone:
@@ -302,6 +317,9 @@ func (w *watcher) run(ctx context.Context) {
 // repo-relative path rel ("": the whole tree is to be walked).
 func (w *watcher) notePath(t time.Time, rel string) {
 	w.mu.Lock()
+	if b := path.Base(rel); rel == "" && !t.IsZero() || b == ".gitignore" || b == ".wikitoolkitignore" {
+		w.mustWalk = true // not a poll's: every directory is looked at
+	}
 	if !w.pending {
 		w.pending, w.first = true, t
 	}
@@ -441,7 +459,7 @@ func sortedKeys(set map[string]bool) []string {
 // index, the save a second or two after: 11 s). It returns false when a
 // build runs (the check then comes again after it, the walk with it).
 func (w *watcher) checkEvents(ctx context.Context, events []string) bool {
-	res := w.s.fresh.check(ctx, w.s, true, events)
+	res := w.s.fresh.check(ctx, w.s, true, events, nil)
 	if res.refused {
 		w.mu.Lock()
 		w.walkAll, w.paths, w.pending = true, nil, true
@@ -464,7 +482,14 @@ func (w *watcher) checkEvents(ctx context.Context, events []string) bool {
 func (w *watcher) checkNow(ctx context.Context) {
 	w.mu.Lock()
 	w.pending, w.first, w.last, w.checking = false, time.Time{}, time.Time{}, true
+	// Only a check a poll asked for, with no other reason to walk the
+	// whole tree (lost events, a failed build, an ignore file) and no
+	// event of a watched directory pending, trusts the watches of
+	// WatchPartial (watchedFunc).
+	pollOnly := w.polled && !w.mustWalk
+	w.polled, w.mustWalk = false, false
 	paths, events := w.takePaths()
+	pollOnly = pollOnly && paths == nil && len(events) == 0 // no event waits to be checked
 	if w.fw == nil || w.root == "" {
 		paths, events = nil, nil // polling, or no watches yet: the whole tree
 	}
@@ -489,6 +514,7 @@ func (w *watcher) checkNow(ctx context.Context) {
 		// or go. A walk of the whole tree after this check starts the
 		// journal again.
 		w.notePath(time.Now(), "")
+		pollOnly = false
 	}
 	var root string
 	var dirs []string
@@ -499,7 +525,11 @@ func (w *watcher) checkNow(ctx context.Context) {
 			walked = false
 			return
 		}
-		res := w.s.fresh.check(ctx, w.s, w.fw != nil, paths)
+		var watched func(string) bool
+		if pollOnly {
+			watched = w.watchedFunc()
+		}
+		res := w.s.fresh.check(ctx, w.s, w.fw != nil, paths, watched)
 		w.lastDirs.Store(int64(len(res.dirs)))
 		if res.scope == nil {
 			w.pollAfter(res.walkTook)
@@ -575,6 +605,12 @@ func (w *watcher) sync(root string, dirs []string) (added int) {
 	want := dirs
 	if w.capDirs > 0 && len(dirs) > w.capDirs {
 		want = w.preferred(dirs, w.capDirs)
+		if root == w.root && len(want) == len(w.dirs) && !slices.ContainsFunc(want, func(d string) bool { return !w.dirs[d] }) {
+			// The same directories as at the last sync (a poll, no new
+			// generation): nothing to add or drop.
+			w.partial(false, "", len(dirs), false)
+			return 0
+		}
 	}
 	added, err := w.syncTo(root, want)
 	if err != nil && errors.Is(err, syscall.ENOSPC) {
@@ -589,7 +625,7 @@ func (w *watcher) sync(root string, dirs []string) (added int) {
 		first := w.capDirs == 0
 		w.capDirs = keep
 		if _, err = w.syncTo(root, w.preferred(dirs, keep)); err == nil {
-			w.partial(first, msg, len(dirs))
+			w.partial(first, msg, len(dirs), true)
 			return 0
 		}
 	}
@@ -603,7 +639,7 @@ func (w *watcher) sync(root string, dirs []string) (added int) {
 		return 0
 	}
 	if w.capDirs > 0 {
-		w.partial(false, "", len(dirs))
+		w.partial(false, "", len(dirs), true)
 		return 0
 	}
 	return added
@@ -671,8 +707,14 @@ func (w *watcher) syncTo(root string, want []string) (added int, _ error) {
 // each holds), in path order; those holding no indexed file come last, in
 // path order.
 func (w *watcher) preferred(dirs []string, k int) []string {
+	gen := -1
 	latest := map[string]int64{}
 	if g, release, err := w.s.Acquire(); err == nil {
+		gen = g.Snap.Generation
+		if c := w.pref; c != nil && c.gen == gen && c.k == k && slices.Equal(c.dirs, dirs) {
+			release()
+			return c.out // the last answer: the stats are those of the same generation
+		}
 		if stats, err := g.Snap.Stats(); err == nil {
 			for _, st := range stats {
 				d := path.Dir(st.Path)
@@ -709,26 +751,56 @@ func (w *watcher) preferred(dirs []string, k int) []string {
 		out = append(out, dirs[r.i])
 	}
 	slices.Sort(out)
+	if gen >= 0 {
+		w.pref = &prefCache{gen: gen, k: k, dirs: dirs, out: out}
+	}
 	return out
 }
 
+// prefCache is preferred's last answer: for generation gen, k and dirs.
+type prefCache struct {
+	gen, k    int
+	dirs, out []string
+}
+
 // partial notes WatchPartial after a sync: the watches of w.dirs, of
-// total directories, and the polls for the rest. The first time (first)
-// it says so in the log, with why (msg).
-func (w *watcher) partial(first bool, msg string, total int) {
+// total directories, and the polls for the rest; synced says the sync
+// changed them (else w.watched stands). The first time (first) it says
+// so in the log, with why (msg).
+func (w *watcher) partial(first bool, msg string, total int, synced bool) {
 	w.journal.lose() // not every change has its event
 	w.startPolling()
 	w.setMode(WatchPartial)
 	w.nWatched.Store(int64(len(w.dirs)))
 	w.nDirs.Store(int64(total))
-	shown := maps.Clone(w.dirs)
-	w.mu.Lock()
-	w.watched = shown
-	w.mu.Unlock()
+	if synced {
+		shown := maps.Clone(w.dirs)
+		w.mu.Lock()
+		w.watched = shown
+		w.mu.Unlock()
+	}
 	if first {
 		w.s.logf("watching: %s; the %d directories whose files changed last are watched, and the tree is checked for the others every %s or more",
 			msg, len(w.dirs), pollEvery)
 	}
+}
+
+// watchedFunc returns, in WatchPartial, what tells the directories
+// watched (walk.Options.Watched: a check of the whole tree need not stat
+// them, their events tell), else nil. It is the list of the last sync: a
+// directory watched since is stat'ed; one whose watch went since (it was
+// removed) is not, which its event's check covers.
+func (w *watcher) watchedFunc() func(string) bool {
+	if *w.mode.Load() != WatchPartial {
+		return nil
+	}
+	w.mu.Lock()
+	set := w.watched
+	w.mu.Unlock()
+	if set == nil {
+		return nil
+	}
+	return func(dir string) bool { return set[dir] }
 }
 
 // watchedDir reports whether directory rel is watched in WatchPartial

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -533,9 +534,10 @@ func TestWatchPartial(t *testing.T) {
 
 // TestPollPeriod: the poll period follows what a check of the tree takes.
 func TestPollPeriod(t *testing.T) {
+	cores := time.Duration(min(runtime.GOMAXPROCS(0), 8))
 	for _, c := range []struct{ took, want time.Duration }{
-		{10 * time.Millisecond, pollEvery},
-		{time.Second, 10 * time.Second},
+		{time.Millisecond, pollEvery},
+		{time.Second / cores, pollCost * time.Second},
 		{time.Minute, maxPollEvery},
 	} {
 		if got := pollPeriod(c.took); got != c.want {

@@ -193,9 +193,9 @@ func gitIndexPath(root string) string {
 // so that it is looked at again): the directories whose times moved, read
 // again, give their entries, and the known files whose stamp moved. It
 // reads the directories whose times moved and stats every directory and
-// known file. ok is false when the tree must be walked whole: other
-// options, an ignore file or the git index changed, or more than
-// maxSincePaths paths. dirs are the stamps of the directories, taken
+// known file but those opt.Watched names. ok is false when the tree must
+// be walked whole: other options, an ignore file or the git index
+// changed, or more than maxSincePaths paths. dirs are the stamps of the directories, taken
 // before they were read, for Update.
 func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []FileStamp) (paths []string, dirs map[string]DirStamp, ok bool) {
 	if sk == nil || sk.Options != opt.OptionsKey() {
@@ -249,6 +249,19 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 		f := known[j]
 		fileMoved[j] = !ok || st.typ != 0 || st.size != f.Size || st.mtime != f.ModTime
 	}
+	// A directory file system events watch, and its files, are not
+	// stat'ed (Options.Watched).
+	var watched func(rel string, dir bool) bool
+	if opt.Watched != nil {
+		watched = func(rel string, dir bool) bool {
+			if !dir {
+				if rel = path.Dir(rel); rel == "." {
+					rel = ""
+				}
+			}
+			return opt.Watched(rel)
+		}
+	}
 	plan := planAnchors(sk.Dirs, known)
 	n := walkWorkers()
 	var next atomic.Int64
@@ -256,6 +269,7 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 	for range n {
 		wg.Go(func() {
 			stt := newStatter(root)
+			var kept []int32
 			defer func() {
 				stt.closeAnchor()
 				sinceStats.Add(int64(stt.stats))
@@ -268,6 +282,20 @@ func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []F
 				}
 				items := plan.items[plan.start[u]:plan.start[u+1]]
 				h := plan.units[u]
+				if watched != nil {
+					// Only what no watch covers; a unit with nothing
+					// left is not opened.
+					kept = kept[:0]
+					for _, it := range items {
+						if it >= 0 && !watched(sk.Dirs[it].Rel, true) || it < 0 && !watched(known[^it].Path, false) {
+							kept = append(kept, it)
+						}
+					}
+					items = kept
+					if len(items) == 0 && (h < 0 || watched(sk.Dirs[h].Rel, true)) {
+						continue
+					}
+				}
 				anchored := false
 				base := ""
 				if h >= 0 {

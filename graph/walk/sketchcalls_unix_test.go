@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -78,5 +79,61 @@ func TestSketchSinceCalls(t *testing.T) {
 		if got := opens1 - opens0; got != int64(anchors) {
 			t.Errorf("%s: Since opened %d directories; want %d (the anchors)", change, got, anchors)
 		}
+	}
+}
+
+// TestSketchSinceWatched: with Options.Watched, Since stats neither the
+// directories it names nor their files (their events tell), and names
+// what changed elsewhere: an edit in a watched directory goes unnamed, an
+// edit and a new file in unwatched ones are named, and the stats are
+// those of the unwatched directories and files.
+func TestSketchSinceWatched(t *testing.T) {
+	old := RacyMargin
+	RacyMargin = 20 * time.Millisecond
+	t.Cleanup(func() { RacyMargin = old })
+	root := t.TempDir()
+	files := map[string]string{"top.go": "package top\n"}
+	for i := range 6 {
+		files[fmt.Sprintf("hot/f%d.go", i)] = "package h\n"
+		files[fmt.Sprintf("cold/f%d.go", i)] = "package c\n"
+		files[fmt.Sprintf("cold/s%d/x.go", i)] = "package s\n"
+	}
+	walktest.WriteTree(t, root, files)
+	opt := Options{Detect: testDetect, Sketch: true}
+	time.Sleep(60 * time.Millisecond)
+	res := mustWalk(t, root, opt)
+	if res.Sketch == nil {
+		t.Fatal("no sketch")
+	}
+	kn := known(res)
+	later := time.Now().Add(-time.Hour)
+	for _, p := range []string{"hot/f1.go", "cold/s2/x.go"} {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		os.WriteFile(abs, []byte("package x // edited\n"), 0o644)
+		os.Chtimes(abs, later, later)
+	}
+	walktest.WriteFile(t, root, "cold/s3/new.go", "package s\n")
+	wopt := opt
+	wopt.Watched = func(dir string) bool { return dir == "hot" }
+	stats0, _ := SinceCalls()
+	paths, _, ok := res.Sketch.Since(context.Background(), root, wopt, kn)
+	stats1, _ := SinceCalls()
+	if !ok {
+		t.Fatal("Since gave up")
+	}
+	if !slices.Contains(paths, "cold/s2/x.go") || !slices.Contains(paths, "cold/s3/new.go") {
+		t.Errorf("Since named %q; want cold/s2/x.go (edited) and cold/s3/new.go (added)", paths)
+	}
+	if slices.Contains(paths, "hot/f1.go") {
+		t.Errorf("Since named hot/f1.go, in a watched directory: %q", paths)
+	}
+	want := int64(len(res.Sketch.Dirs) - 1 + len(kn) - 6) // all but hot and its six files
+	if got := stats1 - stats0; got != want {
+		t.Errorf("Since made %d stats; want %d (none for the watched directory and its files)", got, want)
+	}
+	// Without Watched the edit in hot is named too.
+	paths, _, _ = res.Sketch.Since(context.Background(), root, opt, kn)
+	if !slices.Contains(paths, "hot/f1.go") {
+		t.Errorf("without Watched Since named %q; want hot/f1.go too", paths)
 	}
 }

@@ -89,6 +89,12 @@ type Options struct {
 	// read with their times, for a later build to find what changed
 	// without reading them all. It costs an fstat per directory.
 	Sketch bool
+	// Watched, when not nil, names the directories whose changes file
+	// system events report (a watcher that has watches for part of the
+	// tree): Sketch.Since stats neither them nor their files, which a
+	// check of the paths the events name covers. Called from several
+	// goroutines.
+	Watched func(dir string) bool
 }
 
 // Omits reports whether a walk with opt leaves out the repo-relative slash
