@@ -18,6 +18,10 @@ initialized, tools/call wiki_query) and prints one JSON object on stdout.
   mcpbench.py BIN TREE noindex             time from start to the first
                                           wiki_query answer, its first 80 chars,
                                           whether it was an error or had results
+  mcpbench.py BIN TREE idle [--seconds 60]  the server's CPU while no call comes
+                                          (after --settle 20 s): its watcher's
+                                          polls where file watches ran out, and
+                                          how it watches (wiki_status)
 
 Used by benchmarks/scale.sh; see benchmarks/README.md.
 """
@@ -316,6 +320,34 @@ def cmd_saved(a):
                 f.write(b)
 
 
+def cpu_seconds(pid):
+    """User + system CPU seconds of process pid so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cmd_idle(a):
+    srv = Server(a.bin, a.tree, a.log)
+    try:
+        srv.initialize()
+        _, res = srv.query("how are records validated")
+        if res.get("isError"):
+            fail("wiki_query failed: " + text_of(res)[:300])
+        time.sleep(a.settle)  # the first check of the tree, the first watches
+        c0, t0 = cpu_seconds(srv.proc.pid), time.monotonic()
+        time.sleep(a.seconds)
+        cpu, wall = cpu_seconds(srv.proc.pid) - c0, time.monotonic() - t0
+        st = srv.request("tools/call", {"name": "wiki_status", "arguments": {}})
+        sc = st.get("structuredContent") or {}
+        print(json.dumps({"idle_s": round(wall, 1), "cpu_s": round(cpu, 2), "cores": round(cpu / wall, 3),
+                          "watching": sc.get("watching"), "watched_dirs": sc.get("watched_dirs"),
+                          "dirs": sc.get("dirs"), "poll_seconds": sc.get("poll_seconds"),
+                          "rss_kb": srv.status().get("VmRSS")}))
+    finally:
+        srv.close()
+
+
 def cmd_noindex(a):
     if os.path.exists(os.path.join(a.tree, ".wikitoolkit", "CURRENT")):
         fail(f"{a.tree} has an index; move .wikitoolkit away first")
@@ -349,7 +381,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("bin", help="the wikitoolkit binary")
     ap.add_argument("tree", help="the repository (the server runs there)")
-    ap.add_argument("mode", choices=["queries", "saved", "noindex"])
+    ap.add_argument("mode", choices=["queries", "saved", "noindex", "idle"])
     ap.add_argument("--n", type=int, default=120, help="queries after the first (queries)")
     ap.add_argument("--pages", type=int, default=40,
                     help="then wiki_page and wiki_related of this many page IDs from the answers (queries; 0: none)")
@@ -359,6 +391,8 @@ def main():
                     help="picks the files saved (saved): another seed, files no earlier run touched (a watcher out of\n"
                          "watches prefers the directories whose files changed last)")
     ap.add_argument("--timeout", type=float, default=900, help="give up after this many seconds (saved)")
+    ap.add_argument("--seconds", type=float, default=60, help="seconds measured (idle)")
+    ap.add_argument("--settle", type=float, default=20, help="seconds after the first answer before measuring (idle)")
     ap.add_argument("--log", default=os.devnull, help="file for the server's stderr")
     ap.add_argument("--slowest", type=int, default=0, metavar="K",
                     help="also print the K slowest questions with their times, to stderr (queries)")
@@ -368,7 +402,7 @@ def main():
         fail(f"{a.tree} is not a directory")
     with open(a.log, "ab") as log:
         a.log = log
-        {"queries": cmd_queries, "saved": cmd_saved, "noindex": cmd_noindex}[a.mode](a)
+        {"queries": cmd_queries, "saved": cmd_saved, "noindex": cmd_noindex, "idle": cmd_idle}[a.mode](a)
 
 
 if __name__ == "__main__":

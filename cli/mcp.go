@@ -37,7 +37,7 @@ func runMCP(e *env, args []string) error {
 	config := fs.String("config", "", `JSON file {"allow": [tools], "deny": [tools]} restricting the tools served`)
 	logFile := fs.String("log-file", "", "append one line per tool call here instead of stderr")
 	refresh := fs.Bool("refresh", true, "notice changed files and rebuild the index in the background")
-	noWatch := fs.Bool("no-watch", false, "do not watch the files (inotify); notice changes only when a tool is called (and 'wikitoolkit build' cannot ask what changed)")
+	noWatch := fs.Bool("no-watch", false, "do not watch the files (inotify; where its watches run out, the directories whose files changed last are watched and the tree is checked for the others every few seconds); notice changes only when a tool is called (and 'wikitoolkit build' cannot ask what changed)")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
