@@ -281,10 +281,13 @@ func (r *resolver) candidates(name, fam string) *candSet {
 				i = len(fs)
 				fs = append(fs, famSet{fam: df})
 			}
-			cf, ok := r.files[d.Path]
-			if !ok {
-				cf = candFile{dirOf(d.Path), walk.IsTest(d.Path)}
-				r.files[d.Path] = cf
+			cf := candFile{d.dir, d.test}
+			if !d.known {
+				var ok bool
+				if cf, ok = r.files[d.Path]; !ok {
+					cf = candFile{dirOf(d.Path), walk.IsTest(d.Path)}
+					r.files[d.Path] = cf
+				}
 			}
 			fs[i].cs.all = append(fs[i].cs.all, cand{d, cf.dir, cf.test})
 		}
