@@ -16,6 +16,21 @@ import (
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
+// sketched writes files under root and returns a walk of it with its
+// sketch (taken once the tree's times are older than RacyMargin), and the
+// options it used.
+func sketched(t *testing.T, root string, files map[string]string) (*Result, Options) {
+	t.Helper()
+	walktest.WriteTree(t, root, files)
+	opt := Options{Detect: testDetect, Sketch: true}
+	time.Sleep(60 * time.Millisecond)
+	res := mustWalk(t, root, opt)
+	if res.Sketch == nil {
+		t.Fatal("no sketch")
+	}
+	return res, opt
+}
+
 // known is what a build indexed of res: its files with their stamps.
 func known(res *Result) []FileStamp {
 	var out []FileStamp
@@ -312,13 +327,7 @@ func TestSketchSinceAnchors(t *testing.T) {
 				files[fmt.Sprintf("other/f%d.go", i)] = "package o\n"
 			}
 			files["hub/thin/deep/x.go"] = "package x\n"
-			walktest.WriteTree(t, root, files)
-			opt := Options{Detect: testDetect, Sketch: true}
-			time.Sleep(60 * time.Millisecond)
-			res := mustWalk(t, root, opt)
-			if res.Sketch == nil {
-				t.Fatal("no sketch")
-			}
+			res, opt := sketched(t, root, files)
 			var want string
 			switch change {
 			case "edit":

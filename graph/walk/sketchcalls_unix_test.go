@@ -29,13 +29,7 @@ func TestSketchSinceCalls(t *testing.T) {
 		files[fmt.Sprintf("hub/s%d/x.go", i)] = "package s\n"
 	}
 	files["hub/s0/y.go"] = "package s\n"
-	walktest.WriteTree(t, root, files)
-	opt := Options{Detect: testDetect, Sketch: true}
-	time.Sleep(60 * time.Millisecond)
-	res := mustWalk(t, root, opt)
-	if res.Sketch == nil {
-		t.Fatal("no sketch")
-	}
+	res, opt := sketched(t, root, files)
 	kn := known(res)
 	// The anchors, counted apart from planAnchors: the root, and the
 	// directories holding at least anchorMin directories and known files.
@@ -98,13 +92,7 @@ func TestSketchSinceWatched(t *testing.T) {
 		files[fmt.Sprintf("cold/f%d.go", i)] = "package c\n"
 		files[fmt.Sprintf("cold/s%d/x.go", i)] = "package s\n"
 	}
-	walktest.WriteTree(t, root, files)
-	opt := Options{Detect: testDetect, Sketch: true}
-	time.Sleep(60 * time.Millisecond)
-	res := mustWalk(t, root, opt)
-	if res.Sketch == nil {
-		t.Fatal("no sketch")
-	}
+	res, opt := sketched(t, root, files)
 	kn := known(res)
 	later := time.Now().Add(-time.Hour)
 	for _, p := range []string{"hot/f1.go", "cold/s2/x.go"} {
