@@ -613,29 +613,25 @@ func (w *watcher) sync(root string, dirs []string) (added int) {
 		}
 	}
 	added, err := w.syncTo(root, want)
-	if err != nil && errors.Is(err, syscall.ENOSPC) {
+	if errors.Is(err, syscall.ENOSPC) {
 		held := len(w.dirs)
-		keep := held - min(held/10, watchReserve)
 		msg := "inotify watches ran out after " + strconv.Itoa(held) + " of " + strconv.Itoa(len(dirs)) + " directories (fs.inotify.max_user_watches" + watchLimit() +
 			"; raise it with `sudo sysctl fs.inotify.max_user_watches=524288` and restart the server to watch them all)"
-		if keep < 1 {
-			w.fallback(msg)
-			return 0
+		if keep := held - min(held/10, watchReserve); keep > 0 {
+			first := w.capDirs == 0
+			w.capDirs = keep
+			if _, err = w.syncTo(root, w.preferred(dirs, keep)); err == nil {
+				w.partial(first, msg, len(dirs), true)
+				return 0
+			}
 		}
-		first := w.capDirs == 0
-		w.capDirs = keep
-		if _, err = w.syncTo(root, w.preferred(dirs, keep)); err == nil {
-			w.partial(first, msg, len(dirs), true)
+		if errors.Is(err, syscall.ENOSPC) {
+			w.fallback(msg)
 			return 0
 		}
 	}
 	if err != nil {
-		if errors.Is(err, syscall.ENOSPC) {
-			w.fallback("inotify watches ran out (fs.inotify.max_user_watches" + watchLimit() +
-				"; raise it with `sudo sysctl fs.inotify.max_user_watches=524288` and restart the server to watch again)")
-		} else {
-			w.fallback("cannot watch more directories (" + err.Error() + ")")
-		}
+		w.fallback("cannot watch more directories (" + err.Error() + ")")
 		return 0
 	}
 	if w.capDirs > 0 {
