@@ -282,7 +282,7 @@ func (r *resolver) candidates(name, fam string) *candSet {
 				fs = append(fs, famSet{fam: df})
 			}
 			cf := candFile{d.dir, d.test}
-			if !d.known {
+			if d.dir == "" { // not told by the World
 				var ok bool
 				if cf, ok = r.files[d.Path]; !ok {
 					cf = candFile{dirOf(d.Path), walk.IsTest(d.Path)}

@@ -17,10 +17,10 @@ type DefInfo struct {
 	// out, which then needs no lookup by ID; 0 elsewhere.
 	page uint32
 	// dir and test are the file's directory (dirOf) and walk.IsTest,
-	// when known (a MemWorld's): the resolver works them out otherwise.
-	dir   string
-	test  bool
-	known bool
+	// when dir is not "" (a MemWorld's): the resolver works them out
+	// otherwise.
+	dir  string
+	test bool
 }
 
 // World is the repository that references and imports resolve against.
@@ -245,7 +245,7 @@ func (w *MemWorld) Defs(name string) []DefInfo {
 			qual = id[len("symbol:")+len(f.path)+1:]
 		}
 		out = append(out, DefInfo{ID: id, Qualified: qual, Path: f.path, Lang: f.lang, page: d.page &^ memLocal, Local: d.page&memLocal != 0,
-			dir: f.dir, test: f.test, known: true})
+			dir: f.dir, test: f.test})
 	}
 	return out
 }

@@ -160,8 +160,8 @@ type checkResult struct {
 // changed (of those paths only: WithChanged). With listDirs it also returns
 // the root and the directories the walk read (for the watcher, watch.go);
 // a check of the whole tree stats no directory watched names, nor its
-// files (walk.Options.Watched; nil: all); ok is false when there was no generation to compare with or the walk
-// failed.
+// files (walk.Options.Watched; nil: all); ok is false when there was no
+// generation to compare with or the walk failed.
 func (f *freshness) check(ctx context.Context, s *Live, listDirs bool, paths []string, watched func(string) bool) checkResult {
 	g, release, err := s.Acquire()
 	if err != nil {

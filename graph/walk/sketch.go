@@ -195,8 +195,8 @@ func gitIndexPath(root string) string {
 // reads the directories whose times moved and stats every directory and
 // known file but those opt.Watched names. ok is false when the tree must
 // be walked whole: other options, an ignore file or the git index
-// changed, or more than maxSincePaths paths. dirs are the stamps of the directories, taken
-// before they were read, for Update.
+// changed, or more than maxSincePaths paths. dirs are the stamps of the
+// directories, taken before they were read, for Update.
 func (sk *Sketch) Since(ctx context.Context, root string, opt Options, known []FileStamp) (paths []string, dirs map[string]DirStamp, ok bool) {
 	if sk == nil || sk.Options != opt.OptionsKey() {
 		return nil, nil, false
