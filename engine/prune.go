@@ -84,6 +84,7 @@ type queryStats struct {
 	groupImps                      atomic.Int64 // terms' group impacts computed, per segment (groupImpacts; the rest were kept)
 	rankTies                       atomic.Int64 // runs of tied groups sortGroups ordered by ID rank (idrank.go)
 	ckSegs                         atomic.Int64 // a term's segments whose marked groups accumulateGroups found through checkpoints (groupbound.go)
+	halved                         atomic.Int64 // terms whose postings were decoded on two cores (halves.go)
 }
 
 // prunePlan is one question's pruning: which terms are tail terms, the

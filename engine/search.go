@@ -89,6 +89,7 @@ type scratch struct {
 	slot     []int32   // per page: index+1 into groups, 0 when none
 	next     []uint32  // per page: next matching member of its group + 1 (no per-group slices)
 	touched  []uint32
+	touched2 []uint32 // onHalves: the second half's first-scored pages
 	pages    []uint32
 	imps     []uint8
 	groups   []groupAcc

@@ -1050,15 +1050,24 @@ func (ix *Index) postings(ref termRef, pages []uint32, imps []uint8) ([]uint32, 
 // set, a page whose group it does not mark is skipped (prune.go). It
 // returns the number of postings decoded.
 func (ix *Index) accumulate(ref termRef, w float64, restrict bool, only *prunePlan, s *scratch) (decoded int) {
-	score, group := s.score, ix.group
-	touched := s.touched
 	// tab[i] is float32(w×i), the contribution of impact i, computed once
 	// a term rather than a posting (the same rounding, so the same sums).
 	var tab [256]float32
 	for i := range tab {
 		tab[i] = float32(w * float64(i))
 	}
-	for _, l := range ref.locs {
+	decoded, _ = ix.onHalves(ref.locs, s, func(locs []termLoc, touched []uint32) ([]uint32, int, int) {
+		touched, n := ix.accumulateLocs(locs, &tab, restrict, only, s.score, touched)
+		return touched, n, 0
+	})
+	return decoded
+}
+
+// accumulateLocs is accumulate over the segments of locs, appending the
+// pages it scores first to touched.
+func (ix *Index) accumulateLocs(locs []termLoc, tab *[256]float32, restrict bool, only *prunePlan, score []float32, touched []uint32) (_ []uint32, decoded int) {
+	group := ix.group
+	for _, l := range locs {
 		sg := ix.segs[l.seg]
 		b := ix.impacts(sg, l.id).post
 		n, base := uint64(sg.n), sg.base
@@ -1088,8 +1097,7 @@ func (ix *Index) accumulate(ref termRef, w float64, restrict bool, only *prunePl
 			score[p] += tab[imp]
 		}
 	}
-	s.touched = touched
-	return decoded
+	return touched, decoded
 }
 
 // --- neighbours ---

@@ -168,8 +168,16 @@ func (ix *Index) groupsContiguous() bool {
 // long postings list whose pages meet no interval are not decoded. It returns the postings decoded and
 // the blocks skipped.
 func (ix *Index) accumulateSkip(ref termRef, w float64, restrict bool, only *prunePlan, cand [][2]uint32, s *scratch) (decoded, skipped int) {
-	score, group := s.score, ix.group
-	for _, l := range ref.locs {
+	return ix.onHalves(ref.locs, s, func(locs []termLoc, touched []uint32) ([]uint32, int, int) {
+		return ix.accumulateSkipLocs(locs, w, restrict, only, cand, s.score, touched)
+	})
+}
+
+// accumulateSkipLocs is accumulateSkip over the segments of locs,
+// appending the pages it scores first to touched.
+func (ix *Index) accumulateSkipLocs(locs []termLoc, w float64, restrict bool, only *prunePlan, cand [][2]uint32, score []float32, touched []uint32) (_ []uint32, decoded, skipped int) {
+	group := ix.group
+	for _, l := range locs {
 		sg := ix.segs[l.seg]
 		post := ix.impacts(sg, l.id).post
 		tab := ix.skipTable(sg, l.id, post)
@@ -217,13 +225,13 @@ func (ix *Index) accumulateSkip(ref termRef, w float64, restrict bool, only *pru
 					b = b[k+1:]
 					continue
 				}
-				s.touched = append(s.touched, p)
+				touched = append(touched, p)
 			}
 			score[p] += float32(w * float64(b[k]))
 			b = b[k+1:]
 		}
 	}
-	return decoded, skipped
+	return touched, decoded, skipped
 }
 
 // meets reports whether a page in [lo, hi] lies in one of the sorted,
