@@ -20,7 +20,8 @@
 //     segment's own statistics, recomputed from term frequencies and field
 //     lengths when the open index's differ), summed per page; a file page also carries its symbols' text; the
 //     fields include the page's string literals at the weight of body
-//     identifiers;
+//     identifiers; a term of long postings is decoded on two cores, half
+//     the segments each, to the same sums (halves.go);
 //  2. pages fold into groups (a file and its symbols/sections): group score =
 //     file + shares of its three best members;
 //  3. factors: test files, docs and modules down; files the question names

@@ -43,7 +43,10 @@
 // stored copy from the same page, keeps its stored edges, so that only
 // the names the change touches are looked up (resolvePartial). A full
 // build in batches keeps, in its second pass, the pieces of each batch no
-// later batch can change (stand.go).
+// later batch can change (stand.go); its resolvers share the candidate
+// sets of the names of many definitions, which the world extends as it
+// grows (MemWorld.sharedCands), so that resolution grows with the tree,
+// not with batches × definitions.
 //
 // Readers answer a page — page, related, impact, a page reference, the
 // notes' placement — from the pieces it touches, not the whole graph

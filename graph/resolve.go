@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 	"github.com/wikitoolkit/wikitoolkit/parser"
@@ -195,7 +196,7 @@ func resolvePartial(rec *FileRecord, old *segPiece, plan *partialPlan, w World, 
 // caching each name's candidates for the pieces it resolves.
 type resolver struct {
 	w     World
-	cands map[string][]famSet // by name
+	cands map[string][]*famSet // by name
 	// files holds the directory and test flag of each definition's file
 	// met: a name's definitions are in many files, each file's in many
 	// names' lists (moby: walk.IsTest per definition was 3 % of a run's
@@ -228,7 +229,7 @@ type resolver struct {
 // distinct reference names (a map grown from empty cost 4 % of moby's
 // resolution).
 func newResolver(w World, names int) *resolver {
-	return &resolver{w: w, cands: make(map[string][]famSet, names), files: map[string]candFile{}}
+	return &resolver{w: w, cands: make(map[string][]*famSet, names), files: map[string]candFile{}}
 }
 
 // cand is one definition a reference may resolve to: one the World
@@ -250,12 +251,64 @@ type candFile struct {
 // list is long: a name defined in thousands of places (New, String, Close
 // in a large monorepo) must not make every reference to it scan them all
 // — that made resolution quadratic (50k files: 320 s).
+//
+// A set a MemWorld shares between resolvers (sharedCands) has mu set: its
+// indexes are built and read under it, as two resolvers may ask at once.
 type candSet struct {
 	all      []cand
 	byDir    map[string][]int32
 	byPath   map[string][]int32
 	byPrefix map[string][]int32
 	byModule map[string][]int32
+	mu       *sync.Mutex
+}
+
+// lock locks a shared set; it returns the unlock.
+func (cs *candSet) lock() func() {
+	if cs.mu == nil {
+		return func() {}
+	}
+	cs.mu.Lock()
+	return cs.mu.Unlock
+}
+
+// add appends c, and to the indexes already built.
+func (cs *candSet) add(c cand) {
+	i := int32(len(cs.all))
+	cs.all = append(cs.all, c)
+	if cs.byDir != nil {
+		cs.byDir[c.dir] = append(cs.byDir[c.dir], i)
+	}
+	if cs.byPath != nil {
+		cs.byPath[c.Path] = append(cs.byPath[c.Path], i)
+	}
+	if cs.byPrefix != nil {
+		cs.indexPrefixes(i)
+	}
+	if cs.byModule != nil {
+		cs.indexModule(i)
+	}
+}
+
+// indexPrefixes adds candidate i to byPrefix under each qualifier its
+// qualified name continues.
+func (cs *candSet) indexPrefixes(i int32) {
+	qual := cs.all[i].Qualified
+	for j := range len(qual) {
+		if qual[j] == '.' {
+			cs.byPrefix[qual[:j]] = append(cs.byPrefix[qual[:j]], i)
+		}
+	}
+}
+
+// indexModule adds candidate i to byModule under its file's module name
+// and its directory's name.
+func (cs *candSet) indexModule(i int32) {
+	c := &cs.all[i]
+	cs.byModule[moduleName(c.Path)] = append(cs.byModule[moduleName(c.Path)], i)
+	if b := path.Base(c.dir); b != moduleName(c.Path) {
+		cs.byModule[b] = append(cs.byModule[b], i)
+	}
 }
 
 // famSet is a name's candidates in one language family.
@@ -270,35 +323,52 @@ var candIndexMin = 32 // a variable so tests can force either path
 func (r *resolver) candidates(name, fam string) *candSet {
 	fs, ok := r.cands[name]
 	if !ok {
-		// One lookup per name, families split here: most names have
-		// definitions in one family, or none (a library's).
-		defs := r.w.Defs(name)
-		for j := range defs {
-			d := &defs[j]
-			df := defFamily(d)
-			i := slices.IndexFunc(fs, func(f famSet) bool { return f.fam == df })
-			if i < 0 {
-				i = len(fs)
-				fs = append(fs, famSet{fam: df})
-			}
-			cf := candFile{d.dir, d.test}
-			if d.dir == "" { // not told by the World
-				var ok bool
-				if cf, ok = r.files[d.Path]; !ok {
-					cf = candFile{dirOf(d.Path), walk.IsTest(d.Path)}
-					r.files[d.Path] = cf
-				}
-			}
-			fs[i].cs.all = append(fs[i].cs.all, cand{d, cf.dir, cf.test})
+		// A name of many definitions: the set the world keeps, extended
+		// with the definitions added since (one lookup per name per
+		// resolver still).
+		if mw, mem := r.w.(*MemWorld); mem {
+			fs, ok = mw.sharedCands(name)
 		}
-		r.cands[name] = fs // not appended to again: &fs[i].cs stays put
+		if !ok {
+			fs = appendCands(nil, r.w.Defs(name), r.files, nil)
+		}
+		r.cands[name] = fs
 	}
-	for i := range fs {
-		if fs[i].fam == fam {
-			return &fs[i].cs
+	for _, f := range fs {
+		if f.fam == fam {
+			return &f.cs
 		}
 	}
 	return nil
+}
+
+// appendCands adds defs to a name's sets by family, new sets sharing mu.
+// A definition's file is looked up in files (nil: worked out) when the
+// World did not give it.
+func appendCands(fs []*famSet, defs []DefInfo, files map[string]candFile, mu *sync.Mutex) []*famSet {
+	// One lookup per name, families split here: most names have
+	// definitions in one family, or none (a library's).
+	for j := range defs {
+		d := &defs[j]
+		df := defFamily(d)
+		i := slices.IndexFunc(fs, func(f *famSet) bool { return f.fam == df })
+		if i < 0 {
+			i = len(fs)
+			fs = append(fs, &famSet{fam: df, cs: candSet{mu: mu}})
+		}
+		cf := candFile{d.dir, d.test}
+		if d.dir == "" { // not told by the World
+			var ok bool
+			if cf, ok = files[d.Path]; !ok {
+				cf = candFile{dirOf(d.Path), walk.IsTest(d.Path)}
+				if files != nil {
+					files[d.Path] = cf
+				}
+			}
+		}
+		fs[i].cs.add(cand{d, cf.dir, cf.test})
+	}
+	return fs
 }
 
 // inDir returns the candidates in directory d.
@@ -313,6 +383,7 @@ func (r *resolver) inDir(cs *candSet, d string) []int32 {
 		r.scratch = out
 		return out
 	}
+	defer cs.lock()()
 	if cs.byDir == nil {
 		cs.byDir = map[string][]int32{}
 		for i := range cs.all {
@@ -334,6 +405,7 @@ func (r *resolver) inFile(cs *candSet, p string) []int32 {
 		r.scratch = out
 		return out
 	}
+	defer cs.lock()()
 	if cs.byPath == nil {
 		cs.byPath = map[string][]int32{}
 		for i := range cs.all {
@@ -356,15 +428,11 @@ func (r *resolver) withQualifier(cs *candSet, q string) []int32 {
 		r.scratch = out
 		return out
 	}
+	defer cs.lock()()
 	if cs.byPrefix == nil {
 		cs.byPrefix = map[string][]int32{}
 		for i := range cs.all {
-			qual := cs.all[i].Qualified
-			for j := range len(qual) {
-				if qual[j] == '.' {
-					cs.byPrefix[qual[:j]] = append(cs.byPrefix[qual[:j]], int32(i))
-				}
-			}
+			cs.indexPrefixes(int32(i))
 		}
 	}
 	return cs.byPrefix[q]
@@ -390,17 +458,16 @@ func (r *resolver) inModule(cs *candSet, q, dir string, imported map[string]bool
 		r.scratch = out
 		return out
 	}
+	unlock := cs.lock()
 	if cs.byModule == nil {
 		cs.byModule = map[string][]int32{}
 		for i := range cs.all {
-			c := &cs.all[i]
-			cs.byModule[moduleName(c.Path)] = append(cs.byModule[moduleName(c.Path)], int32(i))
-			if b := path.Base(c.dir); b != moduleName(c.Path) {
-				cs.byModule[b] = append(cs.byModule[b], int32(i))
-			}
+			cs.indexModule(int32(i))
 		}
 	}
-	for _, i := range cs.byModule[q] {
+	mod := cs.byModule[q]
+	unlock()
+	for _, i := range mod {
 		if keep(&cs.all[i]) {
 			out = append(out, i)
 		}

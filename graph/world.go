@@ -2,6 +2,8 @@ package graph
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/wikitoolkit/wikitoolkit/graph/walk"
@@ -57,7 +59,9 @@ type World interface {
 // page, in a chain per name, none of it a pointer for the collector to
 // follow; a path suffix keeps the shortest path ending in it and
 // a count that stops at 2, not the list of them. Defs builds the DefInfo
-// slice of a name at each call (ResolvePieces calls it once per name).
+// slice of a name at each call (ResolvePieces calls it once per name),
+// except for the names of many definitions, whose candidate sets it keeps
+// for every resolver (sharedCands).
 type MemWorld struct {
 	byName   map[string]defChain
 	defs     chunked[memDef]
@@ -69,10 +73,88 @@ type MemWorld struct {
 	dirSfx   map[string]sfxBest
 	quals    map[int32]string // qualified names not found in their page ID (none from filePages)
 	goModule string
+	// shared holds the candidate sets of the names of at least
+	// sharedDefsMin definitions, for every resolver (sharedCands).
+	sharedMu sync.Mutex
+	shared   map[string]*sharedName
 }
 
-// defChain is the first and last definition of a name in MemWorld.defs.
-type defChain struct{ head, tail int32 }
+// defChain is the first and last definition of a name in MemWorld.defs,
+// and how many it has.
+type defChain struct{ head, tail, n int32 }
+
+// A full build resolves each batch with a resolver of its own, against the
+// world as it stands (firstbuild.go). A name defined in thousands of places
+// (New, String, Close; a synthetic tree's _check) had its candidate list and
+// indexes built again by every batch that referenced it: work that grew as
+// batches × definitions, the square of the tree (a 500k-file tree: 104 of
+// 787 CPU-s in resolution, against 5 of 115 at 100k). The world keeps those
+// names' sets instead, and extends them with the definitions added since
+// they were last asked for: each definition is added once, and each index
+// built once and then kept up to date.
+
+// sharedDefsMin is the number of definitions from which a name's candidate
+// sets are the world's rather than each resolver's. Below it a set costs
+// little to build again; above it are the few names that hold most of the
+// definitions of a large tree (100k files: 300k of 1.2M definitions in
+// names of more than 16k each). A variable for tests.
+var sharedDefsMin int32 = 512
+
+// sharedExtended counts the times a shared name's sets were extended
+// after a first use (tests: the sets outlived a resolver).
+var sharedExtended atomic.Int64
+
+// sharedName is a name's candidate sets kept by a MemWorld: its sets by
+// family, made of the definitions up to last (n of them), and the lock
+// under which they are extended and their indexes built.
+type sharedName struct {
+	mu   sync.Mutex
+	fams []*famSet
+	last int32 // the last definition added, -1 none
+	n    int32
+}
+
+// dropShared lets the shared candidate sets go (sharedCands builds them
+// again when asked).
+func (w *MemWorld) dropShared() {
+	w.sharedMu.Lock()
+	w.shared = nil
+	w.sharedMu.Unlock()
+}
+
+// sharedCands returns name's candidate sets by family, extended with the
+// definitions added since they were last asked for; false when the name
+// has fewer than sharedDefsMin definitions (the caller builds its own).
+// It is safe to call from several resolvers at once; the world must not
+// grow meanwhile, nor while a resolver reads the sets.
+func (w *MemWorld) sharedCands(name string) ([]*famSet, bool) {
+	c, ok := w.byName[name]
+	if !ok || c.n < sharedDefsMin {
+		return nil, false
+	}
+	w.sharedMu.Lock()
+	if w.shared == nil {
+		w.shared = map[string]*sharedName{}
+	}
+	sn := w.shared[name]
+	if sn == nil {
+		sn = &sharedName{last: -1}
+		w.shared[name] = sn
+	}
+	w.sharedMu.Unlock()
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	if sn.n < c.n {
+		from := c.head
+		if sn.last >= 0 {
+			from = w.defs.at(int(sn.last)).next
+			sharedExtended.Add(1)
+		}
+		sn.fams = appendCands(sn.fams, w.defsFrom(from, int(c.n-sn.n)), nil, &sn.mu)
+		sn.last, sn.n = c.tail, c.n
+	}
+	return sn.fams, true
+}
 
 // memDef is one definition of a MemWorld.
 type memDef struct {
@@ -171,11 +253,12 @@ func (w *MemWorld) addFile(p string, pages []Page, base int, copy bool) {
 		if c, ok := w.byName[pg.Name]; ok {
 			w.defs.at(int(c.tail)).next = di
 			c.tail = di
+			c.n++
 			w.byName[pg.Name] = c
 		} else if copy {
-			w.byName[strings.Clone(pg.Name)] = defChain{di, di}
+			w.byName[strings.Clone(pg.Name)] = defChain{di, di, 1}
 		} else {
-			w.byName[pg.Name] = defChain{di, di}
+			w.byName[pg.Name] = defChain{di, di, 1}
 		}
 	}
 }
@@ -231,12 +314,13 @@ func (w *MemWorld) Defs(name string) []DefInfo {
 	if !ok {
 		return nil
 	}
-	n := 0
-	for i := c.head; i >= 0; i = w.defs.at(int(i)).next {
-		n++
-	}
+	return w.defsFrom(c.head, int(c.n))
+}
+
+// defsFrom returns the n definitions of a chain from definition i on.
+func (w *MemWorld) defsFrom(i int32, n int) []DefInfo {
 	out := make([]DefInfo, 0, n)
-	for i := c.head; i >= 0; i = w.defs.at(int(i)).next {
+	for ; i >= 0 && len(out) < n; i = w.defs.at(int(i)).next {
 		d := w.defs.at(int(i))
 		f := w.fileTab.at(int(d.file))
 		id := w.ids.get(d.id)
