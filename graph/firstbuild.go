@@ -504,9 +504,9 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	if redo > 0 {
 		// The candidate sets the batches' resolvers shared go: most of
 		// pass 2 keeps its segments, and its collector then paces by a
-		// smaller live heap (100k files: 150 MB less, the peak of the
-		// build). A segment re-resolved builds the sets it needs again,
-		// once, for both goroutines.
+		// smaller live heap (100k files: the build's peak RSS 856 → 740
+		// MB; 687 MB with no set shared). A segment re-resolved builds
+		// the sets it needs again, once, for both goroutines.
 		if world != nil {
 			world.dropShared()
 		}

@@ -91,7 +91,8 @@ type defChain struct{ head, tail, n int32 }
 // 787 CPU-s in resolution, against 5 of 115 at 100k). The world keeps those
 // names' sets instead, and extends them with the definitions added since
 // they were last asked for: each definition is added once, and each index
-// built once and then kept up to date.
+// built once and then kept up to date (500k files: resolution 102 → 14
+// CPU-s; 100k: 4.7 → 2.4 CPU-s, for 46 MB more live heap until pass 2).
 
 // sharedDefsMin is the number of definitions from which a name's candidate
 // sets are the world's rather than each resolver's. Below it a set costs
