@@ -16,16 +16,7 @@ import (
 func TestHalvesEqualOnePass(t *testing.T) {
 	// 800 files in three segments: common words have skip tables
 	// (skipMinPostings in a segment).
-	snap := synthSnapshot(t, 800)
-	g, err := snap.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sd := splitSegments(t, g, 3, 17, 0.12, 0.06)
-	ix, err := OpenSegments(sd.segs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sd, ix := synthSegments(t, 800, 3, 17, 0.12, 0.06)
 	oldMin, oldFloor, oldProcs := halvesMinBytes, commonTermFloor, runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
 	t.Cleanup(func() {
 		halvesMinBytes, commonTermFloor, groupTabsOff = oldMin, oldFloor, false

@@ -234,6 +234,23 @@ func synthSnapshot(t *testing.T, files int) *graph.Snapshot {
 	return graphtest.Open(t, dir)
 }
 
+// synthSegments splits the graph of a synthetic tree of files files into
+// an index of k segments (splitSegments' shares of updated and removed
+// files).
+func synthSegments(t *testing.T, files, k int, seed uint64, updateShare, removeShare float64) (*graph.Graph, segmented, *Index) {
+	t.Helper()
+	g, err := synthSnapshot(t, files).Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := splitSegments(t, g, k, seed, updateShare, removeShare)
+	ix, err := OpenSegments(sd.segs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, sd, ix
+}
+
 // sameResult reports how two answers to one question differ: IDs and
 // their order, symbols, snippets, explanations, counts exactly, scores
 // within 1e-4 relative.
@@ -337,16 +354,7 @@ func TestSegmentsEqualOneGo(t *testing.T) {
 // TestSegmentsDeadNeverAnswer: no page of a removed file is in any answer,
 // even to a question that names it.
 func TestSegmentsDeadNeverAnswer(t *testing.T) {
-	snap := synthSnapshot(t, 120)
-	g, err := snap.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sd := splitSegments(t, g, 3, 4, 0.1, 0.25)
-	ix, err := OpenSegments(sd.segs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, sd, ix := synthSegments(t, 120, 3, 4, 0.1, 0.25)
 	if len(sd.removed) == 0 {
 		t.Fatal("nothing removed")
 	}
