@@ -263,13 +263,17 @@ type candSet struct {
 	mu       *sync.Mutex
 }
 
-// lock locks a shared set; it returns the unlock.
-func (cs *candSet) lock() func() {
-	if cs.mu == nil {
-		return func() {}
+// lock and unlock lock a shared set (no-ops on a resolver's own).
+func (cs *candSet) lock() {
+	if cs.mu != nil {
+		cs.mu.Lock()
 	}
-	cs.mu.Lock()
-	return cs.mu.Unlock
+}
+
+func (cs *candSet) unlock() {
+	if cs.mu != nil {
+		cs.mu.Unlock()
+	}
 }
 
 // add appends c, and to the indexes already built.
@@ -383,7 +387,8 @@ func (r *resolver) inDir(cs *candSet, d string) []int32 {
 		r.scratch = out
 		return out
 	}
-	defer cs.lock()()
+	cs.lock()
+	defer cs.unlock()
 	if cs.byDir == nil {
 		cs.byDir = map[string][]int32{}
 		for i := range cs.all {
@@ -405,7 +410,8 @@ func (r *resolver) inFile(cs *candSet, p string) []int32 {
 		r.scratch = out
 		return out
 	}
-	defer cs.lock()()
+	cs.lock()
+	defer cs.unlock()
 	if cs.byPath == nil {
 		cs.byPath = map[string][]int32{}
 		for i := range cs.all {
@@ -428,7 +434,8 @@ func (r *resolver) withQualifier(cs *candSet, q string) []int32 {
 		r.scratch = out
 		return out
 	}
-	defer cs.lock()()
+	cs.lock()
+	defer cs.unlock()
 	if cs.byPrefix == nil {
 		cs.byPrefix = map[string][]int32{}
 		for i := range cs.all {
@@ -458,7 +465,7 @@ func (r *resolver) inModule(cs *candSet, q, dir string, imported map[string]bool
 		r.scratch = out
 		return out
 	}
-	unlock := cs.lock()
+	cs.lock()
 	if cs.byModule == nil {
 		cs.byModule = map[string][]int32{}
 		for i := range cs.all {
@@ -466,7 +473,7 @@ func (r *resolver) inModule(cs *candSet, q, dir string, imported map[string]bool
 		}
 	}
 	mod := cs.byModule[q]
-	unlock()
+	cs.unlock()
 	for _, i := range mod {
 		if keep(&cs.all[i]) {
 			out = append(out, i)
