@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -464,8 +465,9 @@ func TestOpenSegmentsBadBytes(t *testing.T) {
 }
 
 // TestSegmentsConcurrent: concurrent first queries of a segmented index
-// (impacts computed and cached, neighbour lists built, meanwhile) answer
-// as the same questions asked one at a time.
+// (impacts computed and cached, neighbour lists built, meanwhile), every
+// term decoded on two cores (onHalves), answer as the same questions asked
+// one at a time, each term decoded in one pass.
 func TestSegmentsConcurrent(t *testing.T) {
 	sd := splitSegments(t, synthGraph(3000), 3, 2, 0.1, 0.05)
 	qs := segmentQuestions(sd.live, 24)
@@ -473,10 +475,14 @@ func TestSegmentsConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	oldMin, oldProcs := halvesMinBytes, runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
+	t.Cleanup(func() { halvesMinBytes = oldMin; runtime.GOMAXPROCS(oldProcs) })
+	halvesMinBytes = math.MaxInt
 	want := make([]Result, len(qs))
 	for i, c := range qs {
 		want[i] = query(t, seq, c.q, c.opt)
 	}
+	halvesMinBytes = 0
 	ix, err := OpenSegments(sd.segs)
 	if err != nil {
 		t.Fatal(err)
@@ -504,6 +510,9 @@ func TestSegmentsConcurrent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+	if ix.stats.halved.Load() == 0 {
+		t.Error("no term was decoded on two cores")
 	}
 }
 
