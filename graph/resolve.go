@@ -201,7 +201,7 @@ type resolver struct {
 	// met: a name's definitions are in many files, each file's in many
 	// names' lists (moby: walk.IsTest per definition was 3 % of a run's
 	// encoding).
-	files   map[string]candFile
+	files   map[fileKey]*memFile
 	scratch []int32
 	// typedBuf holds a typed reference's candidates (scratch may be
 	// what withQualifier returns).
@@ -229,22 +229,22 @@ type resolver struct {
 // distinct reference names (a map grown from empty cost 4 % of moby's
 // resolution).
 func newResolver(w World, names int) *resolver {
-	return &resolver{w: w, cands: make(map[string][]*famSet, names), files: map[string]candFile{}}
+	return &resolver{w: w, cands: make(map[string][]*famSet, names), files: map[fileKey]*memFile{}}
 }
 
-// cand is one definition a reference may resolve to: one the World
-// returned (not copied: 24 bytes a definition, not 64), and its directory.
+// cand is one definition a reference may resolve to: its page's ID,
+// qualified name, page (DefInfo's) and file, which the definitions of a
+// file share (48 bytes a definition, not the DefInfo's 80 more).
 type cand struct {
-	*DefInfo
-	dir  string
-	test bool // in a test file (walk.IsTest)
+	ID, Qualified string
+	f             *memFile
+	page          uint32
+	Local         bool
 }
 
-// candFile is what a cand takes of its file.
-type candFile struct {
-	dir  string
-	test bool
-}
+// fileKey is a definition's file as the resolver keeps it when the World
+// gives none: its path and language.
+type fileKey struct{ path, lang string }
 
 // candSet holds the definitions of one name in one language family, with
 // indexes by directory, file and qualifier built on first use when the
@@ -281,10 +281,10 @@ func (cs *candSet) add(c cand) {
 	i := int32(len(cs.all))
 	cs.all = append(cs.all, c)
 	if cs.byDir != nil {
-		cs.byDir[c.dir] = append(cs.byDir[c.dir], i)
+		cs.byDir[c.f.dir] = append(cs.byDir[c.f.dir], i)
 	}
 	if cs.byPath != nil {
-		cs.byPath[c.Path] = append(cs.byPath[c.Path], i)
+		cs.byPath[c.f.path] = append(cs.byPath[c.f.path], i)
 	}
 	if cs.byPrefix != nil {
 		cs.indexPrefixes(i)
@@ -309,8 +309,8 @@ func (cs *candSet) indexPrefixes(i int32) {
 // and its directory's name.
 func (cs *candSet) indexModule(i int32) {
 	c := &cs.all[i]
-	cs.byModule[moduleName(c.Path)] = append(cs.byModule[moduleName(c.Path)], i)
-	if b := path.Base(c.dir); b != moduleName(c.Path) {
+	cs.byModule[moduleName(c.f.path)] = append(cs.byModule[moduleName(c.f.path)], i)
+	if b := path.Base(c.f.dir); b != moduleName(c.f.path) {
 		cs.byModule[b] = append(cs.byModule[b], i)
 	}
 }
@@ -347,9 +347,9 @@ func (r *resolver) candidates(name, fam string) *candSet {
 }
 
 // appendCands adds defs to a name's sets by family, new sets sharing mu.
-// A definition's file is looked up in files (nil: worked out) when the
+// A definition's file is looked up in files (nil: made for it) when the
 // World did not give it.
-func appendCands(fs []*famSet, defs []DefInfo, files map[string]candFile, mu *sync.Mutex) []*famSet {
+func appendCands(fs []*famSet, defs []DefInfo, files map[fileKey]*memFile, mu *sync.Mutex) []*famSet {
 	// One lookup per name, families split here: most names have
 	// definitions in one family, or none (a library's).
 	for j := range defs {
@@ -360,17 +360,18 @@ func appendCands(fs []*famSet, defs []DefInfo, files map[string]candFile, mu *sy
 			i = len(fs)
 			fs = append(fs, &famSet{fam: df, cs: candSet{mu: mu}})
 		}
-		cf := candFile{d.dir, d.test}
-		if d.dir == "" { // not told by the World
-			var ok bool
-			if cf, ok = files[d.Path]; !ok {
-				cf = candFile{dirOf(d.Path), walk.IsTest(d.Path)}
+		f := d.file
+		if f == nil { // not told by the World
+			k := fileKey{d.Path, d.Lang}
+			if f = files[k]; f == nil {
+				mf := newMemFile(d.Path, d.Lang)
+				f = &mf
 				if files != nil {
-					files[d.Path] = cf
+					files[k] = f
 				}
 			}
 		}
-		fs[i].cs.add(cand{d, cf.dir, cf.test})
+		fs[i].cs.add(cand{ID: d.ID, Qualified: d.Qualified, f: f, page: d.page, Local: d.Local})
 	}
 	return fs
 }
@@ -380,7 +381,7 @@ func (r *resolver) inDir(cs *candSet, d string) []int32 {
 	if len(cs.all) < candIndexMin {
 		out := r.scratch[:0]
 		for i := range cs.all {
-			if cs.all[i].dir == d {
+			if cs.all[i].f.dir == d {
 				out = append(out, int32(i))
 			}
 		}
@@ -392,7 +393,7 @@ func (r *resolver) inDir(cs *candSet, d string) []int32 {
 	if cs.byDir == nil {
 		cs.byDir = map[string][]int32{}
 		for i := range cs.all {
-			cs.byDir[cs.all[i].dir] = append(cs.byDir[cs.all[i].dir], int32(i))
+			cs.byDir[cs.all[i].f.dir] = append(cs.byDir[cs.all[i].f.dir], int32(i))
 		}
 	}
 	return cs.byDir[d]
@@ -403,7 +404,7 @@ func (r *resolver) inFile(cs *candSet, p string) []int32 {
 	if len(cs.all) < candIndexMin {
 		out := r.scratch[:0]
 		for i := range cs.all {
-			if cs.all[i].Path == p {
+			if cs.all[i].f.path == p {
 				out = append(out, int32(i))
 			}
 		}
@@ -415,7 +416,7 @@ func (r *resolver) inFile(cs *candSet, p string) []int32 {
 	if cs.byPath == nil {
 		cs.byPath = map[string][]int32{}
 		for i := range cs.all {
-			cs.byPath[cs.all[i].Path] = append(cs.byPath[cs.all[i].Path], int32(i))
+			cs.byPath[cs.all[i].f.path] = append(cs.byPath[cs.all[i].f.path], int32(i))
 		}
 	}
 	return cs.byPath[p]
@@ -453,7 +454,7 @@ func (r *resolver) withQualifier(cs *candSet, q string) []int32 {
 func (r *resolver) inModule(cs *candSet, q, dir string, imported map[string]bool) []int32 {
 	near := func(d string) bool { return d == dir || imported[d] }
 	keep := func(c *cand) bool {
-		return moduleName(c.Path) == q && near(c.dir) || path.Base(c.dir) == q && near(dirOf(c.dir))
+		return moduleName(c.f.path) == q && near(c.f.dir) || path.Base(c.f.dir) == q && near(dirOf(c.f.dir))
 	}
 	out := r.scratch[:0]
 	if len(cs.all) < candIndexMin {
@@ -502,7 +503,7 @@ func (r *resolver) inImported(cs *candSet, imported map[string]bool) []int32 {
 	if len(cs.all) < candIndexMin || len(imported) > len(cs.all) {
 		out := r.scratch[:0]
 		for i := range cs.all {
-			if imported[cs.all[i].dir] {
+			if imported[cs.all[i].f.dir] {
 				out = append(out, int32(i))
 			}
 		}
@@ -740,7 +741,7 @@ func (r *resolver) typed(pc *Piece, from uint32, cs *candSet, typ, dir, fam stri
 	q, d := typeScope(typ, dir, aliasDir)
 	kept := r.typedBuf[:0]
 	for _, c := range r.withQualifier(cs, q) {
-		if cd := cs.all[c].dir; cd == d || fam != "go" && imported[cd] {
+		if cd := cs.all[c].f.dir; cd == d || fam != "go" && imported[cd] {
 			kept = append(kept, c)
 		}
 	}
@@ -798,7 +799,7 @@ func (r *resolver) linkAdmitted(pc *Piece, from uint32, cs *candSet, kept []int3
 	self := pc.Pages[from].ID
 	attr := MakeAttr(use, conf)
 	for _, c := range kept {
-		if d := cs.all[c].DefInfo; d.ID != self {
+		if d := &cs.all[c]; d.ID != self {
 			r.emit(pc, from, d.ID, d.page, References, attr)
 		}
 	}
@@ -816,7 +817,7 @@ func oneDefinition(cs *candSet, kept []int32) bool {
 	q := baseQual(first.Qualified)
 	for _, i := range kept[1:] {
 		c := &cs.all[i]
-		same := c.Path == first.Path || c.Lang == "go" && first.Lang == "go" && c.dir == first.dir
+		same := c.f.path == first.f.path || c.f.lang == "go" && first.f.lang == "go" && c.f.dir == first.f.dir
 		if !same || baseQual(c.Qualified) != q {
 			return false
 		}
@@ -851,7 +852,7 @@ func (r *resolver) topLevel(cs *candSet, kept []int32) []int32 {
 // selector. kept itself when all are.
 func (r *resolver) admit(cs *candSet, kept []int32) []int32 {
 	ok := func(c *cand) bool {
-		return (r.test || !c.test) && (!c.Local || !r.selected && c.Path == r.path) &&
+		return (r.test || !c.f.test) && (!c.Local || !r.selected && c.f.path == r.path) &&
 			(!r.members || strings.IndexByte(c.Qualified, '.') >= 0)
 	}
 	all := true
