@@ -233,8 +233,9 @@ func newResolver(w World, names int) *resolver {
 }
 
 // cand is one definition a reference may resolve to: its page's ID,
-// qualified name, page (DefInfo's) and file, which the definitions of a
-// file share (48 bytes a definition, not the DefInfo's 80 more).
+// qualified name and page (DefInfo's), and its file, shared by the file's
+// definitions: 48 bytes, no copy of the DefInfo kept (a shared set holds
+// hundreds of thousands of them).
 type cand struct {
 	ID, Qualified string
 	f             *memFile

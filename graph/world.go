@@ -168,7 +168,8 @@ type memDef struct {
 // (dirOf, a substring of the path) and walk.IsTest, worked out once
 // rather than by every resolver for every definition (a 500k-file tree:
 // each batch's resolver looked up the file of each of the thousands of
-// definitions of a common name, 26 s of CPU).
+// definitions of a common name, 26 s of CPU). A resolver's candidates
+// point at theirs (cand), or at one it makes for a World that keeps none.
 type memFile struct {
 	path, lang, dir string
 	test            bool
