@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -28,15 +27,7 @@ func TestSharedCandsEqualOwn(t *testing.T) {
 	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "40")
 	graphOf := func(shared int32) ([]string, []string) {
 		sharedDefsMin = shared
-		dir := filepath.Join(t.TempDir(), "ix")
-		if _, err := Build(t.Context(), BuildOptions{Root: root, IndexDir: dir, Full: true}); err != nil {
-			t.Fatal(err)
-		}
-		s, err := OpenSnapshot(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		s, _ := buildOpen(t, BuildOptions{Root: root, Full: true})
 		pages, _ := graphLines(t, s)
 		g, err := s.Graph()
 		if err != nil {
