@@ -25,8 +25,9 @@ const (
 	maxFanOut = 4
 	// maxIdents caps the identifiers kept per page for text ranking.
 	maxIdents = 96
-	// maxLiterals caps the string literals kept per page for text ranking.
-	maxLiterals = 64
+	// maxLiterals caps the string literals kept per page for text ranking
+	// (the parser keeps no more).
+	maxLiterals = parser.MaxLiterals
 )
 
 // langFamily groups languages whose definitions may call each other.

@@ -113,6 +113,9 @@ type Ref struct {
 // Literal is one distinct string literal of a definition (or of the file
 // level): config keys, flag names, messages and file patterns are often
 // only written there.
+//
+// A definition (or the file level) keeps its first MaxLiterals, in source
+// order: what the graph ranks a page's text by.
 type Literal struct {
 	// Text is the literal's content without quotes or prefix, whitespace
 	// folded, at most maxLiteralBytes bytes.

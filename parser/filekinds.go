@@ -16,6 +16,31 @@ const (
 	maxJSONBytes = 64 << 10
 )
 
+// MaxLiterals is the most string literals Facts keeps per definition (and
+// at the file level): the first ones in source order. The graph ranks a
+// page by these; more only took memory and index space (moby's API specs,
+// api/swagger.yaml and its 31 older versions, 160k quoted values).
+const MaxLiterals = 64
+
+// capLiterals keeps the first MaxLiterals literals of each definition of
+// f, and of its file level.
+func capLiterals(f *Facts) {
+	if len(f.Literals) <= MaxLiterals {
+		return
+	}
+	n := make(map[int]int)
+	w := 0
+	for _, l := range f.Literals {
+		if n[l.Enclosing] < MaxLiterals {
+			n[l.Enclosing]++
+			f.Literals[w] = l
+			w++
+		}
+	}
+	clear(f.Literals[w:])
+	f.Literals = f.Literals[:w]
+}
+
 // capDefs keeps the first n definitions of f. Definitions are in source
 // order and parents come before their children, so the kept ones keep their
 // parents; references and literals of a dropped definition move to its

@@ -35,10 +35,15 @@ func (p *Parser) Highlight(ctx context.Context, path string, src []byte) []Span 
 		return nil
 	}
 	s, err := p.spec(path)
-	if err != nil || s.prepare != nil {
-		return nil // no grammar, or one that parses a transformed source
+	if err != nil {
+		return nil // no grammar
 	}
-	tree, _, err := p.parseTree(ctx, s, src)
+	parsed := src
+	if s.prepare != nil {
+		// The rewrite keeps offsets: its tree's spans are src's.
+		parsed = s.prepare(src)
+	}
+	tree, _, err := p.parseTree(ctx, s, parsed)
 	if err != nil || tree == nil {
 		return nil
 	}

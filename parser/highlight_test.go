@@ -21,6 +21,9 @@ func TestHighlight(t *testing.T) {
 			map[string]SpanClass{"// c": SpanComment, "export": SpanKeyword, "function": SpanKeyword, "7": SpanNumber, "`t`": SpanString}},
 		{"a.rs", "fn main() { let s = \"x\"; /* b */ }\n",
 			map[string]SpanClass{"fn": SpanKeyword, "let": SpanKeyword, `"x"`: SpanString, "/* b */": SpanComment}},
+		// A scalar continued at its key's column: highlighted past it
+		// (the grammar reads a rewritten source with the same offsets).
+		{"api/a.yaml", "a:\n  b: \"w\n  y z\"\n  c: qq\n# done\n", map[string]SpanClass{"qq": SpanString, "# done": SpanComment}},
 		{"broken.py", "def f(:\n  return 'q'\n", map[string]SpanClass{"'q'": SpanString}},
 	}
 	for _, c := range cases {

@@ -1,8 +1,10 @@
 package parser
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -54,6 +56,59 @@ jobs:
 		src:   "server:\n  port: 80\nother: [1, 2\nlast: x\n",
 		defs:  []string{"key server 1-2", "key server.port 2-2"},
 		diags: true,
+	},
+	{
+		// libyaml reads these; tree-sitter-yaml stopped at the first line of
+		// a scalar at its key's column (indentQuoted).
+		name: "yaml quoted scalars continued at their key's column",
+		path: "api/swagger.yaml",
+		src: `definitions:
+  Port:
+    description: "An open port
+    on a container, \"exposed\"."
+    type: object
+  Mount:
+    title: 'it''s
+    mounted'
+paths:
+  /containers/create:
+    post:
+      summary: "Create
+      a container"
+      tags: ["Container",
+      "Create"]
+  /containers/json:
+    get:
+      - "list
+        them"
+      - "or
+      not"
+`,
+		defs: []string{
+			"key definitions 1-8",
+			"key definitions.Port 2-5",
+			"key definitions.Mount 6-8",
+			"key paths 9-21",
+			"key paths./containers/create 10-14",
+			"key paths./containers/json 16-21",
+		},
+	},
+	{
+		name: "yaml flow collection closed at its key's column",
+		path: "api/example.yaml",
+		src: `Config:
+  example: {
+    "80/tcp": {},
+    "443/tcp": {}
+  }
+  script: |
+    echo "a quote left open
+    # not a comment
+  after: "x"
+Next:
+  key: 1
+`,
+		defs: []string{"key Config 1-9", "key Config.example 2-2", "key Config.script 6-8", "key Config.after 9-9", "key Next 10-11", "key Next.key 11-11"},
 	},
 	{
 		name: "json",
@@ -277,8 +332,16 @@ func TestFileLimits(t *testing.T) {
 			t.Fatalf("literal %q encloses dropped def %d", l.Text, l.Enclosing)
 		}
 	}
-	if len(f.Literals) != 300 {
-		t.Errorf("big.yaml: %d literals, want 300 (the dropped keys' values at file level)", len(f.Literals))
+	// 100 keys kept with their values (k0.v ... k99.v), then the values of
+	// the dropped keys at file level: the first MaxLiterals of them.
+	var file []string
+	for _, l := range f.Literals {
+		if l.Enclosing < 0 {
+			file = append(file, l.Text)
+		}
+	}
+	if len(f.Literals) != 100+MaxLiterals || len(file) != MaxLiterals || file[0] != "value 100" || file[MaxLiterals-1] != fmt.Sprintf("value %d", 100+MaxLiterals-1) {
+		t.Errorf("big.yaml: %d literals, %d at file level (%q...), want %d, %d from \"value 100\"", len(f.Literals), len(file), file[:min(len(file), 2)], 100+MaxLiterals, MaxLiterals)
 	}
 	big := "{\"a\": \"" + strings.Repeat("x", maxJSONBytes) + "\"}"
 	f, err = p.Parse(context.Background(), "big.json", []byte(big))
@@ -307,5 +370,39 @@ func TestScanTemplate(t *testing.T) {
 	// Unterminated tags and stray ends never panic.
 	for _, s := range []string{"{%", "{{", "{% endblock %}{{end}}", "{% block %}", "{{define}}", "{{template \"", "{"} {
 		scanTemplate([]byte(s))
+	}
+}
+
+// TestIndentQuotedKeepsLayout: the YAML rewrite keeps every byte offset
+// and line break (a langSpec.prepare), whatever the input, and leaves a
+// file tree-sitter-yaml reads as it is.
+func TestIndentQuotedKeepsLayout(t *testing.T) {
+	srcs := [][]byte{
+		[]byte("a:\n  b: \"x\n  y\"\n  c: [1,\n  2]\n"),
+		[]byte("a: \"x\n\"\n"), []byte("- \"\n-"), []byte("k: 'a''\n'b\n"), []byte("\"\\"), []byte("a: {\n}\n}\n]"),
+	}
+	for _, tc := range parseCases {
+		srcs = append(srcs, []byte(tc.src))
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		a, b := srcs[rng.IntN(len(srcs))], srcs[rng.IntN(len(srcs))]
+		i, j := rng.IntN(len(a)+1), rng.IntN(len(b)+1)
+		srcs = append(srcs, append(slices.Clip(a[:i]), b[j:]...))
+	}
+	for _, src := range srcs {
+		out := indentQuoted(src)
+		if len(out) != len(src) {
+			t.Fatalf("%q: length %d, want %d", src, len(out), len(src))
+		}
+		for i := range src {
+			if (src[i] == '\n') != (out[i] == '\n') {
+				t.Fatalf("%q -> %q: line break moved at %d", src, out, i)
+			}
+		}
+	}
+	plain := []byte("a:\n  b: \"x\n   y\"\n  c: |\n    \"open\n  d: [1,\n   2]\n")
+	if out := indentQuoted(plain); !bytes.Equal(out, plain) {
+		t.Errorf("a file tree-sitter-yaml reads was changed:\n%s", out)
 	}
 }

@@ -209,6 +209,7 @@ func (p *Parser) safeExtract(s *langSpec, path string, tree *sitter.Tree, src []
 	if s.finish != nil {
 		s.finish(path, src, f)
 	}
+	capLiterals(f)
 	p.diagnose(tree.RootNode(), src, f)
 }
 
