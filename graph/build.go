@@ -556,6 +556,12 @@ func parseFiles(ctx context.Context, todo []walk.File, prev map[string]FileStat,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// One thread per worker: glibc gives each thread that allocates
+			// an arena of its own, which keeps the largest tree it held, and
+			// a goroutine that moves between threads spreads its trees over
+			// many (moby: 220-230 MB peak against 207 MB with 3 arenas).
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			p := parser.NewParser()
 			defer p.Close()
 			buf := make([]byte, 0, 64<<10)
