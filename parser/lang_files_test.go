@@ -379,7 +379,7 @@ func TestScanTemplate(t *testing.T) {
 func TestIndentQuotedKeepsLayout(t *testing.T) {
 	srcs := [][]byte{
 		[]byte("a:\n  b: \"x\n  y\"\n  c: [1,\n  2]\n"),
-		[]byte("a: \"x\n\"\n"), []byte("- \"\n-"), []byte("k: 'a''\n'b\n"), []byte("\"\\"), []byte("a: {\n}\n}\n]"),
+		[]byte("a: \"x\n\"\n"), []byte("- \"\n-"), []byte("k: 'a''\n'b\n"), []byte("\"\\"), []byte("a: {\n}\n}\n]"), []byte("x: [it's, b]\ny: 'a' ]\n"),
 	}
 	for _, tc := range parseCases {
 		srcs = append(srcs, []byte(tc.src))
@@ -401,7 +401,7 @@ func TestIndentQuotedKeepsLayout(t *testing.T) {
 			}
 		}
 	}
-	plain := []byte("a:\n  b: \"x\n   y\"\n  c: |\n    \"open\n  d: [1,\n   2]\n")
+	plain := []byte("a:\n  b: \"x\n   y\"\n  c: |\n    \"open\n  d: [1,\n   2]\n  e: [it's, b]\n  f: x' ]\n")
 	if out := indentQuoted(plain); !bytes.Equal(out, plain) {
 		t.Errorf("a file tree-sitter-yaml reads was changed:\n%s", out)
 	}

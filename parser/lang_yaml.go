@@ -188,7 +188,7 @@ func (y *yamlFix) line(start, end int) {
 				continue
 			}
 		case '"', '\'', '{', '[':
-			if y.depth > 0 || nodeStart(line, i) {
+			if y.depth > 0 && flowStart(line, i) || y.depth == 0 && nodeStart(line, i) {
 				if c == '"' || c == '\'' {
 					y.quote = c
 				} else {
@@ -225,6 +225,17 @@ func nodeStart(line []byte, i int) bool {
 		k--
 	}
 	return k < 0 || k < i-1 && (line[k] == ':' || line[k] == '-' || line[k] == '?')
+}
+
+// flowStart says whether line[i] starts a node in a flow collection: the
+// line's first, or one after "[", "{", "," or ":" (an apostrophe inside a
+// plain scalar, "[it's]", does not open a quoted one).
+func flowStart(line []byte, i int) bool {
+	k := i - 1
+	for k >= 0 && line[k] == ' ' {
+		k--
+	}
+	return k < 0 || line[k] == '[' || line[k] == '{' || line[k] == ',' || line[k] == ':'
 }
 
 // blockIndicator says whether line ends, at last, in a block scalar's
