@@ -111,6 +111,24 @@ Next:
 		defs: []string{"key Config 1-9", "key Config.example 2-2", "key Config.script 6-8", "key Config.after 9-9", "key Next 10-11", "key Next.key 11-11"},
 	},
 	{
+		// The bracket moves to the trailing comma: the values stay.
+		name: "yaml flow sequence closed at its key's column after a comma",
+		path: ".github/workflows/test.yml",
+		src: `jobs:
+  build:
+    strategy:
+      matrix:
+        name: [
+          "windows-py310",
+          "ubuntu-py312",  # the last
+        ]
+  check:
+    runs-on: ubuntu-latest
+`,
+		defs:     []string{"key jobs 1-10", "job jobs.build 2-7", "job jobs.check 9-10"},
+		literals: []string{"windows-py310", "ubuntu-py312", "ubuntu-latest"},
+	},
+	{
 		name: "json",
 		path: "config/app.json",
 		src:  "{\n  \"name\": \"app\",\n  \"server\": {\n    \"port\": 8080,\n    \"deep\": {\"x\": {\"y\": 1}}\n  }\n}\n",

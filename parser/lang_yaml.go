@@ -93,8 +93,10 @@ func extractYAML(p *Parser, _ string, tree *sitter.Tree, src []byte, f *Facts) {
 //     column taken from inside the line: a space after punctuation or one
 //     of two, else the first space (two words merge), else the last byte
 //     before a closing quote; a line with none of them is left as it is;
-//   - a flow collection with such a line (an example's data, mostly) is
-//     blanked, its line breaks kept: the key stays, without its value.
+//   - a flow collection closed by such a line ("]" after "a,") takes its
+//     bracket in place of the trailing comma; one with another such line
+//     (an example's data, mostly) is blanked, its line breaks kept: the
+//     key stays, without its value.
 //
 // Block scalars' lines (after "|" or ">") are text, and comments are
 // skipped; a tab in an indentation leaves the line as it is.
@@ -102,7 +104,7 @@ func indentQuoted(src []byte) []byte {
 	if !bytes.ContainsAny(src, "\"'{[") {
 		return src
 	}
-	y := yamlFix{out: bytes.Clone(src), block: -1}
+	y := yamlFix{out: bytes.Clone(src), block: -1, comma: -1}
 	for start := 0; start < len(src); {
 		end := bytes.IndexByte(src[start:], '\n')
 		if end < 0 {
@@ -128,6 +130,7 @@ type yamlFix struct {
 	depth   int  // open flow collections' brackets, 0: none
 	flow    int  // where the outer open flow collection starts
 	shallow bool // a line of the open flow collection is not deeper than col
+	comma   int  // the outer open flow collection's last comma, when nothing but blanks follows it; -1: none
 	block   int  // the column of the node of the block scalar being read, -1: none
 }
 
@@ -143,6 +146,13 @@ func (y *yamlFix) line(start, end int) {
 	case y.block >= 0 && (blank || i > y.block):
 		return // a line of a block scalar's text
 	case y.depth > 0:
+		if shallow && !y.shallow && y.depth == 1 && y.comma >= 0 && (line[i] == ']' || line[i] == '}') && blankAfter(line, i+1) {
+			// "a,\n]": the bracket takes the trailing comma's place.
+			y.out[y.comma], line[i] = line[i], ' '
+			y.changed = true
+			y.depth, y.comma = 0, -1
+			return
+		}
 		y.shallow = y.shallow || shallow
 	case y.quote != 0:
 		if shallow && shiftRight(line, i, y.col+1-i) {
@@ -179,6 +189,9 @@ func (y *yamlFix) line(start, end int) {
 			last = i
 			continue
 		}
+		if c != ' ' && c != '\r' && c != '#' {
+			y.comma = -1
+		}
 		switch c {
 		case ' ', '\r':
 			continue
@@ -186,6 +199,11 @@ func (y *yamlFix) line(start, end int) {
 			if i == 0 || line[i-1] == ' ' {
 				i = len(line)
 				continue
+			}
+			y.comma = -1
+		case ',':
+			if y.depth == 1 {
+				y.comma = start + i
 			}
 		case '"', '\'', '{', '[':
 			if y.depth > 0 && flowStart(line, i) || y.depth == 0 && nodeStart(line, i) {
@@ -215,6 +233,20 @@ func (y *yamlFix) line(start, end int) {
 	if y.quote == 0 && y.depth == 0 && last >= 0 && blockIndicator(line, last) {
 		y.block = y.col
 	}
+}
+
+// blankAfter says whether line holds only blanks or a comment from i.
+func blankAfter(line []byte, i int) bool {
+	for ; i < len(line); i++ {
+		switch line[i] {
+		case ' ', '\r':
+		case '#':
+			return line[i-1] == ' '
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // nodeStart says whether line[i] starts a node: the line's first, or one

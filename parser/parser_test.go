@@ -30,6 +30,8 @@ type parseCase struct {
 	imports []string
 	docs    map[string]string // qualified -> doc
 	diags   bool              // expect at least one diagnostic
+	// literals are texts that must be among the literals
+	literals []string
 }
 
 var refKindNames = map[RefKind]string{RefCall: "call", RefType: "type", RefSelector: "sel"}
@@ -678,6 +680,11 @@ func checkFacts(t *testing.T, f *Facts, tc parseCase) {
 		}
 		if !found {
 			t.Errorf("missing def %q; got:\n  %s", want, strings.Join(got, "\n  "))
+		}
+	}
+	for _, want := range tc.literals {
+		if !slices.ContainsFunc(f.Literals, func(l Literal) bool { return l.Text == want }) {
+			t.Errorf("missing literal %q; got %v", want, f.Literals)
 		}
 	}
 	for q, want := range tc.docs {
