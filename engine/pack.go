@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"path"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -154,6 +155,7 @@ func appendStub(b []byte, s *Stub) []byte {
 		}
 		b = append(b, '\n')
 	}
+	b = appendCopies(b, s)
 	if s.Explain != "" {
 		b = append(b, "  explain: "...)
 		b = append(b, oneLine(s.Explain)...)
@@ -212,6 +214,7 @@ type packer struct {
 	stubTokens int // tokens of the stubs in r.Results
 	reserve    int // tokens kept for the "more" line
 	skipped    int
+	copies     map[string]int // foldKey → index in r.Results (addFolding)
 }
 
 // moreReserve is the packer's reserve: the tokens of the longest "more" line.
@@ -284,6 +287,111 @@ func (p *packer) add(s Stub) {
 			return
 		}
 	}
+}
+
+// addFolding is add, except that a stub of a data file (data) that copies
+// one already in the answer (foldKey: a versioned copy of an API spec, a
+// configuration per environment) is folded into that stub, as one more of
+// its Copies, instead of taking a stub of its own. A copy that does not
+// fit counts in More.
+func (p *packer) addFolding(s Stub, data bool) {
+	key, ok := foldKey(&s, data)
+	if !ok {
+		p.add(s)
+		return
+	}
+	if j, seen := p.copies[key]; seen {
+		kept := &p.r.Results[j]
+		before := copiesTokens(kept)
+		kept.Copies = append(kept.Copies, place(&s))
+		delta := copiesTokens(kept) - before
+		if delta > p.r.BudgetTokens-p.used-p.reserve {
+			kept.Copies = kept.Copies[:len(kept.Copies)-1]
+			p.r.Truncated = true
+			p.r.More++
+			return
+		}
+		p.used += delta
+		p.stubTokens += delta
+		return
+	}
+	n := len(p.r.Results)
+	p.add(s)
+	if len(p.r.Results) > n {
+		if p.copies == nil {
+			p.copies = map[string]int{}
+		}
+		p.copies[key] = n
+	}
+}
+
+// foldKey is what a stub's copies share (addFolding); ok only for a data
+// file's stub. A symbol: its kind, the qualified name in its ID, its
+// title and snippet. A file: its folder and extension, its snippet (not
+// empty) and the names of its listed symbols (moby's api/docs/v1.25.yaml
+// … v1.55.yaml, matched by a literal past their keys).
+func foldKey(s *Stub, data bool) (string, bool) {
+	if !data {
+		return "", false
+	}
+	switch s.Kind {
+	case "symbol":
+		_, qual, ok := strings.Cut(s.ID, "#")
+		if !ok {
+			return "", false
+		}
+		return "s\x00" + qual + "\x00" + s.Title + "\x00" + s.Snippet, true
+	case "file":
+		if s.Snippet == "" {
+			return "", false
+		}
+		dir, base := path.Split(s.Path)
+		return "f\x00" + dir + "\x00" + path.Ext(base) + "\x00" + s.Snippet + "\x00" + strings.Join(s.Symbols, "\x00"), true
+	}
+	return "", false
+}
+
+// place is where a stub points: "path:line".
+func place(s *Stub) string {
+	if s.Line > 0 {
+		return s.Path + ":" + strconv.Itoa(s.Line)
+	}
+	return s.Path
+}
+
+// copiesShown is how many of a stub's Copies its text lists; the rest
+// are counted.
+const copiesShown = 3
+
+// appendCopies appends the line listing s's Copies, if any:
+//
+//	copies: api/docs/v1.48.yaml:5729, api/docs/v1.49.yaml:5729, api/docs/v1.50.yaml:5573 (+28)
+func appendCopies(b []byte, s *Stub) []byte {
+	if len(s.Copies) == 0 {
+		return b
+	}
+	b = append(b, "  copies:"...)
+	for i, c := range s.Copies[:min(len(s.Copies), copiesShown)] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, ' ')
+		b = append(b, oneLine(c)...)
+	}
+	if n := len(s.Copies) - copiesShown; n > 0 {
+		b = append(b, " (+"...)
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, ')')
+	}
+	return append(b, '\n')
+}
+
+// copiesTokens is the tokens of s's copies line.
+func copiesTokens(s *Stub) int {
+	if len(s.Copies) == 0 {
+		return 0
+	}
+	return CountTokens(unsafeString(appendCopies(nil, s)))
 }
 
 // finish sets UsedTokens to the exact count of the rendered answer,

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -181,4 +182,77 @@ func TestCountTokensRuns(t *testing.T) {
 			t.Fatalf("CountTokens(%q) = %d, want %d", b.String(), got, want)
 		}
 	}
+}
+
+// TestPackerFoldsCopies: a data file's key whose copies (same name, title
+// and snippet in other data files) follow it in rank order takes them as
+// Copies, listed in its text (three, then a count), instead of a stub
+// each, and so does a data file whose copies (same folder, extension,
+// summary and symbols) follow it; code definitions, data keys that
+// differ, files without a summary or in another folder keep stubs of
+// their own. UsedTokens stays the rendered count, within budget, also when the
+// budget runs out among the copies.
+func TestPackerFoldsCopies(t *testing.T) {
+	key := func(path string, line int, title string) Stub {
+		return Stub{ID: "symbol:" + path + "#definitions.ImageSummary", Kind: "symbol", Title: title, Path: path, Line: line, Snippet: "an image"}
+	}
+	spec := func(path string) Stub {
+		return Stub{ID: "file:" + path, Kind: "file", Title: path, Path: path, Snippet: "A Swagger 2.0 definition", Symbols: []string{"info"}}
+	}
+	type in struct {
+		s    Stub
+		data bool
+	}
+	var ins []in
+	ins = append(ins, in{key("api/swagger.yaml", 2213, "ImageSummary:"), true})
+	for v := 25; v < 32; v++ {
+		ins = append(ins, in{key("api/docs/v1."+strconv.Itoa(v)+".yaml", 900+v, "ImageSummary:"), true})
+	}
+	ins = append(ins,
+		in{key("api/docs/v1.99.yaml", 7, "ImageSummary: # changed"), true},                                    // another title
+		in{key("daemon/a_unix.go", 10, "ImageSummary:"), false},                                               // code
+		in{key("daemon/a_windows.go", 10, "ImageSummary:"), false},                                            // code
+		in{Stub{ID: "file:api/docs/v1.26.yaml", Kind: "file", Title: "x", Path: "api/docs/v1.26.yaml"}, true}, // no summary
+		in{spec("api/docs/v1.40.yaml"), true},
+		in{spec("api/docs/v1.41.yaml"), true}, // a copy of v1.40's
+		in{spec("api/v2/v1.42.yaml"), true},   // another folder
+	)
+	for _, budget := range []int{MaxBudgetTokens, 40, 30, 25} {
+		r := Result{Query: "ImageSummary", BudgetTokens: budget}
+		p := newPacker(&r)
+		for _, x := range ins {
+			p.addFolding(x.s, x.data)
+		}
+		p.finish()
+		if got := CountTokens(r.Render()); got != r.UsedTokens || got > budget {
+			t.Fatalf("budget %d: UsedTokens %d, rendered %d", budget, r.UsedTokens, got)
+		}
+		if budget < MaxBudgetTokens {
+			if !r.Truncated {
+				t.Errorf("budget %d: not truncated with %d results", budget, len(r.Results))
+			}
+			continue
+		}
+		var ids []string
+		for _, s := range r.Results {
+			ids = append(ids, s.Path)
+		}
+		if want := "api/swagger.yaml api/docs/v1.99.yaml daemon/a_unix.go daemon/a_windows.go api/docs/v1.26.yaml api/docs/v1.40.yaml api/v2/v1.42.yaml"; strings.Join(ids, " ") != want {
+			t.Fatalf("results %q, want %q", ids, want)
+		}
+		c := r.Results[0].Copies
+		if len(c) != 7 || c[0] != "api/docs/v1.25.yaml:925" || c[6] != "api/docs/v1.31.yaml:931" {
+			t.Errorf("copies %q", c)
+		}
+		if c := r.Results[5].Copies; len(c) != 1 || c[0] != "api/docs/v1.41.yaml" {
+			t.Errorf("file copies %q", c)
+		}
+		if !strings.Contains(r.Render(), "  copies: api/docs/v1.25.yaml:925, api/docs/v1.26.yaml:926, api/docs/v1.27.yaml:927 (+4)\n") {
+			t.Errorf("rendered:\n%s", r.Render())
+		}
+	}
+}
+
+func itoa(v int) string {
+	return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+v/10)) + string(rune('0'+v%10)))
 }

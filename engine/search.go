@@ -77,6 +77,12 @@ type Stub struct {
 	Score   float64  `json:"score"`
 	Snippet string   `json:"snippet"`
 	Symbols []string `json:"symbols,omitempty"` // for a file stub: its matching symbols (grouping)
+	// Copies are the places ("path:line", or "path" for a file) of the
+	// stubs the answer folded into this one as its copies, in rank order:
+	// the same key of another data file (moby's api/swagger.yaml and its
+	// 31 versions under api/docs), or a data file of the same folder with
+	// the same summary (packer.addFolding).
+	Copies  []string `json:"copies,omitempty"`
 	Explain string   `json:"explain,omitempty"`
 
 	symLines []int // lines of Symbols, for Render
@@ -1241,7 +1247,7 @@ func (ix *Index) packStubs(r *queryRun, res *Result, order []int, sorted int) (r
 		if !ok {
 			continue
 		}
-		p.add(st)
+		p.addFolding(st, ix.flags[g.page]&flagData != 0)
 	}
 	p.finish()
 	return reached
@@ -1390,7 +1396,7 @@ func (ix *Index) packMembers(r *queryRun, res *Result) (cands []memberCand, reac
 		if !ok {
 			continue
 		}
-		p.add(st)
+		p.addFolding(st, ix.flags[s.groups[c.gi].page]&flagData != 0)
 	}
 	p.finish()
 	return cands, reached

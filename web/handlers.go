@@ -131,6 +131,7 @@ type result struct {
 	item
 	ID, Snippet string
 	Symbols     []string
+	Copies      []string // the places of the copies the answer folded into it
 }
 
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
@@ -173,7 +174,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		if st.Line > 0 && st.Path != "" {
 			it.Where, it.LineHref = st.Path+":"+strconv.Itoa(st.Line), serverLinks.source(graph.FileID(st.Path), st.Line)
 		}
-		v.Results = append(v.Results, result{item: it, ID: st.ID, Snippet: clip(st.Snippet, 300), Symbols: st.Symbols})
+		v.Results = append(v.Results, result{item: it, ID: st.ID, Snippet: clip(st.Snippet, 300), Symbols: st.Symbols, Copies: st.Copies})
 	}
 	v.Note, v.More = res.Note, res.More
 	if res.Partial != nil {

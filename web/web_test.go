@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -631,5 +632,45 @@ func TestExportPaths(t *testing.T) {
 	long := "symbol:a.go#" + strings.Repeat("x", 400)
 	if p, _ := exportPath(long); len(filepath.Base(p)) > 200 {
 		t.Errorf("a long name is not cut: %d bytes", len(filepath.Base(p)))
+	}
+}
+
+// TestSearchFoldsCopies: the keys of versioned copies of a spec come as
+// one result that lists the others, on the search page as in wiki_query.
+func TestSearchFoldsCopies(t *testing.T) {
+	root := t.TempDir()
+	spec := "swagger: \"2.0\"\ndefinitions:\n  ImageSummary:\n    type: object\n    description: an image in the store\n"
+	walktest.WriteFile(t, root, "api/swagger.yaml", spec)
+	for _, v := range []string{"v1.40", "v1.41", "v1.42", "v1.43"} {
+		walktest.WriteFile(t, root, "api/docs/"+v+".yaml", spec)
+	}
+	walktest.WriteFile(t, root, "images/summary.go", "package images\n\n// ImageSummary describes an image.\ntype ImageSummary struct{ ID string }\n")
+	build(t, root)
+	ts := httptest.NewServer(newServer(t, root).Handler())
+	t.Cleanup(ts.Close)
+	code, body := get(t, ts.URL, "/search?q=ImageSummary")
+	if code != http.StatusOK {
+		t.Fatalf("%d\n%s", code, body)
+	}
+	i := strings.Index(body, `id="results"`)
+	if i < 0 {
+		t.Fatalf("no #results:\n%s", body)
+	}
+	res := body[i:]
+	res = res[:strings.Index(res, "</ol>")]
+	if n := strings.Count(res, `class="name">definitions.ImageSummary<`); n != 1 {
+		t.Errorf("%d results name definitions.ImageSummary, want 1 (the copies folded):\n%s", n, res)
+	}
+	// One of the five is the result, the other four its copies.
+	if !strings.Contains(res, "copies:") {
+		t.Errorf("no copies listed:\n%s", res)
+	}
+	for _, p := range []string{"api/swagger.yaml", "api/docs/v1.40.yaml", "api/docs/v1.41.yaml", "api/docs/v1.42.yaml", "api/docs/v1.43.yaml"} {
+		if !strings.Contains(res, p) {
+			t.Errorf("%s is missing:\n%s", p, res)
+		}
+	}
+	if !strings.Contains(res, "images/summary.go") {
+		t.Errorf("the Go type is missing:\n%s", res)
 	}
 }
