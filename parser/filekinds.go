@@ -41,24 +41,85 @@ func capLiterals(f *Facts) {
 	f.Literals = f.Literals[:w]
 }
 
-// capDefs keeps the first n definitions of f. Definitions are in source
-// order and parents come before their children, so the kept ones keep their
-// parents; references and literals of a dropped definition move to its
-// nearest kept ancestor, or the file level.
+// capDefs keeps n definitions of f: the shallowest first, and at each
+// depth the children of the kept definitions taken in turns, one of each
+// parent's per round, in source order. A flat file keeps its first n; an
+// API spec whose "definitions" come before its "paths" keeps some of
+// both (moby's api/swagger.yaml kept 160 schemas and the first 34 of its
+// paths when the first 200 were kept). The kept ones stay in source
+// order with their parents; references and literals of a dropped
+// definition move to its nearest kept ancestor, or the file level.
 func capDefs(f *Facts, n int) {
 	if len(f.Defs) <= n {
 		return
 	}
-	up := func(i int) int {
-		for i >= n {
-			i = f.Defs[i].Parent
+	keep := make([]bool, len(f.Defs))
+	depth := make([]int, len(f.Defs))
+	for i, d := range f.Defs {
+		if d.Parent >= 0 {
+			depth[i] = depth[d.Parent] + 1
 		}
-		return i
+	}
+	kept := 0
+	var groups [][]int // this depth's candidates by parent, parents in source order
+	slot := map[int]int{}
+	for dep := 0; kept < n; dep++ {
+		groups = groups[:0]
+		clear(slot)
+		for i, d := range f.Defs {
+			if depth[i] != dep || d.Parent >= 0 && !keep[d.Parent] {
+				continue
+			}
+			g, ok := slot[d.Parent]
+			if !ok {
+				g = len(groups)
+				slot[d.Parent] = g
+				groups = append(groups, nil)
+			}
+			groups[g] = append(groups[g], i)
+		}
+		if len(groups) == 0 {
+			break
+		}
+		for round := 0; kept < n; round++ {
+			took := false
+			for _, g := range groups {
+				if round < len(g) && kept < n {
+					keep[g[round]] = true
+					kept++
+					took = true
+				}
+			}
+			if !took {
+				break
+			}
+		}
+	}
+	// New indexes: a kept definition's place among the kept, a dropped
+	// one's nearest kept ancestor's (parents come first), or -1.
+	at := make([]int, len(f.Defs))
+	w := 0
+	for i, d := range f.Defs {
+		switch {
+		case keep[i]:
+			at[i] = w
+			w++
+		case d.Parent >= 0:
+			at[i] = at[d.Parent]
+		default:
+			at[i] = -1
+		}
+	}
+	up := func(i int) int {
+		if i < 0 || i >= len(at) {
+			return -1
+		}
+		return at[i]
 	}
 	for i := range f.Refs {
 		f.Refs[i].Enclosing = int32(up(int(f.Refs[i].Enclosing)))
 	}
-	w := 0
+	w = 0
 	seen := map[Literal]bool{}
 	for _, l := range f.Literals {
 		l.Enclosing = up(l.Enclosing)
@@ -70,7 +131,17 @@ func capDefs(f *Facts, n int) {
 		w++
 	}
 	f.Literals = f.Literals[:w]
-	f.Defs = f.Defs[:n:n]
+	w = 0
+	for i, d := range f.Defs {
+		if keep[i] {
+			if d.Parent >= 0 {
+				d.Parent = at[d.Parent]
+			}
+			f.Defs[w] = d
+			w++
+		}
+	}
+	f.Defs = f.Defs[:w:w]
 }
 
 // finishData is the finish hook of the data languages (YAML, JSON, TOML):

@@ -330,7 +330,8 @@ func TestFileLiterals(t *testing.T) {
 }
 
 // TestFileLimits checks the caps that keep big data files from flooding the
-// index: definitions per file, and JSON size.
+// index: definitions per file (the shallowest first, children in turns),
+// literals per definition, and JSON size.
 func TestFileLimits(t *testing.T) {
 	p := NewParser()
 	defer p.Close()
@@ -350,16 +351,49 @@ func TestFileLimits(t *testing.T) {
 			t.Fatalf("literal %q encloses dropped def %d", l.Text, l.Enclosing)
 		}
 	}
-	// 100 keys kept with their values (k0.v ... k99.v), then the values of
-	// the dropped keys at file level: the first MaxLiterals of them.
+	// The 200 first top-level keys kept (the shallowest first), each with
+	// its value moved up from its dropped child; the values of the dropped
+	// keys at file level: the first MaxLiterals of them.
 	var file []string
 	for _, l := range f.Literals {
 		if l.Enclosing < 0 {
 			file = append(file, l.Text)
 		}
 	}
-	if len(f.Literals) != 100+MaxLiterals || len(file) != MaxLiterals || file[0] != "value 100" || file[MaxLiterals-1] != fmt.Sprintf("value %d", 100+MaxLiterals-1) {
-		t.Errorf("big.yaml: %d literals, %d at file level (%q...), want %d, %d from \"value 100\"", len(f.Literals), len(file), file[:min(len(file), 2)], 100+MaxLiterals, MaxLiterals)
+	for i, d := range f.Defs {
+		if d.Parent != -1 || d.Qualified != fmt.Sprintf("k%d", i) {
+			t.Fatalf("big.yaml: def %d is %s (parent %d), want top-level k%d", i, d.Qualified, d.Parent, i)
+		}
+	}
+	if len(f.Literals) != maxDataDefs+MaxLiterals || len(file) != MaxLiterals || file[0] != "value 200" || file[MaxLiterals-1] != fmt.Sprintf("value %d", 200+MaxLiterals-1) {
+		t.Errorf("big.yaml: %d literals, %d at file level (%q...), want %d, %d from \"value 200\"", len(f.Literals), len(file), file[:min(len(file), 2)], maxDataDefs+MaxLiterals, MaxLiterals)
+	}
+	// An API spec: its definitions come first, its paths after; both
+	// keep some keys (in turns), in source order, with their parents.
+	b.Reset()
+	b.WriteString("swagger: \"2.0\"\ndefinitions:\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "  Def%d:\n    type: object\n", i)
+	}
+	b.WriteString("paths:\n")
+	for i := range 150 {
+		fmt.Fprintf(&b, "  /p%d:\n    get: {}\n", i)
+	}
+	f, err = p.Parse(context.Background(), "api/swagger.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for i, d := range f.Defs {
+		if d.Parent >= i || d.Parent >= 0 && !strings.HasPrefix(d.Qualified, f.Defs[d.Parent].Qualified+".") {
+			t.Fatalf("def %d %s: parent %d", i, d.Qualified, d.Parent)
+		}
+		if d.Parent >= 0 {
+			n[f.Defs[d.Parent].Qualified]++
+		}
+	}
+	if len(f.Defs) != maxDataDefs || n["definitions"] != 99 || n["paths"] != 98 || f.Defs[len(f.Defs)-1].Qualified != "paths./p97" {
+		t.Errorf("api/swagger.yaml: %d defs, %v under the top-level keys, last %s", len(f.Defs), n, f.Defs[len(f.Defs)-1].Qualified)
 	}
 	big := "{\"a\": \"" + strings.Repeat("x", maxJSONBytes) + "\"}"
 	f, err = p.Parse(context.Background(), "big.json", []byte(big))
