@@ -30,13 +30,15 @@ func buildIn(t *testing.T, repo string, args ...string) watchBuild {
 }
 
 // watchingServer starts `wikitoolkit mcp` in repo (its stdin held open:
-// it serves until that closes), stopped with the test, and waits until it
-// vouches for its answers.
+// it serves until that closes), stopped with the test, building nothing
+// of its own, and waits until it vouches for its answers.
 func watchingServer(t *testing.T, repo string) *exec.Cmd {
 	t.Helper()
 	srv := exec.Command(binPath, "mcp")
 	srv.Dir = repo
-	srv.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=")
+	// The server builds nothing of its own: each build of the test does
+	// the work the server's answer names (engine/wiki's noServerBuilds).
+	srv.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=", "WIKITOOLKIT_TEST_SERVER_BUILDS=off")
 	stdin, err := srv.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
