@@ -453,3 +453,32 @@ func TestModulesSegmentFollowsDirectories(t *testing.T) {
 		inc.Close()
 	}
 }
+
+// TestKilledBuildsTemporaryFilesGo: the next build removes the temporary
+// files a killed build left of the files only builds write (a stat table
+// is the size of the tree's listing), after an edit as after no change,
+// and leaves those servers write without the build lock (the seal cache).
+func TestKilledBuildsTemporaryFilesGo(t *testing.T) {
+	root := t.TempDir()
+	walktest.WriteFile(t, root, "a.go", "package a\n\nfunc A() {}\n")
+	build(t, root, true)
+	dir := filepath.Join(root, IndexDirName)
+	plant := func(names ...string) {
+		for _, n := range names {
+			if err := os.WriteFile(filepath.Join(dir, ".tmp-"+n+"-123"), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, edit := range []bool{true, false} {
+		plant(statTableName, statDeltaName, sketchName, sketchTagName, lastBuildName, "CURRENT", sealCacheName)
+		if edit {
+			walktest.WriteFile(t, root, "a.go", "package a\n\nfunc A() {}\n\nfunc B() {}\n")
+		}
+		build(t, root, false)
+		left, _ := filepath.Glob(filepath.Join(dir, ".tmp-*"))
+		if want := []string{filepath.Join(dir, ".tmp-"+sealCacheName+"-123")}; !slices.Equal(left, want) {
+			t.Errorf("edit %v: left %q, want only the seal cache's %q", edit, left, want)
+		}
+	}
+}

@@ -836,18 +836,29 @@ func (s *Snapshot) readGraph() (*Graph, error) {
 	return AssembleGraph(mods, pieces), nil
 }
 
+// buildOnlyFiles are the files of the index folder that only a build, under
+// the build lock, writes through a temporary file (removeStale).
+var buildOnlyFiles = []string{"CURRENT", statTableName, statDeltaName, sketchName, sketchTagName, lastBuildName}
+
 // generations lists the generation numbers present under dir/gen.
 func generations(dir string) []int { return numberedDirs(filepath.Join(dir, "gen")) }
 
 // removeStale deletes every generation but keep, every segment keep does
 // not name that no process holds open, and leftovers of killed builds
-// (partial generations and segments, CURRENT's temporary files). A segment
-// still open read-only by a server stays until a later build finds it
-// free; generation folders are read once at open and go at once.
+// (partial generations and segments, the temporary files of CURRENT and
+// of the caches only builds write). A segment still open read-only by a
+// server stays until a later build finds it free; generation folders are
+// read once at open and go at once.
 func removeStale(dir string, keep int) {
-	if tmps, err := filepath.Glob(filepath.Join(dir, ".tmp-CURRENT-*")); err == nil {
-		for _, p := range tmps {
-			os.Remove(p) // only builds write CURRENT, and this one holds the build lock
+	// Only builds write these, and this one holds the build lock: a
+	// temporary file of theirs is a killed build's (a stat table's is the
+	// size of the tree's listing). The seal cache's and the annotations'
+	// are written by servers too, without the lock, and are left alone.
+	for _, name := range buildOnlyFiles {
+		if tmps, err := filepath.Glob(filepath.Join(dir, ".tmp-"+name+"-*")); err == nil {
+			for _, p := range tmps {
+				os.Remove(p)
+			}
 		}
 	}
 	live := map[string]bool{}
