@@ -81,7 +81,7 @@ type BuildOptions struct {
 
 // FormatVersion is the version of everything graph stores in a
 // generation (codec.go, record.go, graphcodec.go); bump it with any change.
-const FormatVersion = 9 // 7: segments; 8: typed references (Ref.Type); 9: edge attributes (EdgeAttr)
+const FormatVersion = 10 // 7: segments; 8: typed references (Ref.Type); 9: edge attributes (EdgeAttr); 10: qualified names beside their names (appendQual, encodeSummary)
 
 func (opt *BuildOptions) format() string {
 	return fmt.Sprintf("graph%d/%s", FormatVersion, opt.BlobsFormat)

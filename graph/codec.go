@@ -141,3 +141,40 @@ func (t *strTable) id(s string) uint64 {
 	}
 	return i
 }
+
+// A qualified name is stored beside a name it usually ends with (a
+// definition's Name, or the n/ key naming it): appendQual writes qual as
+// a uvarint k, then, when k > 0, the k-1 bytes of qual before name (qual
+// is those bytes followed by name), or when k is 0, qual whole as str
+// writes it. Most qualified names end with their name ("Type.Method",
+// "definitions.Foo") or are it: moby's n/ values took 378 → 270 KB
+// (compressed), the summaries' definitions 409 → 289 KB with the front
+// coding of appendDefs.
+func appendQual(b []byte, qual, name string) []byte {
+	if len(qual) >= len(name) && qual[len(qual)-len(name):] == name {
+		b = binary.AppendUvarint(b, uint64(len(qual)-len(name))+1)
+		return append(b, qual[:len(qual)-len(name)]...)
+	}
+	b = binary.AppendUvarint(b, 0)
+	b = binary.AppendUvarint(b, uint64(len(qual)))
+	return append(b, qual...)
+}
+
+// qual reads what appendQual wrote beside name.
+func (d *dec) qual(name string) string {
+	k := d.uint()
+	switch {
+	case d.err != nil:
+		return ""
+	case k == 0:
+		return d.str()
+	case k == 1:
+		return name
+	case k-1 > uint64(len(d.b)):
+		d.fail()
+		return ""
+	}
+	q := string(d.b[:k-1]) + name
+	d.b = d.b[k-1:]
+	return q
+}

@@ -20,7 +20,10 @@ import (
 // edges of the type (references, imports: neighbours reference alike). A
 // references edge's attribute (EdgeAttr) is one byte of a section of its own.
 
-const graphFormat = 4
+// graphFormat is the version of this encoding, bumped with FormatVersion
+// (5: the graph unchanged, the n/ and d/ keys beside it not): a reader of
+// an index written by another version is told to rebuild it.
+const graphFormat = 5
 
 // Doc modes: how a page's doc is rebuilt from its snippet (the record's
 // first line of it): prefix + core + rest, where core is the snippet, or

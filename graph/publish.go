@@ -310,7 +310,8 @@ func writeSegmentData(w *segWriter, info *segInfo, g *Graph, group []uint32, fac
 // finds the definitions of a name and the files that look it up without
 // reading whole segments: n/NAME lists the symbol pages named NAME (each
 // its file's ordinal in the segment, its language's number in
-// segInfo.Langs and its qualified name), r/NAME the ordinals of the files
+// segInfo.Langs and its qualified name as appendQual writes it beside
+// NAME), r/NAME the ordinals of the files
 // whose references look NAME up (uvarint differences). sums, unless nil,
 // are summarize's of pieces (a full build has made them already).
 //
@@ -381,8 +382,7 @@ func (w *segWriter) setNames(info *segInfo, g *Graph, recs []*FileRecord, pieces
 			e := &ents[defs.val[x]]
 			vals = binary.AppendUvarint(vals, e.ord)
 			vals = binary.AppendUvarint(vals, e.lang)
-			vals = binary.AppendUvarint(vals, uint64(len(e.qual)))
-			vals = append(vals, e.qual...)
+			vals = appendQual(vals, e.qual, name)
 		}
 		if err := w.set(keys.key("n/", name), vals[lo:len(vals):len(vals)]); err != nil {
 			return err

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,7 +35,7 @@ import (
 //	x/text/<nnnnnn>     its page text (pagetext.go), shared with the ranking data
 //	x/<name>/<nnnnnn>   other blobs (the ranking data: x/engine, x/names...)
 //	d/<path>            a file's summary (fileSummary)
-//	n/<name>            the symbol definitions named name among its pages (defEntry list)
+//	n/<name>            the symbol definitions named name among its pages (setNames)
 //	r/<name>            the files whose references look a name up (reverse index)
 //
 // A segment's files' pages come in path order, each file page followed by
@@ -166,7 +167,9 @@ const segValueThreshold = 128 << 10
 // segWriterOptions are the Badger options of a segment whose values under
 // segValueThreshold, with their keys, make tableBytes and the others
 // logBytes, written by a StreamWriter (commit). Segments compress their
-// table in blocks (zstd); the value log is raw. No log is ever garbage-
+// table in blocks with zstd at level 3 (moby: 43 KB, 2.2 %, smaller than
+// level 1, for 5 ms more of CPU over its 2.8 MB of table data); the value
+// log is raw. No log is ever garbage-
 // collected: a segment is never written again. The memtable is never
 // written either: its size only has to admit the threshold (Badger takes
 // 15 % of it for the largest batch), and it is small because Badger
@@ -189,7 +192,7 @@ func segWriterOptions(sd string, tableBytes, logBytes int64) badger.Options {
 	// past ValueLogFileSize, at least 1 MB).
 	vlog := max(1<<20, (logBytes+logBytes/16+64<<10+1<<20-1)&^(1<<20-1))
 	return badgerOptions(sd, false).WithSyncWrites(false).
-		WithCompression(options.ZSTD).WithZSTDCompressionLevel(1).
+		WithCompression(options.ZSTD).WithZSTDCompressionLevel(3).
 		WithMemTableSize(mem).WithNumMemtables(1).WithValueLogFileSize(vlog).
 		WithValueThreshold(segValueThreshold).WithNumGoroutines(1).
 		WithBaseTableSize(table).
@@ -746,9 +749,14 @@ func decodeExt(b []byte) ([]extEdge, error) {
 	return out, nil
 }
 
-// encodeStats is the stored form of stats (paths front-coded).
+// encodeStats is the stored form of stats, in columns: the count, the
+// paths front-coded, the sizes, the modification times as differences
+// from the one before (varints), then the hashes, 8 bytes each. Columns
+// compress better than rows (moby's stat table: 117 KB as rows, 50 KB as
+// columns with zstd's fastest level, where the rows took 59 KB; most of
+// what is left is the hashes).
 func encodeStats(stats []FileStat) []byte {
-	e := enc{b: make([]byte, 0, 64*len(stats))}
+	e := enc{b: make([]byte, 0, 32*len(stats))}
 	e.uint(uint64(len(stats)))
 	prev := ""
 	for _, st := range stats {
@@ -758,10 +766,18 @@ func encodeStats(stats []FileStat) []byte {
 		}
 		e.uint(uint64(common))
 		e.str(st.Path[common:])
-		e.int(int(st.Size))
-		e.int(int(st.ModTime))
-		e.uint(st.Hash)
 		prev = st.Path
+	}
+	for _, st := range stats {
+		e.int(int(st.Size))
+	}
+	var mt int64
+	for _, st := range stats {
+		e.b = binary.AppendVarint(e.b, st.ModTime-mt)
+		mt = st.ModTime
+	}
+	for _, st := range stats {
+		e.b = binary.LittleEndian.AppendUint64(e.b, st.Hash)
 	}
 	return e.b
 }
@@ -794,11 +810,22 @@ func decodeStats(b []byte) ([]FileStat, error) {
 		if size > 0 {
 			p = unsafe.String(&arena[start], size)
 		}
-		out[i] = FileStat{Path: p, Size: int64(d.int()), ModTime: int64(d.int()), Hash: d.uint()}
+		out[i].Path = p
 		prev = p
 	}
-	if d.err != nil {
-		return nil, d.err
+	for i := range out {
+		out[i].Size = int64(d.int())
+	}
+	var mt int64
+	for i := range out {
+		mt += int64(d.int())
+		out[i].ModTime = mt
+	}
+	if d.err != nil || len(d.b) != 8*len(out) {
+		return nil, errCorrupt
+	}
+	for i := range out {
+		out[i].Hash = binary.LittleEndian.Uint64(d.b[8*i:])
 	}
 	return out, nil
 }

@@ -99,7 +99,7 @@ func (w *segWorld) load(names []string) {
 			defer func() { found[name] = out }()
 			d := dec{b: v}
 			for len(d.b) > 0 && d.err == nil {
-				ord, langLocal, qual := d.uint(), d.uint(), d.str()
+				ord, langLocal, qual := d.uint(), d.uint(), d.qual(name)
 				lang := langLocal >> 1
 				if d.err != nil || ord >= uint64(len(stats)) || lang >= uint64(len(sg.info.Langs)) {
 					return

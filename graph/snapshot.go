@@ -80,6 +80,11 @@ type Snapshot struct {
 	viewErr  error
 }
 
+// ErrOtherVersion is matched (errors.Is) by the error of opening an index
+// written by a version of wikitoolkit that stores it otherwise
+// (FormatVersion); a build rebuilds it in full.
+var ErrOtherVersion = errors.New("the index was written by another version of wikitoolkit")
+
 // OpenSnapshot opens the live generation of the index directory dir
 // read-only. It returns ErrNoIndex when nothing was built yet. A build that
 // replaces CURRENT concurrently is harmless: the open retries with the new
@@ -97,6 +102,9 @@ func OpenSnapshot(dir string) (*Snapshot, error) {
 		}
 		lastErr = err
 		if m, _ := CurrentGeneration(dir); m == n {
+			if errors.Is(err, ErrOtherVersion) {
+				return nil, fmt.Errorf("open index %s: %w (run `wikitoolkit build` to rebuild it)", dir, err)
+			}
 			// Same generation and still failing: not a race with a build
 			// (which never touches what CURRENT names).
 			if attempt >= 3 || errors.Is(err, ErrDamaged) {
@@ -138,6 +146,11 @@ func openGeneration(dir string, n int) (*Snapshot, error) {
 	s, err := openGenerationLazy(dir, n)
 	if err != nil {
 		return nil, err
+	}
+	if want := fmt.Sprintf("graph%d/", FormatVersion); !strings.HasPrefix(s.info.Format, want) {
+		// Its keys are not this version's to read (a build rebuilds it in
+		// full: buildFrom).
+		return nil, fmt.Errorf("%w: it is %q, this version reads %s…", ErrOtherVersion, s.info.Format, want)
 	}
 	if err := s.openSegments(); err != nil {
 		return nil, err

@@ -25,16 +25,19 @@ import (
 // the generation before and the files it wrote) or by the next build that
 // found it missing.
 //
-// Layout (little-endian): "wkstat2\n", generation u64, manifest hash u64,
+// Layout (little-endian): "wkstat3\n", generation u64, manifest hash u64,
 // then the stats as a segment's m/stats holds them (encodeStats: paths
-// front-coded, numbers as varints), then xxhash64 of all that precedes
-// it. Paths are sorted. Front-coding halves the table (moby: 283 → 130
-// KB; it is counted in the index's size); decoding lays the paths out in
-// a few chunks, not a string each.
+// front-coded, the columns of numbers after them), compressed as one zstd
+// frame at its fastest level, then xxhash64 of all that precedes it.
+// Paths are sorted. Front-coding halved the table (moby: 283 → 130 KB;
+// it is counted in the index's size), columns and zstd took it to 50 KB
+// (100k files: 4.1 → 1.3 MB, 30 ms to compress once a full build is
+// done, 7 ms to decompress); decoding lays the paths out in a few chunks,
+// not a string each.
 
 const (
 	statTableName  = "stat-table"
-	statTableMagic = "wkstat2\n"
+	statTableMagic = "wkstat3\n"
 )
 
 // The delta: an edit changes the stats of a few files, and rewriting the
@@ -53,13 +56,13 @@ const (
 // leaves files that name other generations: the next build decodes the
 // segments, as without a table.
 //
-// Delta layout (little-endian): "wkstatd1", generation u64, manifest
+// Delta layout (little-endian): "wkstatd2", generation u64, manifest
 // hash u64, base generation u64, base manifest hash u64, the count and
 // the paths gone (uvarint length, bytes), the stats new or changed
 // (encodeStats), then xxhash64 of all that precedes it.
 const (
 	statDeltaName  = "stat-table.delta"
-	statDeltaMagic = "wkstatd1"
+	statDeltaMagic = "wkstatd2"
 	maxStatDelta   = 4096
 )
 
@@ -136,7 +139,11 @@ func readStatTable(dir string) (gen int, key uint64, stats []FileStat, ok bool) 
 	}
 	h := body[len(statTableMagic):]
 	statTableBytes.Add(int64(len(b)))
-	stats, err = decodeStats(h[16:])
+	raw, err := decompress(h[16:])
+	if err != nil {
+		return 0, 0, nil, false
+	}
+	stats, err = decodeStats(raw)
 	if err != nil || !sortedStats(stats) {
 		return 0, 0, nil, false // not sorted: not a table this package wrote
 	}
@@ -344,7 +351,7 @@ func writeStatDelta(dir string, gen int, key uint64, base *statBase, gone []stri
 // generation gen with manifest hash key. Best effort: without it the next
 // build decodes the segments.
 func saveStatTable(dir string, gen int, key uint64, stats []FileStat) {
-	enc := encodeStats(stats)
+	enc := smallEncoder().EncodeAll(encodeStats(stats), nil)
 	b := make([]byte, 0, len(statTableMagic)+16+len(enc)+8)
 	b = append(b, statTableMagic...)
 	b = binary.LittleEndian.AppendUint64(b, uint64(gen))

@@ -1,5 +1,7 @@
 package graph
 
+import "strings"
+
 // fileSummary is what a build must know of a stored file without decoding
 // its segment (key d/PATH): what the file adds to the generation's counts
 // and the definitions it gives the World.
@@ -69,9 +71,25 @@ func encodeSummary(s fileSummary, langs *strTable) []byte {
 	}
 	e.uint(uint64(s.Loose))
 	e.uint(uint64(len(s.Defs)))
+	// Each qualified name front-coded against the one before (a file's
+	// definitions come in source order, members after their parent), and
+	// the name as the length of the qualified name's suffix it is, + 1
+	// (0: the name follows).
+	prev := ""
 	for _, d := range s.Defs {
-		e.str(d.Name)
-		e.str(d.Qualified)
+		common := 0
+		for common < len(prev) && common < len(d.Qualified) && prev[common] == d.Qualified[common] {
+			common++
+		}
+		e.uint(uint64(common))
+		e.str(d.Qualified[common:])
+		if strings.HasSuffix(d.Qualified, d.Name) {
+			e.uint(uint64(len(d.Name)) + 1)
+		} else {
+			e.uint(0)
+			e.str(d.Name)
+		}
+		prev = d.Qualified
 	}
 	return e.b
 }
@@ -94,8 +112,33 @@ func decodeSummary(b []byte, langs []string) (fileSummary, bool) {
 	}
 	s.Loose = int(d.uint())
 	n := d.count()
+	if n > 0 {
+		s.Defs = make([]defName, 0, n)
+	}
+	prev := ""
 	for range n {
-		s.Defs = append(s.Defs, defName{d.str(), d.str()})
+		common := d.uint()
+		rest := d.uint()
+		if common > uint64(len(prev)) || rest > uint64(len(d.b)) {
+			d.fail()
+			break
+		}
+		q := prev[:common] + string(d.b[:rest])
+		d.b = d.b[rest:]
+		name := ""
+		switch k := d.uint(); {
+		case k == 0:
+			name = d.str()
+		case k-1 <= uint64(len(q)):
+			name = q[len(q)-int(k-1):]
+		default:
+			d.fail()
+		}
+		if d.err != nil {
+			break
+		}
+		s.Defs = append(s.Defs, defName{name, q})
+		prev = q
 	}
 	s.Resolved = d.err == nil
 	return s, d.err == nil

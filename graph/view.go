@@ -1144,7 +1144,7 @@ func (r snapRefs) eachNamePage(q string, fn func(*Page) error) error {
 				err := it.Item().Value(func(val []byte) error {
 					d := dec{b: val}
 					for len(d.b) > 0 && d.err == nil {
-						ord, _, qual := d.uint(), d.uint(), d.str()
+						ord, _, qual := d.uint(), d.uint(), d.qual(name)
 						if d.err != nil || ord >= uint64(len(stats)) {
 							return nil
 						}
