@@ -321,7 +321,7 @@ src = r.get("source_bytes") or 0
 rows = [
     ("full build / P2 (same run)", f"{r['ratio']:.2f} (build {r['build_s']:.1f} s, P2 {r['p2_s']:.1f} s; median of {pairs})"),
     ("full build peak RSS", mb(r["build_rss_kb"]) + f" ({f['files_parsed']:,} files parsed, {f['pages']:,} pages, {f['edges']:,} edges)"),
-    ("index on disk (du) / parsed source", (f"{r['du_bytes'] / src:.0%} ({r['du_bytes'] / 1e6:,.0f} MB / {src / 1e6:,.0f} MB)" if src else f"{r['du_bytes'] / 1e6:,.0f} MB")),
+    ("index on disk (du) / parsed source", (f"{r['du_bytes'] / src:.1%} ({r['du_bytes'] / 1e6:,.0f} MB / {src / 1e6:,.0f} MB)" if src else f"{r['du_bytes'] / 1e6:,.0f} MB")),
 ]
 for key, what in (("nochange", "rebuild, no change"), ("touch", "rebuild, one file touched"),
                   ("edit_first", "one-file edit, a file not edited since the full build (a line appended): time / peak RSS"),

@@ -760,12 +760,7 @@ func encodeStats(stats []FileStat) []byte {
 	e.uint(uint64(len(stats)))
 	prev := ""
 	for _, st := range stats {
-		common := 0
-		for common < len(prev) && common < len(st.Path) && prev[common] == st.Path[common] {
-			common++
-		}
-		e.uint(uint64(common))
-		e.str(st.Path[common:])
+		e.frontStr(prev, st.Path)
 		prev = st.Path
 	}
 	for _, st := range stats {
@@ -786,32 +781,11 @@ func decodeStats(b []byte) ([]FileStat, error) {
 	d := dec{b: b}
 	n := d.count()
 	out := make([]FileStat, n)
-	// The paths are laid out in chunks of one arena, not a string each:
-	// an edit at 100k files decodes the stats of every segment its names
-	// hit, 100k paths (a chunk is never grown, so the strings stay valid).
-	var arena []byte
-	prev := ""
+	// An edit at 100k files decodes the stats of every segment its names
+	// hit, 100k paths: into one arena (frontStrs).
+	var paths frontStrs
 	for i := range out {
-		common := int(d.uint())
-		n := d.uint()
-		if common > len(prev) || n > uint64(len(d.b)) {
-			d.fail()
-			break
-		}
-		size := common + int(n)
-		if cap(arena)-len(arena) < size {
-			arena = make([]byte, 0, max(32<<10, size))
-		}
-		start := len(arena)
-		arena = append(arena, prev[:common]...)
-		arena = append(arena, d.b[:n]...)
-		d.b = d.b[n:]
-		p := ""
-		if size > 0 {
-			p = unsafe.String(&arena[start], size)
-		}
-		out[i].Path = p
-		prev = p
+		out[i].Path = paths.next(&d)
 	}
 	for i := range out {
 		out[i].Size = int64(d.int())

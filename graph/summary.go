@@ -77,12 +77,7 @@ func encodeSummary(s fileSummary, langs *strTable) []byte {
 	// (0: the name follows).
 	prev := ""
 	for _, d := range s.Defs {
-		common := 0
-		for common < len(prev) && common < len(d.Qualified) && prev[common] == d.Qualified[common] {
-			common++
-		}
-		e.uint(uint64(common))
-		e.str(d.Qualified[common:])
+		e.frontStr(prev, d.Qualified)
 		if strings.HasSuffix(d.Qualified, d.Name) {
 			e.uint(uint64(len(d.Name)) + 1)
 		} else {
@@ -115,16 +110,9 @@ func decodeSummary(b []byte, langs []string) (fileSummary, bool) {
 	if n > 0 {
 		s.Defs = make([]defName, 0, n)
 	}
-	prev := ""
+	quals := frontStrs{chunk: 512} // a summary is decoded alone
 	for range n {
-		common := d.uint()
-		rest := d.uint()
-		if common > uint64(len(prev)) || rest > uint64(len(d.b)) {
-			d.fail()
-			break
-		}
-		q := prev[:common] + string(d.b[:rest])
-		d.b = d.b[rest:]
+		q := quals.next(&d)
 		name := ""
 		switch k := d.uint(); {
 		case k == 0:
@@ -138,7 +126,6 @@ func decodeSummary(b []byte, langs []string) (fileSummary, bool) {
 			break
 		}
 		s.Defs = append(s.Defs, defName{name, q})
-		prev = q
 	}
 	s.Resolved = d.err == nil
 	return s, d.err == nil

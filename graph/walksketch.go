@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
-	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -70,30 +69,9 @@ func loadSketch(dir string, gen int) (sk *walk.Sketch, hash uint64) {
 	sk = &walk.Sketch{Options: d.str()}
 	n := d.count()
 	sk.Dirs = make([]walk.DirStamp, n)
-	// The directories' paths are front-coded, laid out in chunks of one
-	// arena (as decodeStats does), not a string each: 82k directories at
-	// 100k files, a string each cost 25 ms of an edit.
-	var arena []byte
-	prev := ""
+	var paths frontStrs
 	for i := range sk.Dirs {
-		common, rest := d.uint(), d.uint()
-		if common > uint64(len(prev)) || rest > uint64(len(d.b)) {
-			return nil, 0
-		}
-		size := int(common + rest)
-		if cap(arena)-len(arena) < size {
-			arena = make([]byte, 0, max(32<<10, size))
-		}
-		start := len(arena)
-		arena = append(arena, prev[:common]...)
-		arena = append(arena, d.b[:rest]...)
-		d.b = d.b[rest:]
-		if size > 0 {
-			prev = unsafe.String(&arena[start], size)
-		} else {
-			prev = ""
-		}
-		sk.Dirs[i].Rel = prev
+		sk.Dirs[i].Rel = paths.next(&d)
 	}
 	var mt int64
 	for i := range sk.Dirs {
@@ -128,12 +106,7 @@ func saveSketch(dir string, gen int, sk *walk.Sketch) {
 	e.uint(uint64(len(sk.Dirs)))
 	prev := ""
 	for _, ds := range sk.Dirs {
-		common := 0
-		for common < len(prev) && common < len(ds.Rel) && prev[common] == ds.Rel[common] {
-			common++
-		}
-		e.uint(uint64(common))
-		e.str(ds.Rel[common:])
+		e.frontStr(prev, ds.Rel)
 		prev = ds.Rel
 	}
 	var mt int64
