@@ -97,6 +97,14 @@ package graph
 // commit), straight into its one table; like a WriteBatch it is not
 // atomic (research/dependencies.md §3), and it does not need to be here.
 //
+// Versions. Every manifest names the format its generation was written
+// in (BuildInfo.Format: graph FormatVersion, then the ranking data's).
+// A reader opens only its own graph format (openGeneration:
+// ErrOtherVersion, telling the user to run a build), since the name keys
+// of another version may decode into other names; a build that finds
+// another format builds in full (buildFrom), and a server rebuilds it in
+// the background as it does a damaged index.
+//
 // A first build publishes partial generations as it goes (firstbuild.go):
 // after each batch of one segment, a generation of the files so far, its
 // BuildInfo Mode "partial" and FilesTotal the files it set out to parse,
