@@ -123,3 +123,38 @@ func TestDecodeFactsRefsSkipsOthers(t *testing.T) {
 		}
 	}
 }
+
+// FuzzKeyCodecs: the summaries, the n/ values' qualified names and the
+// stats round-trip whatever their strings, and arbitrary bytes never
+// panic their decoders.
+func FuzzKeyCodecs(f *testing.F) {
+	f.Add("Server.Run", "Run", "a/b.go", "a/c.go", int64(5), []byte{3, 1, 2})
+	f.Add("x", "y", "", "z", int64(-1), []byte{200, 1})
+	f.Fuzz(func(t *testing.T, qual, name, p1, p2 string, n int64, junk []byte) {
+		langs := &strTable{}
+		s := fileSummary{Lang: "go", Size: n, Resolved: true,
+			Defs: []defName{{name, qual}, {qual, name}, {name, name + qual}, {"", qual}}}
+		if got, ok := decodeSummary(encodeSummary(s, langs), langs.strs); !ok || !reflect.DeepEqual(got, s) {
+			t.Fatalf("summary: %+v (ok %v), want %+v", got, ok, s)
+		}
+		d := dec{b: appendQual(appendQual(nil, qual, name), name, qual)}
+		if a, b := d.qual(name), d.qual(qual); a != qual || b != name || d.err != nil || len(d.b) != 0 {
+			t.Fatalf("qual: %q %q %v", a, b, d.err)
+		}
+		stats := []FileStat{{Path: p1, Size: n, ModTime: n * 3, Hash: uint64(n)}, {Path: p2, Size: -n, ModTime: -n, Hash: 1}}
+		if got, err := decodeStats(encodeStats(stats)); err != nil || !slices.Equal(got, stats) {
+			t.Fatalf("stats: %+v %v", got, err)
+		}
+		decodeSummary(junk, langs.strs)
+		decodeStats(junk)
+		d = dec{b: junk}
+		for len(d.b) > 0 && d.err == nil {
+			d.qual(name)
+		}
+		var fs frontStrs
+		d = dec{b: junk}
+		for len(d.b) > 0 && d.err == nil {
+			fs.next(&d)
+		}
+	})
+}
