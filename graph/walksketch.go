@@ -33,7 +33,7 @@ import (
 // Layout: "sketch3", the walk options, the directories (their count,
 // their paths front-coded, their modification times as differences from
 // the one before, then each one's change time less its modification
-// time: varints, moby's 24 → 11 KB), the ignore files with their stamps,
+// time: varints, moby's 24 → 10 KB), the ignore files with their stamps,
 // the git index's stamp, then xxhash64 of all that precedes it.
 
 const (
