@@ -95,7 +95,8 @@ func (ix *Index) Settled() <-chan struct{} {
 
 // Warm returns a channel closed once the opened index's background work
 // is all done: Settled, then the ties' ID ranks (idrank.go), every file
-// page's fact (filefacts.go) and the idle scratch made. A query before
+// page's fact (filefacts.go), whether groups are contiguous, which file
+// pages are headers, and the idle scratch made. A query before
 // then gives the same answer, but may compete with that work for the
 // cores and take several times as long (at 100k files, 0.6 s of CPU on
 // both cores after an open).
