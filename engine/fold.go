@@ -9,18 +9,19 @@ type foldCache struct {
 	g  *groupAcc // its accumulator; valid until the next append to groups, which sets gp anew
 }
 
-// foldPage folds one scored page into its group.
-func (ix *Index) foldPage(s *scratch, p uint32, c *foldCache) {
+// foldPage folds one scored page into its group, appending a new group
+// to *groups (s.groups, or a half's: foldDenseHalves).
+func (ix *Index) foldPage(s *scratch, groups *[]groupAcc, p uint32, c *foldCache) {
 	gp := ix.group[p]
 	g := c.g
 	if gp != c.gp {
 		gi := s.slot[gp]
 		if gi == 0 {
-			s.groups = append(s.groups, groupAcc{page: gp})
-			gi = int32(len(s.groups))
+			*groups = append(*groups, groupAcc{page: gp})
+			gi = int32(len(*groups))
 			s.slot[gp] = gi
 		}
-		g = &s.groups[gi-1]
+		g = &(*groups)[gi-1]
 		c.gp, c.g = gp, g
 	}
 	sc32 := s.score[p]

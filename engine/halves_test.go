@@ -68,3 +68,49 @@ func TestHalvesEqualOnePass(t *testing.T) {
 		t.Errorf("no block skipped: accumulateSkip's halves were not tried")
 	}
 }
+
+// TestFoldHalvesEqualOnePass: the touched pages folded into their groups
+// on two cores, cut at a group page near the middle (foldDenseHalves),
+// give the answers one pass gives, to the bit, on an index of three
+// segments with updated and removed files; and the scratch is left clear,
+// so that the question asked again on one core still agrees.
+func TestFoldHalvesEqualOnePass(t *testing.T) {
+	_, sd, ix := synthSegments(t, 800, 3, 23, 0.12, 0.06)
+	oldMin, oldProcs := foldHalvesMin, runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
+	t.Cleanup(func() {
+		foldHalvesMin = oldMin
+		runtime.GOMAXPROCS(oldProcs)
+	})
+	qs := segmentQuestions(sd.live, 80)
+	qs = append(qs, struct {
+		q   string
+		opt Options
+	}{"how are records validated and retried", Options{Explain: true}})
+	for _, c := range qs {
+		foldHalvesMin = math.MaxInt
+		h0 := ix.stats.foldHalved.Load()
+		want := query(t, ix, c.q, c.opt)
+		if ix.stats.foldHalved.Load() != h0 {
+			t.Fatal("a fold ran on two cores below foldHalvesMin")
+		}
+		foldHalvesMin = 0
+		got := query(t, ix, c.q, c.opt)
+		if g, w := answerJSON(t, got), answerJSON(t, want); g != w {
+			t.Errorf("%q: answer folded on two cores\n%s\nwant\n%s", c.q, g, w)
+		}
+		if s := ix.idle.Load(); s != nil {
+			for w, b := range s.bits {
+				if b != 0 {
+					t.Fatalf("%q: the fold left word %d of the touched bitmap set (%#x)", c.q, w, b)
+				}
+			}
+		}
+		foldHalvesMin = math.MaxInt
+		if again := query(t, ix, c.q, c.opt); answerJSON(t, again) != answerJSON(t, want) {
+			t.Errorf("%q: asked again on one core after two, the answer differs", c.q)
+		}
+	}
+	if n := ix.stats.foldHalved.Load(); n < int64(len(qs))/2 {
+		t.Errorf("%d folds on two cores for %d questions: the halves were not tried", n, len(qs))
+	}
+}
