@@ -114,3 +114,35 @@ func TestFoldHalvesEqualOnePass(t *testing.T) {
 		t.Errorf("%d folds on two cores for %d questions: the halves were not tried", n, len(qs))
 	}
 }
+
+// TestSignalsHalvesEqualOnePass: the file signals (name, helper, header)
+// read for the groups on two cores, half the ranked groups each, give
+// the answers one pass gives, explanations included.
+func TestSignalsHalvesEqualOnePass(t *testing.T) {
+	_, sd, ix := synthSegments(t, 800, 3, 29, 0.12, 0.06)
+	oldMin, oldProcs := fileSignalsHalvesMin, runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
+	t.Cleanup(func() {
+		fileSignalsHalvesMin = oldMin
+		runtime.GOMAXPROCS(oldProcs)
+	})
+	qs := segmentQuestions(sd.live, 80)
+	for i := range qs {
+		qs[i].opt.Explain = i%3 == 0
+	}
+	for _, c := range qs {
+		fileSignalsHalvesMin = math.MaxInt
+		h0 := ix.stats.signalsHalved.Load()
+		want := query(t, ix, c.q, c.opt)
+		if ix.stats.signalsHalved.Load() != h0 {
+			t.Fatal("file signals read on two cores below fileSignalsHalvesMin")
+		}
+		fileSignalsHalvesMin = 2
+		got := query(t, ix, c.q, c.opt)
+		if g, w := answerJSON(t, got), answerJSON(t, want); g != w {
+			t.Errorf("%q: answer with the file signals on two cores\n%s\nwant\n%s", c.q, g, w)
+		}
+	}
+	if n := ix.stats.signalsHalved.Load(); n < int64(len(qs))/2 {
+		t.Errorf("file signals on two cores %d times for %d questions: the halves were not tried", n, len(qs))
+	}
+}

@@ -79,6 +79,7 @@ type queryStats struct {
 	skipped                        atomic.Int64 // postings blocks a common term skipped (skip.go)
 	skippedGroups                  atomic.Int64 // groups whose postings accumulateGroups passed over (groupbound.go)
 	foldHalved                     atomic.Int64 // dense folds on two cores (foldDenseHalves)
+	signalsHalved                  atomic.Int64 // fileSignals run on two cores
 	bounded                        atomic.Int64 // pruned questions whose plan was planBound's (groupbound.go)
 	compTerms                      atomic.Int64 // path-segment terms componentHits scanned (compmemo.go)
 	runs                           atomic.Int64 // runs of Query's steps (query): one per question, more when a pruned answer failed
