@@ -69,80 +69,62 @@ func TestHalvesEqualOnePass(t *testing.T) {
 	}
 }
 
-// TestFoldHalvesEqualOnePass: the touched pages folded into their groups
-// on two cores, cut at a group page near the middle (foldDenseHalves),
-// give the answers one pass gives, to the bit, on an index of three
-// segments with updated and removed files; and the scratch is left clear,
-// so that the question asked again on one core still agrees.
-func TestFoldHalvesEqualOnePass(t *testing.T) {
-	_, sd, ix := synthSegments(t, 800, 3, 23, 0.12, 0.06)
-	oldMin, oldProcs := foldHalvesMin, runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
-	t.Cleanup(func() {
-		foldHalvesMin = oldMin
-		runtime.GOMAXPROCS(oldProcs)
-	})
-	qs := segmentQuestions(sd.live, 80)
-	qs = append(qs, struct {
-		q   string
-		opt Options
-	}{"how are records validated and retried", Options{Explain: true}})
-	for _, c := range qs {
-		foldHalvesMin = math.MaxInt
-		h0 := ix.stats.foldHalved.Load()
-		want := query(t, ix, c.q, c.opt)
-		if ix.stats.foldHalved.Load() != h0 {
-			t.Fatal("a fold ran on two cores below foldHalvesMin")
-		}
-		foldHalvesMin = 0
-		got := query(t, ix, c.q, c.opt)
-		if g, w := answerJSON(t, got), answerJSON(t, want); g != w {
-			t.Errorf("%q: answer folded on two cores\n%s\nwant\n%s", c.q, g, w)
-		}
-		if s := ix.idle.Load(); s != nil {
-			for w, b := range s.bits {
-				if b != 0 {
-					t.Fatalf("%q: the fold left word %d of the touched bitmap set (%#x)", c.q, w, b)
+// TestRankStepsOnHalvesEqualOnePass: two steps of ranking a broad
+// question run on two cores when long enough, and give the answers one
+// pass gives, to the bit (explanations included), on an index of three
+// segments with updated and removed files:
+//   - fold: the touched pages folded into their groups, cut at a group
+//     page near the middle (foldDenseHalves), leaving the scratch's
+//     bitmap clear, so that the question asked again on one core agrees;
+//   - signals: the file signals (name, helper, header) read over the
+//     ranked groups half each (fileSignals).
+func TestRankStepsOnHalvesEqualOnePass(t *testing.T) {
+	for _, step := range []struct {
+		name    string
+		seed    uint64
+		min     *int
+		counter func(ix *Index) int64
+	}{
+		{"fold", 23, &foldHalvesMin, func(ix *Index) int64 { return ix.stats.foldHalved.Load() }},
+		{"signals", 29, &fileSignalsHalvesMin, func(ix *Index) int64 { return ix.stats.signalsHalved.Load() }},
+	} {
+		t.Run(step.name, func(t *testing.T) {
+			_, sd, ix := synthSegments(t, 800, 3, step.seed, 0.12, 0.06)
+			oldMin, oldProcs := *step.min, runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
+			t.Cleanup(func() {
+				*step.min = oldMin
+				runtime.GOMAXPROCS(oldProcs)
+			})
+			qs := segmentQuestions(sd.live, 80)
+			for i := range qs {
+				qs[i].opt.Explain = i%3 == 0
+			}
+			for _, c := range qs {
+				*step.min = math.MaxInt
+				h0 := step.counter(ix)
+				want := answerJSON(t, query(t, ix, c.q, c.opt))
+				if step.counter(ix) != h0 {
+					t.Fatal("run on two cores below its minimum")
+				}
+				*step.min = 2
+				if got := answerJSON(t, query(t, ix, c.q, c.opt)); got != want {
+					t.Errorf("%q: answer on two cores\n%s\nwant\n%s", c.q, got, want)
+				}
+				if s := ix.idle.Load(); s != nil {
+					for w, b := range s.bits {
+						if b != 0 {
+							t.Fatalf("%q: word %d of the touched bitmap left set (%#x)", c.q, w, b)
+						}
+					}
+				}
+				*step.min = math.MaxInt
+				if again := answerJSON(t, query(t, ix, c.q, c.opt)); again != want {
+					t.Errorf("%q: asked again on one core after two, the answer differs", c.q)
 				}
 			}
-		}
-		foldHalvesMin = math.MaxInt
-		if again := query(t, ix, c.q, c.opt); answerJSON(t, again) != answerJSON(t, want) {
-			t.Errorf("%q: asked again on one core after two, the answer differs", c.q)
-		}
-	}
-	if n := ix.stats.foldHalved.Load(); n < int64(len(qs))/2 {
-		t.Errorf("%d folds on two cores for %d questions: the halves were not tried", n, len(qs))
-	}
-}
-
-// TestSignalsHalvesEqualOnePass: the file signals (name, helper, header)
-// read for the groups on two cores, half the ranked groups each, give
-// the answers one pass gives, explanations included.
-func TestSignalsHalvesEqualOnePass(t *testing.T) {
-	_, sd, ix := synthSegments(t, 800, 3, 29, 0.12, 0.06)
-	oldMin, oldProcs := fileSignalsHalvesMin, runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
-	t.Cleanup(func() {
-		fileSignalsHalvesMin = oldMin
-		runtime.GOMAXPROCS(oldProcs)
-	})
-	qs := segmentQuestions(sd.live, 80)
-	for i := range qs {
-		qs[i].opt.Explain = i%3 == 0
-	}
-	for _, c := range qs {
-		fileSignalsHalvesMin = math.MaxInt
-		h0 := ix.stats.signalsHalved.Load()
-		want := query(t, ix, c.q, c.opt)
-		if ix.stats.signalsHalved.Load() != h0 {
-			t.Fatal("file signals read on two cores below fileSignalsHalvesMin")
-		}
-		fileSignalsHalvesMin = 2
-		got := query(t, ix, c.q, c.opt)
-		if g, w := answerJSON(t, got), answerJSON(t, want); g != w {
-			t.Errorf("%q: answer with the file signals on two cores\n%s\nwant\n%s", c.q, g, w)
-		}
-	}
-	if n := ix.stats.signalsHalved.Load(); n < int64(len(qs))/2 {
-		t.Errorf("file signals on two cores %d times for %d questions: the halves were not tried", n, len(qs))
+			if n := step.counter(ix); n < int64(len(qs))/2 {
+				t.Errorf("%d runs on two cores for %d questions: the halves were not tried", n, len(qs))
+			}
+		})
 	}
 }
