@@ -33,15 +33,9 @@ func (ix *Index) onHalves(locs []termLoc, s *scratch, fn func(locs []termLoc, to
 		return a, b
 	}
 	ix.stats.halved.Add(1)
-	var a2, b2 int
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.touched2, a2, b2 = fn(locs[k:], s.touched2[:0])
-	}()
-	var a1, b1 int
-	s.touched, a1, b1 = fn(locs[:k], s.touched)
-	<-done
+	var a1, b1, a2, b2 int
+	both(func() { s.touched2, a2, b2 = fn(locs[k:], s.touched2[:0]) },
+		func() { s.touched, a1, b1 = fn(locs[:k], s.touched) })
 	s.touched = append(s.touched, s.touched2...)
 	return a1 + a2, b1 + b2
 }
@@ -71,4 +65,16 @@ func (ix *Index) halfOf(locs []termLoc) int {
 		}
 	}
 	return len(locs) - 1
+}
+
+// both runs a on another goroutine and b on this one, and returns once
+// both are done.
+func both(a, b func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a()
+	}()
+	b()
+	<-done
 }

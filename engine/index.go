@@ -146,18 +146,14 @@ func buildSegment(g *graph.Graph, ext []ExtLink, records bool) *segment {
 	}
 	// The text index is the largest part and partly serial; the rest
 	// builds on another core meanwhile (they share only the fields above).
-	done := make(chan struct{})
-	go func() {
+	both(func() {
 		ix.buildPhrases(g)
 		if records {
 			ix.buildRecords(g)
 		}
 		ix.buildNeighbours(g)
 		ix.buildExt(ext)
-		close(done)
-	}()
-	ix.buildText(g)
-	<-done
+	}, func() { ix.buildText(g) })
 	return ix
 }
 

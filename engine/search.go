@@ -538,14 +538,9 @@ func (ix *Index) foldCut(bm []uint64, n int) uint32 {
 // disjoint groups (cut is a group page) and write disjoint slots, nexts
 // and words of bm but the one they share, cleared once both are done.
 func (ix *Index) foldDenseHalves(s *scratch, bm []uint64, cut uint32) {
-	done := make(chan struct{})
 	s.groups2 = s.groups2[:0]
-	go func() {
-		defer close(done)
-		ix.foldRange(s, &s.groups2, bm, cut, uint32(len(bm))<<6)
-	}()
-	ix.foldRange(s, &s.groups, bm, 0, cut)
-	<-done
+	both(func() { ix.foldRange(s, &s.groups2, bm, cut, uint32(len(bm))<<6) },
+		func() { ix.foldRange(s, &s.groups, bm, 0, cut) })
 	bm[cut>>6] = 0
 	off := int32(len(s.groups))
 	for i := range s.groups2 {
@@ -896,13 +891,8 @@ func (ix *Index) fileSignals(r *queryRun, order []int) {
 	// handling for a negative count" at 100k files): each group's
 	// signals are its own, read and multiplied once.
 	if k := len(order) / 2; len(order) >= fileSignalsHalvesMin && runtime.GOMAXPROCS(0) >= 2 {
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			ix.fileSignalsOf(r, order[k:], words, proj, qsig, psig, floor)
-		}()
-		ix.fileSignalsOf(r, order[:k], words, proj, qsig, psig, floor)
-		<-done
+		both(func() { ix.fileSignalsOf(r, order[k:], words, proj, qsig, psig, floor) },
+			func() { ix.fileSignalsOf(r, order[:k], words, proj, qsig, psig, floor) })
 		ix.stats.signalsHalved.Add(1)
 		return
 	}

@@ -3,6 +3,7 @@ package graph
 import (
 	"encoding/binary"
 	"errors"
+	"strings"
 	"unsafe"
 )
 
@@ -153,7 +154,7 @@ func (t *strTable) id(s string) uint64 {
 // beside its qualified name, which they front-code (encodeSummary): 409
 // → 289 KB.
 func appendQual(b []byte, qual, name string) []byte {
-	if len(qual) >= len(name) && qual[len(qual)-len(name):] == name {
+	if strings.HasSuffix(qual, name) {
 		b = binary.AppendUvarint(b, uint64(len(qual)-len(name))+1)
 		return append(b, qual[:len(qual)-len(name)]...)
 	}
