@@ -8,10 +8,8 @@ package parser
 #if defined(__GLIBC__)
 #include <malloc.h>
 static void wt_trim(void) { malloc_trim(0); }
-static int wt_trims(void) { return 1; }
 #else
 static void wt_trim(void) {}
-static int wt_trims(void) { return 0; }
 #endif
 */
 import "C"
@@ -23,7 +21,3 @@ import "C"
 // once they were trimmed). Call it when a batch of files is parsed and
 // their trees closed.
 func ReleaseMemory() { C.wt_trim() }
-
-// releases reports whether ReleaseMemory trims anything with this C
-// library (glibc): elsewhere it does nothing.
-func releases() bool { return C.wt_trims() == 1 }
