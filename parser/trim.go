@@ -17,7 +17,7 @@ import "C"
 // ReleaseMemory returns the C heap that parsing freed (tree-sitter's trees
 // and parsers) to the operating system, where the C library allows it
 // (glibc keeps a thread's freed arena otherwise: after moby's parsing two
-// arenas held 26 MB, and a full build's peak RSS went from 184–194 to 159–164 MB
-// once they were trimmed). Call it when a batch of files is parsed and
-// their trees closed.
+// arenas held 26 MB, and a full build's peak RSS went from 184–194 to
+// 159–164 MB once they were trimmed). Call it when a batch of files is
+// parsed and their trees closed.
 func ReleaseMemory() { C.wt_trim() }
