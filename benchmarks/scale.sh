@@ -13,8 +13,10 @@
 # existing tree is used as it is, with its index at TREE/.wikitoolkit (removed
 # at the end if it was not there before). Rows, each a median where repeated:
 #   full build / P2     `build --full` wall time under /usr/bin/time -v over P2
-#                       (BenchmarkParseOnly: tree-sitter alone, 2 workers) measured
-#                       just before it; PAIRS pairs (default 1), median ratio
+#                       (BenchmarkParseOnly: tree-sitter alone, 2 workers), the
+#                       mean of one run just before the build and one just after
+#                       (on a shared machine a single P2 moved a pair's ratio by
+#                       ±15 %); PAIRS pairs (default 1), median ratio
 #   full build RSS      peak RSS of that build
 #   rebuilds            no change, touch, a line appended to a file edited for
 #                       the first time since the full build (another file each
@@ -150,16 +152,24 @@ say "tree: $nfiles files, $((nbytes / 1000000)) MB, git repository: $git_repo"
 
 # ---- full build and P2, side by side
 ratios=() walls=() p2s=() rsss=()
-for i in $(seq "$PAIRS"); do
-	say "P2 $i/$PAIRS (BenchmarkParseOnly, 2 workers)"
+p2run() { # → seconds of one P2 run on the tree
 	WIKITOOLKIT_BENCH_REPO=$tree "$work/bench.test" -test.run '^$' -test.bench '^BenchmarkParseOnly$' \
 		-test.benchtime 1x >"$work/p2.out" 2>&1 || { cat "$work/p2.out" >&2; die "the P2 benchmark failed"; }
-	p2=$(awk '/^BenchmarkParseOnly/ {for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") print $i / 1e9}' "$work/p2.out")
-	[[ -n $p2 ]] || { cat "$work/p2.out" >&2; die "no ns/op in the P2 benchmark's output"; }
+	local s
+	s=$(awk '/^BenchmarkParseOnly/ {for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") print $i / 1e9}' "$work/p2.out")
+	[[ -n $s ]] || { cat "$work/p2.out" >&2; die "no ns/op in the P2 benchmark's output"; }
+	echo "$s"
+}
+for i in $(seq "$PAIRS"); do
+	say "P2 before build $i/$PAIRS (BenchmarkParseOnly, 2 workers)"
+	p2a=$(p2run)
 	say "full build $i/$PAIRS (build --full under /usr/bin/time -v)"
 	timed "$work/build.json" "$bin" build --full --json "$tree"
+	say "P2 after build $i/$PAIRS"
+	p2b=$(p2run)
+	p2=$(awk -v a="$p2a" -v b="$p2b" 'BEGIN {print (a + b) / 2}')
 	ratios+=("$(awk -v a="$wall" -v b="$p2" 'BEGIN {print a / b}')") walls+=("$wall") p2s+=("$p2") rsss+=("$rss")
-	say "  build ${wall}s, P2 ${p2}s, peak RSS $((rss / 1024)) MB"
+	say "  build ${wall}s, P2 ${p2}s (${p2a}s before, ${p2b}s after), peak RSS $((rss / 1024)) MB"
 done
 python3 - "$work/build.json" "$(median "${ratios[@]}")" "$(median "${walls[@]}")" "$(median "${p2s[@]}")" "$(median "${rsss[@]}")" "$PAIRS" >>"$res" <<'PY'
 import json, sys
