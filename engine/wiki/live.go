@@ -56,6 +56,9 @@ type LiveOptions struct {
 	// eventDelay slows the watcher's handling of each event (tests: an
 	// answer to a build must wait for the events before it).
 	eventDelay time.Duration
+	// beforeNoIndexWalk, when set, runs before the watcher walks a tree
+	// that has no index yet (tests: a first build that starts meanwhile).
+	beforeNoIndexWalk func()
 }
 
 // Live is the live view of one index for a long-running process: it holds

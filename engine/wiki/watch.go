@@ -47,6 +47,11 @@ import (
 // watches in line with the directories its walk read (new ones added,
 // gone ones dropped; a check of paths, those at or below them).
 //
+// On a tree with no index yet, the watches are set up by a walk of their
+// own, which gives way to the first build (a call starts it): it is not
+// begun, or is stopped, while that build runs, and the check after the
+// build watches the tree (checkNow).
+//
 // When inotify's watches run out (fs.inotify.max_user_watches: ENOSPC) the
 // watcher keeps what it could have, less a reserve for other programs
 // (watchReserve), and gives them to the directories whose files changed
@@ -561,17 +566,34 @@ func (w *watcher) checkNow(ctx context.Context) {
 		}
 		root, dirs, whole = res.root, res.dirs, true
 	} else {
-		// No index yet: the first build is a call's to start (or is
-		// running); keep the watches right meanwhile.
+		// No index yet: the first build is a call's to start; keep the
+		// watches right meanwhile. While it runs they wait for it (after
+		// it, the check of the whole tree against its generation finds
+		// what changed meanwhile and watches every directory): a walk of
+		// the whole tree beside the build's own slowed the first build's
+		// first answer down (100k files: 3.6–4.3 s against 2.2–2.4 s
+		// without a watcher), and on a cold cache the two walks wait on
+		// the same disk.
 		if w.fw == nil {
+			return
+		}
+		if hook := w.s.opt.beforeNoIndexWalk; hook != nil {
+			hook()
+		}
+		if w.afterBuild() {
+			walked = false
 			return
 		}
 		root = w.s.RootNoIndex()
 		opt := w.wopt
 		opt.ListDirs = true
-		res, err := walk.Walk(ctx, root, opt)
+		wctx, stop := w.untilBuild(ctx)
+		res, err := walk.Walk(wctx, root, opt)
+		stop()
 		if err != nil {
-			if ctx.Err() == nil {
+			if w.afterBuild() {
+				walked = false // stopped early: a build started
+			} else if ctx.Err() == nil {
 				w.s.logf("watching: %v", err)
 			}
 			return
@@ -589,6 +611,40 @@ func (w *watcher) checkNow(ctx context.Context) {
 			w.journal.start(w.root, w.wopt.OptionsKey())
 		}
 	}
+}
+
+// afterBuild reports whether a build of the view runs, and if so makes the
+// check of the whole tree due once it ends (run waits for the build).
+func (w *watcher) afterBuild() bool {
+	if done, _, _ := w.s.fresh.buildState(); done == nil {
+		return false
+	}
+	w.mu.Lock()
+	w.pending, w.walkAll, w.mustWalk = true, true, true
+	w.mu.Unlock()
+	return true
+}
+
+// untilBuild returns a context of ctx that ends when a build of the view
+// starts, and what releases it.
+func (w *watcher) untilBuild(ctx context.Context) (context.Context, func()) {
+	bctx, cancel := context.WithCancel(ctx)
+	go func() {
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-bctx.Done():
+				return
+			case <-tick.C:
+				if done, _, _ := w.s.fresh.buildState(); done != nil {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return bctx, cancel
 }
 
 // sync watches the directories dirs (repo-relative, "" the root) under

@@ -545,3 +545,64 @@ func TestPollPeriod(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchWaitsForFirstBuild: on a tree with no index, the watcher's
+// walk of the whole tree gives way to the first build (a call's) instead
+// of walking beside it, and once the build is done it watches the tree:
+// a file saved then reaches the answers with no call.
+func TestWatchWaitsForFirstBuild(t *testing.T) {
+	root := t.TempDir()
+	walktest.WriteTree(t, root, map[string]string{
+		"pay/pay.go":   "// Package pay charges cards.\npackage pay\n\n// Charge charges a card.\nfunc Charge(amount int) error { return nil }\n",
+		"cart/cart.go": "package cart\n\n// Checkout pays for the cart.\nfunc Checkout(total int) error { return nil }\n",
+	})
+	walking, started, gate := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var builds, hooks atomic.Int64
+	opt := LiveOptions{
+		IndexDir: filepath.Join(root, ".wikitoolkit"),
+		Watch:    true,
+		Build: func(ctx context.Context) error {
+			if builds.Add(1) == 1 {
+				close(started)
+				<-gate
+			}
+			_, err := Build(ctx, BuildOptions{Root: root})
+			return err
+		},
+		beforeNoIndexWalk: func() {
+			if hooks.Add(1) == 1 {
+				close(walking)
+				<-started // the first build starts as the watcher is about to walk
+			}
+		},
+	}
+	l, err := NewLive(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	r := &watchRig{t: t, root: root, live: l}
+	<-walking
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		l.WaitFirstBuild(context.Background())
+	}()
+	<-started
+	// The build waits at the gate: the watcher, which found it running,
+	// must not have walked the tree and watched it meanwhile.
+	time.Sleep(100 * time.Millisecond)
+	if n := len(l.watch.watchList()); n > 0 || l.watch.lastDirs.Load() > 0 {
+		t.Errorf("the watcher watched %d directories (its last walk read %d) while the first build ran", n, l.watch.lastDirs.Load())
+	}
+	close(gate)
+	<-first
+	r.waitFor("the first build's symbols are answered", func() bool { return r.has("Checkout") })
+	r.waitFor("the watcher watches the tree after the first build", func() bool { return len(l.watch.watchList()) >= 3 })
+	r.waitIdle()
+	r.write("pay/refund.go", "package pay\n\n// RefundAfterFirst returns money.\nfunc RefundAfterFirst(amount int) error { return nil }\n")
+	r.waitFor("a file saved after the first build is answered with no call", func() bool { return r.has("RefundAfterFirst") })
+	if hooks.Load() != 1 {
+		t.Errorf("the watcher walked the tree without an index %d times, want once (deferred to the build)", hooks.Load())
+	}
+}
