@@ -15,6 +15,7 @@ import (
 	"time"
 	"weak"
 
+	"github.com/wikitoolkit/wikitoolkit/graph/walk"
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
 
@@ -427,5 +428,51 @@ func TestPaceParse(t *testing.T) {
 	}
 	if pct := debug.SetGCPercent(100); pct != 100 {
 		t.Errorf("GC percentage after parsing %d, want 100 restored", pct)
+	}
+}
+
+// TestSplitFirst: a large tree's first batch is cut to about
+// firstBatchFiles files, at a directory change past three quarters of them
+// where there is one, so that the first partial generation (a server's
+// first answer with no index) comes early; a first batch under twice that
+// stays whole, and no file is lost or moved.
+func TestSplitFirst(t *testing.T) {
+	tree := func(perDir, n int) []walk.File {
+		var fs []walk.File
+		for i := range n {
+			fs = append(fs, walk.File{Path: fmt.Sprintf("d%05d/f%05d.go", i/perDir, i)})
+		}
+		return fs
+	}
+	for _, tc := range []struct {
+		name          string
+		files         []walk.File
+		first, second int // files of the first two batches
+	}{
+		{"a directory change past three quarters", tree(10, 9000), (firstBatchFiles*3/4 + 9) / 10 * 10, 0},
+		{"one directory", tree(9000, 9000), firstBatchFiles, 0},
+		{"a directory change at the limit", tree(firstBatchFiles, 9000), firstBatchFiles, 0},
+		{"a first batch under twice the size", tree(10, 900), 900, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := [][]walk.File{tc.files[:min(len(tc.files), 1500)]}
+			if len(tc.files) > 1500 {
+				in = append(in, tc.files[1500:])
+			}
+			out := splitFirst(in)
+			if got := len(out[0]); got != tc.first {
+				t.Errorf("the first batch has %d files, want %d", got, tc.first)
+			}
+			if len(tc.files) > 2*firstBatchFiles && len(tc.files) >= 1500 && len(out) != len(in)+1 {
+				t.Errorf("%d batches, want %d", len(out), len(in)+1)
+			}
+			var all []walk.File
+			for _, b := range out {
+				all = append(all, b...)
+			}
+			if !slices.Equal(all, tc.files) {
+				t.Errorf("the batches hold %d files, not the %d given in order", len(all), len(tc.files))
+			}
+		})
 	}
 }
