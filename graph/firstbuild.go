@@ -153,23 +153,30 @@ func cutBatches(files []walk.File) [][]walk.File {
 		maxFiles = min(maxFiles, n)
 	}
 	var out [][]walk.File
-	lo := 0
+	for len(files) > 0 {
+		n := batchLen(files, maxFiles)
+		out = append(out, files[:n])
+		files = files[n:]
+	}
+	return out
+}
+
+// batchLen is how many of files (in path order) the next batch takes: up
+// to maxFiles files or segMaxBytes of source, cut where the directory
+// changes past three quarters of either.
+func batchLen(files []walk.File, maxFiles int) int {
 	var bytes int64
 	for i, f := range files {
 		bytes += f.Size
-		n := i + 1 - lo
+		n := i + 1
 		full := n >= maxFiles || bytes >= segMaxBytes
-		soft := (n >= maxFiles*3/4 || bytes >= segMaxBytes*3/4) && i+1 < len(files) &&
-			dirOf(files[i+1].Path) != dirOf(f.Path)
+		soft := (n >= maxFiles*3/4 || bytes >= segMaxBytes*3/4) && n < len(files) &&
+			dirOf(files[n].Path) != dirOf(f.Path)
 		if full || soft {
-			out = append(out, files[lo:i+1])
-			lo, bytes = i+1, 0
+			return n
 		}
 	}
-	if lo < len(files) {
-		out = append(out, files[lo:])
-	}
-	return out
+	return len(files)
 }
 
 // firstBatchFiles is about how many files the first batch of a large tree
@@ -184,20 +191,14 @@ func cutBatches(files []walk.File) [][]walk.File {
 const firstBatchFiles = segFilesDefault / 4
 
 // splitFirst cuts the first of batches in two when it holds more than
-// twice firstBatchFiles: a first batch of firstBatchFiles, or fewer where
-// the directory changes past three quarters of them, and the rest.
+// twice firstBatchFiles: a batch cut as the others are, to firstBatchFiles
+// (batchLen), and the rest.
 func splitFirst(batches [][]walk.File) [][]walk.File {
 	first := batches[0]
 	if len(first) <= 2*firstBatchFiles {
 		return batches
 	}
-	k := firstBatchFiles
-	for i := firstBatchFiles * 3 / 4; i < firstBatchFiles; i++ {
-		if dirOf(first[i].Path) != dirOf(first[i-1].Path) {
-			k = i
-			break
-		}
-	}
+	k := batchLen(first, firstBatchFiles)
 	return append([][]walk.File{first[:k], first[k:]}, batches[1:]...)
 }
 
