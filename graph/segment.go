@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -285,9 +286,41 @@ func (w *segWriter) commit() error {
 }
 
 // sortedKVs sorts kvs by key, the last of equal keys kept (what a
-// WriteBatch of them in order would leave).
+// WriteBatch of them in order would leave). The pairs are not moved while
+// sorting: their positions are, by key and then position (so equal keys
+// keep their order), and the pairs then follow their positions' cycles,
+// each moved once, for 4 bytes a pair. At 100k synthetic files this sort
+// cost 0.22 CPU-seconds of a full build, sort.SliceStable of the pairs
+// 0.76 (one profile each).
 func sortedKVs(kvs []segKV) []segKV {
-	sort.SliceStable(kvs, func(i, j int) bool { return kvs[i].key < kvs[j].key })
+	perm := make([]int32, len(kvs))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortFunc(perm, func(x, y int32) int {
+		if c := strings.Compare(kvs[x].key, kvs[y].key); c != 0 {
+			return c
+		}
+		return int(x - y)
+	})
+	// kvs[i] becomes the pair at perm[i]; a visited entry is set to -1.
+	for i := range perm {
+		if perm[i] < 0 || int(perm[i]) == i {
+			continue
+		}
+		first := kvs[i]
+		j := i
+		for {
+			k := int(perm[j])
+			perm[j] = -1
+			if k == i {
+				kvs[j] = first
+				break
+			}
+			kvs[j] = kvs[k]
+			j = k
+		}
+	}
 	out := kvs[:0]
 	for i, kv := range kvs {
 		if i+1 < len(kvs) && kvs[i+1].key == kv.key {

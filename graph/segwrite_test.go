@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,6 +127,39 @@ func readBlobKeys(txn *badger.Txn, name string) ([]byte, error) {
 		}
 		if err := it.Value(func(v []byte) error { b = append(b, v...); return nil }); err != nil {
 			return nil, err
+		}
+	}
+}
+
+// TestSortedKVs checks sortedKVs against a stable sort: equal keys with
+// different values keep the last.
+func TestSortedKVs(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for _, n := range []int{0, 1, 2, 3, 100, 5000} {
+		for _, keys := range []int{1, 2, 50, 1 << 30} {
+			kvs := make([]segKV, n)
+			for i := range kvs {
+				// Equal keys with different values: the last one must be kept.
+				kvs[i] = segKV{key: fmt.Sprintf("k%d", r.IntN(keys)), val: []byte(fmt.Sprint(i))}
+			}
+			want := slices.Clone(kvs)
+			sort.SliceStable(want, func(i, j int) bool { return want[i].key < want[j].key })
+			var last []segKV
+			for i, kv := range want {
+				if i+1 < len(want) && want[i+1].key == kv.key {
+					continue
+				}
+				last = append(last, kv)
+			}
+			got := sortedKVs(kvs)
+			if len(got) != len(last) {
+				t.Fatalf("%d pairs, %d keys: %d kept, want %d", n, keys, len(got), len(last))
+			}
+			for i := range got {
+				if got[i].key != last[i].key || string(got[i].val) != string(last[i].val) {
+					t.Fatalf("%d pairs, %d keys: pair %d is %s=%s, want %s=%s", n, keys, i, got[i].key, got[i].val, last[i].key, last[i].val)
+				}
+			}
 		}
 	}
 }
