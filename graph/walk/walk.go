@@ -94,6 +94,9 @@ type Options struct {
 	// check of the paths the events name covers. Called from several
 	// goroutines.
 	Watched func(dir string) bool
+	// Listed, when not nil, counts the files the walk lists as it lists
+	// them (a first build watches it to tell a large tree early).
+	Listed *atomic.Int64
 }
 
 // Omits reports whether a walk with opt leaves out the repo-relative slash
@@ -593,6 +596,9 @@ func (w *walker) addFile(rel, abs, lang string, st fileStat) {
 		w.skip(rel, fmt.Sprintf("too large (%d bytes > limit %d)", st.size, w.opt.MaxFileBytes))
 	default:
 		w.res.Files = append(w.res.Files, File{Path: rel, Abs: abs, Size: st.size, ModTime: st.mtime, Lang: lang})
+		if w.opt.Listed != nil {
+			w.opt.Listed.Add(1)
+		}
 	}
 }
 
