@@ -357,7 +357,13 @@ func newBar(e *env) *bar {
 	return &bar{e: e, vis: vis}
 }
 
+// Start draws a new bar; a second Start (the total of a large tree's
+// first build, once its walk is done) replaces the first (a spinner, for
+// total -1).
 func (b *bar) Start(total int) {
+	if b.pb != nil {
+		b.pb.Clear()
+	}
 	b.pb = progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(b.e.stderr),
 		progressbar.OptionSetVisibility(b.vis),

@@ -58,16 +58,18 @@ func TestMCPAnswersDuringFirstBuild(t *testing.T) {
 		json.Unmarshal(b, &out)
 		return text, out
 	}
-	first := regexp.MustCompile(`^index being built: (\d+) of (\d+) files so far; answers cover those\n`)
+	// The first partial generation may come before the walk of the tree
+	// is done (graph's firstwalk.go): its total is not known yet (0).
+	first := regexp.MustCompile(`^index being built: (\d+)(?: of (\d+))? files so far(, the rest of the tree still being listed)?; answers cover those\n`)
 
 	text, out := query()
 	m := first.FindStringSubmatch(text)
-	if m == nil {
+	if m == nil || (m[2] == "") != (m[3] != "") {
 		t.Fatalf("first answer during the build is not flagged partial:\n%s", text)
 	}
 	files, _ := strconv.Atoi(m[1])
 	total, _ := strconv.Atoi(m[2])
-	if files == 0 || files >= total || total < 300 {
+	if files == 0 || total != 0 && (files >= total || total < 300) {
 		t.Fatalf("partial answer says %d of %d files", files, total)
 	}
 	p, _ := out["partial"].(map[string]any)
@@ -168,7 +170,7 @@ func TestKillFirstBuild(t *testing.T) {
 		Partial *struct{ Files, Total int } `json:"partial"`
 	}
 	runJSONEnv(t, repo, env, &qr, "query", "--json", "validate order")
-	if qr.Partial == nil || qr.Partial.Files == 0 || qr.Partial.Files >= qr.Partial.Total || len(qr.Results) == 0 {
+	if qr.Partial == nil || qr.Partial.Files == 0 || qr.Partial.Total != 0 && qr.Partial.Files >= qr.Partial.Total || len(qr.Results) == 0 {
 		t.Fatalf("after the kill: query partial %+v, %d results", qr.Partial, len(qr.Results))
 	}
 	var b buildJSON

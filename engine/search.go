@@ -63,6 +63,8 @@ type Result struct {
 }
 
 // Partial is the progress of the first build behind a partial answer.
+// Total is 0 while the tree is still being listed: a large tree's first
+// batch is published before its walk is done.
 type Partial struct {
 	Files int `json:"files"`
 	Total int `json:"total"`

@@ -21,7 +21,10 @@ import (
 )
 
 // Progress receives build progress; the cli draws it as a bar. Nil-safe
-// callers: BuildOptions.Progress may be nil.
+// callers: BuildOptions.Progress may be nil. Start may come again with the
+// total: a large tree's first build starts parsing before its walk is
+// done, with the total -1 (not known yet), and starts again once it is
+// known, adding what was parsed meanwhile.
 type Progress interface {
 	Start(total int)
 	Add(n int)
@@ -278,9 +281,23 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 		}
 	}
 	sketched := time.Now()
-	listed, scope, err := walkChanged(ctx, opt, root, prev != nil)
+	var listed *walk.Result
+	var scope *walk.Scope
+	var firstFiles []walk.File // a large tree's first batch, before its walk is done (firstwalk.go)
+	var tw *treeWalk
+	var err error
+	if prev == nil {
+		wopt := buildWalk(opt.Walk)
+		wopt.Sketch = true
+		listed, firstFiles, tw, err = firstWalk(ctx, root, wopt, dir)
+	} else {
+		listed, scope, err = walkChanged(ctx, opt, root, true)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if tw != nil {
+		defer tw.stop()
 	}
 	// Writes the sketch of the generation this build leaves, once it is live.
 	var writeSketch func(gen int)
@@ -317,7 +334,10 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 			prevStats[s.Path] = s
 		}
 	}
-	info := &BuildInfo{Root: root, Mode: "full", Started: start.UTC(), Phases: map[string]float64{}, Format: opt.format()}
+	newInfo := func() *BuildInfo {
+		return &BuildInfo{Root: root, Mode: "full", Started: start.UTC(), Phases: map[string]float64{}, Format: opt.format()}
+	}
+	info := newInfo()
 	if prev != nil {
 		// What an edit's build pays before it knows what changed.
 		info.Phases["open"] = opened.Sub(start).Seconds()
@@ -334,19 +354,49 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 		phase = now
 	}
 	lap("walk")
-	info.DirsRead = listed.Dirs
-	info.Walked, info.Unwalked = "tree", listed.Unwalked
-	info.Links, info.DirLink = listed.Links(), listed.MetDirLink()
-	if scope != nil && watched {
-		info.Walked = "changed"
+	// What the walk found, for the build info.
+	walked := func(info *BuildInfo) {
+		info.DirsRead = listed.Dirs
+		info.Walked, info.Unwalked = "tree", listed.Unwalked
+		info.Links, info.DirLink = listed.Links(), listed.MetDirLink()
+		if scope != nil && watched {
+			info.Walked = "changed"
+		}
+		if prev != nil {
+			info.Mode = "incremental"
+		}
+		info.Skipped = append(info.Skipped, listed.Skipped...)
+		if listed.TrackedErr != nil {
+			info.Warnings = append(info.Warnings, "tracked files matched by ignore rules left out: "+listed.TrackedErr.Error())
+		}
 	}
-	if prev != nil {
-		info.Mode = "incremental"
+	if tw != nil {
+		// A large tree's first build: the first batch is under way before
+		// the walk is done (firstwalk.go).
+		early := &earlyBatch{files: firstFiles, rest: func() ([]walk.File, func([]walk.Skip) []walk.NotIndexed, error) {
+			res, err := tw.wait()
+			if err != nil {
+				return nil, nil, err
+			}
+			listed = res
+			walked(info)
+			return listed.Files, listed.NotIndexed, nil
+		}}
+		got, err := fullBuild(ctx, opt, root, dir, start, info, nil, nil, lap, early)
+		if !errors.Is(err, errPrefixMoved) {
+			if err == nil {
+				got, err = saveNext(got, nil)
+			}
+			if err == nil {
+				saveStatTableOf(dir, got.Generation)
+			}
+			return got, err
+		}
+		// The tree changed under the walk: build from the walk's list.
+		info = newInfo()
+		info.Phases["walk"] = time.Since(start).Seconds()
 	}
-	info.Skipped = append(info.Skipped, listed.Skipped...)
-	if listed.TrackedErr != nil {
-		info.Warnings = append(info.Warnings, "tracked files matched by ignore rules left out: "+listed.TrackedErr.Error())
-	}
+	walked(info)
 
 	// Which files need reading: new ones and ones whose size or mtime moved.
 	if scope != nil {
@@ -363,7 +413,7 @@ func buildFrom(ctx context.Context, opt BuildOptions, root, dir string, start, o
 	}
 
 	if prev == nil {
-		info, err := saveNext(fullBuild(ctx, opt, root, dir, start, info, todo, listed.NotIndexed, lap))
+		info, err := saveNext(fullBuild(ctx, opt, root, dir, start, info, todo, listed.NotIndexed, lap, nil))
 		if err == nil {
 			saveStatTableOf(dir, info.Generation)
 		}

@@ -38,7 +38,9 @@ import (
 // after the first batch, the last one, and whenever the files have grown
 // by a quarter since the last one (the modules segment of each costs what
 // the files so far do, so publications stay O(log n) and their cost O(n)),
-// publishes a partial generation (Mode "partial", FilesTotal beside Files):
+// publishes a partial generation (Mode "partial", FilesTotal beside Files;
+// 0 while the first batch of a large tree is published before the walk of
+// the tree is done, firstwalk.go):
 // the segments so far and a modules segment of the files so far, so that a
 // server started on an unindexed repository answers within a batch, each
 // answer flagged partial (not when a complete generation is live: a
@@ -217,28 +219,46 @@ func progressOf(opt BuildOptions) Progress {
 }
 
 // fullBuild parses todo (every file of the tree, in path order) batch by
-// batch and writes the generation as full segments (see above).
+// batch and writes the generation as full segments (see above). With
+// early, todo is not known yet: the first batch is early's, and the rest
+// of the tree comes from early.rest once that batch is under way
+// (firstwalk.go).
 func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start time.Time, info *BuildInfo,
-	todo []walk.File, notIndexed func([]walk.Skip) []walk.NotIndexed, lap func(string)) (*BuildInfo, error) {
+	todo []walk.File, notIndexed func([]walk.Skip) []walk.NotIndexed, lap func(string), early *earlyBatch) (*BuildInfo, error) {
 	goMod := goModulePath(root)
 	world := newMemWorld(goMod)
-	batches := cutBatches(todo)
-	if len(batches) <= smallTree {
+	var batches [][]walk.File
+	switch {
+	case early != nil:
+		// A copy: parseFiles orders a batch by size, and the batch is
+		// checked against the walk's list in path order.
+		batches = [][]walk.File{slices.Clone(early.files)}
+	case len(cutBatches(todo)) <= smallTree:
 		// A small tree builds in seconds: in one batch, with no partial
 		// generation and no second pass.
 		batches = [][]walk.File{todo}
-	} else {
-		batches = splitFirst(batches)
+	default:
+		batches = splitFirst(cutBatches(todo))
 	}
+	// More than one batch: pass 2 keeps the pieces of those no later one
+	// can change, by what each one's are sensitive to and what each brings.
+	multi := len(batches) > 1 || early != nil
 	if opt.Progress != nil {
-		opt.Progress.Start(len(todo))
+		if early != nil {
+			opt.Progress.Start(-1) // the total once the walk is done
+		} else {
+			opt.Progress.Start(len(todo))
+		}
 		defer opt.Progress.Finish()
 	}
 	popt := opt
 	popt.Progress = progressOf(opt)
 	fillInfo(info, Piece{}, nil, nil, nil)
 	info.Mode = "partial"
-	info.FilesTotal = len(todo)
+	info.FilesTotal = len(todo) // 0 while an early batch waits for the walk: not known yet
+	if notIndexed == nil {
+		notIndexed = func([]walk.Skip) []walk.NotIndexed { return nil }
+	}
 
 	var paths []string // the files parsed so far, in path order
 	var docs []docCandidate
@@ -308,7 +328,8 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 	// before pass 2, whose world a lower one would mark more often.
 	restoreGC := func() {}
 	defer func() { restoreGC() }()
-	for bi, batch := range batches {
+	for bi := 0; bi < len(batches); bi++ {
+		batch := batches[bi]
 		unpace := paceParse()
 		results, err := parseFiles(ctx, batch, nil, popt)
 		unpace()
@@ -346,7 +367,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			diags = append(diags, fileDiagnostics(recs)...)
 			diags = diags[:min(len(diags), maxDiagnosticFiles)]
 		}
-		last := bi == len(batches)-1
+		last := bi == len(batches)-1 && (early == nil || bi > 0)
 		recRuns := cutRecords(recs)
 		runIDs := make([]int, len(recRuns))
 		for i := range runIDs {
@@ -370,7 +391,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			// the first run, its records and world live), for fewer
 			// collections than a lower GOGC.
 			restoreGC = paceTail()
-			if keepPieces && len(batches) > 1 {
+			if keepPieces && multi {
 				emit[bi] = emissions(recs, prevLast) // the last batch's pieces are final: what it brings is all pass 2 asks of it
 			}
 			var err error
@@ -463,7 +484,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 				} else {
 					var runs [][]*segPiece
 					runs, w.sums = resolveBatch(batchRecs, world)
-					if keepPieces && len(batches) > 1 {
+					if keepPieces && multi {
 						// What the world answered it, before the next
 						// batch is added; what it brings, after.
 						sens[bi] = sensitivity(batchRecs, world, goMod)
@@ -501,6 +522,33 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			}()
 			pending <- w
 		}()
+		if early != nil && bi == 0 {
+			// The rest of the tree, once the walk is done, while the
+			// writer resolves, writes and publishes the first batch.
+			all, ni, err := early.rest()
+			if err != nil {
+				return nil, err
+			}
+			lap("walk") // the wait for the walk, beside the time before the first batch
+			k := len(early.files)
+			if len(all) <= k || !slices.Equal(all[:k], early.files) {
+				return nil, errPrefixMoved
+			}
+			// sens and emit grow: the writer must be done with them.
+			if err := wait(); err != nil {
+				return nil, err
+			}
+			notIndexed = ni
+			info.FilesTotal = len(all)
+			more := cutBatches(all[k:])
+			batches = append(batches, more...)
+			sens = append(sens, make([]keySet, len(more))...)
+			emit = append(emit, make([]keySet, len(more))...)
+			if opt.Progress != nil {
+				opt.Progress.Start(len(all))
+				opt.Progress.Add(k)
+			}
+		}
 	}
 	if err := wait(); err != nil {
 		return nil, err

@@ -143,6 +143,11 @@ func TestPartialLine(t *testing.T) {
 	if got := PartialLine(&engine.Partial{Files: 12000, Total: 100000}); got != "index being built: 12,000 of 100,000 files so far; answers cover those\n" {
 		t.Fatalf("PartialLine = %q", got)
 	}
+	// The first partial generation of a large tree, published before the
+	// walk of the tree is done: no total yet.
+	if got := PartialLine(&engine.Partial{Files: 380}); got != "index being built: 380 files so far, the rest of the tree still being listed; answers cover those\n" {
+		t.Fatalf("PartialLine without a total = %q", got)
+	}
 	if PartialLine(nil) != "" || !strings.HasPrefix(thousands(1234567), "1,234,567") || thousands(999) != "999" {
 		t.Fatal("PartialLine(nil) or thousands")
 	}
@@ -197,5 +202,23 @@ func TestWaitFirstBuildEndsAtPartial(t *testing.T) {
 	}
 	if err := <-built; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRenderStatusPartial: status says how far a partial index is, and
+// that the tree is not listed yet when its total is not known.
+func TestRenderStatusPartial(t *testing.T) {
+	for _, c := range []struct {
+		p    engine.Partial
+		want string
+	}{
+		{engine.Partial{Files: 1200, Total: 100000}, "partial    1,200 of 100,000 files indexed so far: "},
+		{engine.Partial{Files: 380}, "partial    380 files indexed so far, the rest of the tree not listed yet: "},
+	} {
+		var sb strings.Builder
+		RenderStatus(&sb, &Status{Partial: &c.p})
+		if !strings.Contains(sb.String(), c.want) {
+			t.Errorf("status of %+v:\n%s\nwant a line with %q", c.p, sb.String(), c.want)
+		}
 	}
 }

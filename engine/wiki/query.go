@@ -60,6 +60,9 @@ func PartialLine(p *engine.Partial) string {
 	if p == nil {
 		return ""
 	}
+	if p.Total <= 0 { // the first files, parsed while the tree is listed
+		return fmt.Sprintf("index being built: %s files so far, the rest of the tree still being listed; answers cover those\n", thousands(p.Files))
+	}
 	return fmt.Sprintf("index being built: %s of %s files so far; answers cover those\n", thousands(p.Files), thousands(p.Total))
 }
 

@@ -29,7 +29,11 @@ func RenderStatus(w *strings.Builder, st *Status) {
 	}
 	fmt.Fprintf(w, "root       %s\n", st.Root)
 	if p := st.Partial; p != nil {
-		fmt.Fprintf(w, "partial    %s of %s files indexed so far: the first build is running or stopped (answers cover those; 'wikitoolkit build' completes it)\n", thousands(p.Files), thousands(p.Total))
+		what := thousands(p.Files) + " of " + thousands(p.Total) + " files indexed so far"
+		if p.Total <= 0 { // published before the walk of the tree was done
+			what = thousands(p.Files) + " files indexed so far, the rest of the tree not listed yet"
+		}
+		fmt.Fprintf(w, "partial    %s: the first build is running or stopped (answers cover those; 'wikitoolkit build' completes it)\n", what)
 	}
 	fmt.Fprintf(w, "last build %s, %s, %.2fs (%d parsed, %d unchanged, %d removed)\n", st.LastBuild.Time, st.LastBuild.Mode, st.LastBuild.Seconds,
 		st.LastBuild.FilesParsed, st.LastBuild.FilesUnchanged, st.LastBuild.FilesRemoved)
