@@ -12,7 +12,9 @@
 # TREE is any tree (a checkout, a git archive, benchmarks/synth's output);
 # its .wikitoolkit is not copied. Rows, each run on a freshly mounted image:
 #   walk            `build --full --verbose`'s walk phase (directories read,
-#                   every file stat'ed)
+#                   every file stat'ed): the time the build waited for the
+#                   walk; a large tree's first build parses, writes and
+#                   publishes its first batch meanwhile (graph/firstwalk.go)
 #   full build      its wall time and its parse phase (files read cold)
 #   first answer    a server started with no index → its first (partial)
 #                   answer (benchmarks/mcpbench.py noindex)

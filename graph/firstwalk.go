@@ -92,13 +92,18 @@ func firstWalk(ctx context.Context, root string, wopt walk.Options, dir string) 
 		}
 	}()
 	// The walk alone, unless it lists more files than a small tree holds.
+	// A large tree takes the early way even when its walk is already done,
+	// so that the way a tree builds does not depend on timing.
+	large := int64(smallTree * maxFiles)
 	tick := time.NewTicker(2 * time.Millisecond)
 	defer tick.Stop()
-	for listed.Load() <= int64(smallTree*maxFiles) {
+	for listed.Load() <= large {
 		select {
 		case <-tw.done:
-			res, err := tw.wait()
-			return res, nil, nil, err
+			if listed.Load() <= large {
+				res, err := tw.wait()
+				return res, nil, nil, err
+			}
 		case <-tick.C:
 		}
 	}

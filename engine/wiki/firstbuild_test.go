@@ -69,7 +69,9 @@ func (p *partialProbe) Add(n int) {
 			p.bad = err.Error()
 			return
 		}
-		if res.Partial == nil || res.Partial.Files != info.Files || res.Partial.Total != info.FilesTotal || res.Partial.Files >= res.Partial.Total {
+		// The total is 0 in a first partial generation published before
+		// the walk of the tree was done (graph's firstwalk.go).
+		if res.Partial == nil || res.Partial.Files != info.Files || res.Partial.Total != info.FilesTotal || res.Partial.Total != 0 && res.Partial.Files >= res.Partial.Total {
 			p.bad = "answer from a partial generation not flagged partial with its progress"
 			return
 		}
