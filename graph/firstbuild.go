@@ -523,8 +523,12 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			pending <- w
 		}()
 		if early != nil && bi == 0 {
-			// The rest of the tree, once the walk is done, while the
-			// writer resolves, writes and publishes the first batch.
+			// The first batch published (the walk is held until then),
+			// the rest of the tree, once the walk is done.
+			if err := wait(); err != nil {
+				return nil, err
+			}
+			lap("write")
 			all, ni, err := early.rest()
 			if err != nil {
 				return nil, err
@@ -534,11 +538,7 @@ func fullBuild(ctx context.Context, opt BuildOptions, root, dir string, start ti
 			if len(all) <= k || !slices.Equal(all[:k], early.files) {
 				return nil, errPrefixMoved
 			}
-			// sens and emit grow: the writer must be done with them.
-			if err := wait(); err != nil {
-				return nil, err
-			}
-			notIndexed = ni
+			notIndexed = ni // sens and emit grow below: the writer is done with them
 			info.FilesTotal = len(all)
 			more := cutBatches(all[k:])
 			batches = append(batches, more...)

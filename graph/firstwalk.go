@@ -22,6 +22,12 @@ import (
 // cut that first batch itself. Otherwise it starts again from the walk's
 // list (errPrefixMoved), as a build that had not tried.
 //
+// The walk of the tree is held (walk.Options.Hold) from the moment the
+// tree proves large until the first batch is published: its 8 goroutines
+// would otherwise take most of the two cores from walk.Prefix's one and
+// the batch's two parsers. The rest of the walk then runs while nothing
+// else does, as it did before the first batch.
+//
 // At 100k synthetic files the walk takes about 1 s with the directories
 // cached and 7 s on a cold cache (benchmarks/cold.sh), which a server
 // started on the tree with no index waited before its first batch.
@@ -30,9 +36,10 @@ import (
 // of the whole tree is done.
 type earlyBatch struct {
 	files []walk.File // the first batch, in path order
-	// rest waits for the walk and returns the files of the whole tree (in
-	// path order) and how to count the files it did not list, or the
-	// walk's error.
+	// rest lets the walk go on (it is held while the first batch is
+	// parsed and published), waits for it and returns the files of the
+	// whole tree (in path order) and how to count the files it did not
+	// list, or the walk's error.
 	rest func() ([]walk.File, func([]walk.Skip) []walk.NotIndexed, error)
 }
 
@@ -51,10 +58,33 @@ type treeWalk struct {
 	res    *walk.Result
 	err    error
 	once   sync.Once
+	// held, when not nil, is closed when the walk may go on.
+	held atomic.Pointer[chan struct{}]
 }
 
-// wait waits for the walk and returns its result.
+// hold is the walk's Options.Hold: it waits while the walk is held.
+func (tw *treeWalk) hold() {
+	if p := tw.held.Load(); p != nil {
+		<-*p
+	}
+}
+
+// pause holds the walk's goroutines before their next directory.
+func (tw *treeWalk) pause() {
+	c := make(chan struct{})
+	tw.held.Store(&c)
+}
+
+// resume lets the walk go on.
+func (tw *treeWalk) resume() {
+	if p := tw.held.Swap(nil); p != nil {
+		close(*p)
+	}
+}
+
+// wait lets the walk go on, waits for it and returns its result.
 func (tw *treeWalk) wait() (*walk.Result, error) {
+	tw.resume()
 	<-tw.done
 	tw.once.Do(tw.cancel)
 	return tw.res, tw.err
@@ -63,6 +93,7 @@ func (tw *treeWalk) wait() (*walk.Result, error) {
 // stop ends the walk if it still runs and waits for its goroutine.
 func (tw *treeWalk) stop() {
 	tw.once.Do(tw.cancel)
+	tw.resume()
 	<-tw.done
 }
 
@@ -84,6 +115,7 @@ func firstWalk(ctx context.Context, root string, wopt walk.Options, dir string) 
 	wopt.Listed = &listed
 	wctx, cancel := context.WithCancel(ctx)
 	tw := &treeWalk{done: make(chan struct{}), cancel: cancel}
+	wopt.Hold = tw.hold
 	go func() {
 		defer close(tw.done)
 		tw.res, tw.err = walk.Walk(wctx, root, wopt)
@@ -107,8 +139,9 @@ func firstWalk(ctx context.Context, root string, wopt walk.Options, dir string) 
 		case <-tick.C:
 		}
 	}
+	tw.pause() // until the first batch is published (earlyBatch.rest)
 	popt := wopt
-	popt.Listed, popt.Sketch = nil, false
+	popt.Listed, popt.Sketch, popt.Hold = nil, false, nil
 	first := min(firstBatchFiles, maxFiles)
 	files, _, complete, err := walk.Prefix(ctx, root, popt, first)
 	if err != nil || complete || len(files) == 0 {

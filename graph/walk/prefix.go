@@ -28,7 +28,7 @@ func Prefix(ctx context.Context, root string, opt Options, min int) (files []Fil
 	if err != nil {
 		return nil, "", false, err
 	}
-	opt.Sketch, opt.ListDirs, opt.Watched, opt.Listed = false, false, nil, nil
+	opt.Sketch, opt.ListDirs, opt.Watched, opt.Listed, opt.Hold = false, false, nil, nil, nil
 	cfg := newWalkConfig(opt, resolved)
 	base := cfg.loadRootIgnores()
 	w := cfg.newWalker()

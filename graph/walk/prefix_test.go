@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/wikitoolkit/wikitoolkit/graph/walk/walktest"
 )
@@ -129,5 +131,28 @@ func TestPrefixTrackedIgnored(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no git
 	if short := checkPrefix(t, root, Options{MaxFileBytes: 20}); short == 0 {
 		t.Errorf("without git, the ignored paths bounded no prefix")
+	}
+}
+
+// TestWalkHold: a walk calls Options.Hold before each directory it reads
+// below the root, and reads none while Hold blocks.
+func TestWalkHold(t *testing.T) {
+	root := t.TempDir()
+	walktest.WriteTree(t, root, map[string]string{"a/b/c.go": "", "a/d.go": "", "e/f.go": "", "g.go": ""})
+	var calls atomic.Int64
+	release := make(chan struct{})
+	var listed atomic.Int64
+	done := make(chan *Result)
+	go func() {
+		done <- mustWalk(t, root, Options{Listed: &listed, Hold: func() { calls.Add(1); <-release }})
+	}()
+	time.Sleep(50 * time.Millisecond)
+	if n := listed.Load(); n != 1 {
+		t.Errorf("%d files listed while the walk was held, want the root's g.go alone", n)
+	}
+	close(release)
+	res := <-done
+	if got := calls.Load(); got != int64(res.Dirs-1) || len(res.Files) != 4 {
+		t.Errorf("Hold called %d times for %d directories below the root; %d files", got, res.Dirs-1, len(res.Files))
 	}
 }

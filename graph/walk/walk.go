@@ -97,6 +97,10 @@ type Options struct {
 	// Listed, when not nil, counts the files the walk lists as it lists
 	// them (a first build watches it to tell a large tree early).
 	Listed *atomic.Int64
+	// Hold, when not nil, is called by the goroutines of the walk before
+	// each directory they read below the root: a first build holds the
+	// walk while its first batch has the cores. It must return.
+	Hold func()
 }
 
 // Omits reports whether a walk with opt leaves out the repo-relative slash
@@ -377,6 +381,9 @@ func (c *walkConfig) parallel(ctx context.Context, seeds []dirTask, n int) ([]*w
 				t, ok := q.pop()
 				if !ok {
 					return
+				}
+				if c.opt.Hold != nil {
+					c.opt.Hold()
 				}
 				if err := ctx.Err(); err != nil {
 					q.fail(err)
