@@ -149,16 +149,7 @@ func firstBuildPartialGenerations(t *testing.T, shardPages int) {
 		ModuleShardPages = 1 << 30
 		defer func() { ModuleShardPages = was }()
 	}
-	oneDir := filepath.Join(t.TempDir(), "one")
-	one, err := Build(t.Context(), BuildOptions{Root: root, IndexDir: oneDir, Full: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s1, err := OpenSnapshot(oneDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s1.Close()
+	one, s1 := buildOneBatch(t, root)
 	pb, eb := graphLines(t, batched)
 	p1, e1 := graphLines(t, s1)
 	if !slices.Equal(pb, p1) {
@@ -174,6 +165,24 @@ func firstBuildPartialGenerations(t *testing.T, shardPages int) {
 	if batched.Segments() <= s1.Segments() {
 		t.Fatalf("batched build wrote %d segments, one batch %d", batched.Segments(), s1.Segments())
 	}
+}
+
+// buildOneBatch builds the tree at root in full and in one batch (no
+// test batch size) into a folder of its own, and opens it.
+func buildOneBatch(t *testing.T, root string) (*BuildInfo, *Snapshot) {
+	t.Helper()
+	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "")
+	dir := filepath.Join(t.TempDir(), "one")
+	info, err := Build(t.Context(), BuildOptions{Root: root, IndexDir: dir, Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return info, s
 }
 
 func allPaths(root string) []string {
@@ -530,16 +539,7 @@ func firstBuildEarlyBatch(t *testing.T, moved bool) {
 		t.Fatalf("final build info: mode %q, %d files, %d parsed, %d directories read", info.Mode, info.Files, info.FilesParsed, info.DirsRead)
 	}
 	batched := open(t, root)
-	t.Setenv("WIKITOOLKIT_TEST_BATCH_FILES", "")
-	oneDir := filepath.Join(t.TempDir(), "one")
-	if _, err := Build(t.Context(), BuildOptions{Root: root, IndexDir: oneDir, Full: true}); err != nil {
-		t.Fatal(err)
-	}
-	s1, err := OpenSnapshot(oneDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s1.Close()
+	_, s1 := buildOneBatch(t, root)
 	pb, eb := graphLines(t, batched)
 	p1, e1 := graphLines(t, s1)
 	if !slices.Equal(pb, p1) || !slices.Equal(eb, e1) {
