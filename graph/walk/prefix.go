@@ -17,8 +17,8 @@ import (
 // symbolic link to a directory (Walk follows those after the tree, and
 // whether it does depends on the whole tree). Paths that git ignore rules
 // excluded are asked of git, as Walk asks, before the files are returned;
-// should that fail, they bound the prefix too. Walk, on the tree as it
-// stands, lists exactly files among its files whose paths sort before
+// should that fail, they bound the prefix too. Of the files Walk lists on
+// the tree as it stands, files are exactly those whose paths sort before
 // bound; the skips, directories and sketch of the walk are left to Walk.
 // complete reports that Prefix read the whole tree: bound is then "" and
 // files are all of Walk's. Only a root that cannot be read is an error,
