@@ -357,12 +357,15 @@ func newBar(e *env) *bar {
 	return &bar{e: e, vis: vis}
 }
 
-// Start draws a new bar; a second Start (the total of a large tree's
-// first build, once its walk is done) replaces the first (a spinner, for
-// total -1).
+// Start draws the bar, a spinner while the total is -1 (not known yet).
+// A second Start gives the total (a large tree's first build, once its
+// walk is done): the spinner becomes a bar, counting from 0 again, as the
+// build then adds what it parsed meanwhile.
 func (b *bar) Start(total int) {
 	if b.pb != nil {
-		b.pb.Clear()
+		b.pb.ChangeMax(total)
+		b.pb.Set(0)
+		return
 	}
 	b.pb = progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(b.e.stderr),
