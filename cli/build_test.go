@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestBuildTrackedIgnored: a tracked directory that .gitignore matches (as
@@ -33,4 +36,44 @@ func TestBuildTrackedIgnored(t *testing.T) {
 	if st.Files != 0 {
 		t.Errorf("without git: %d files indexed, want 0", st.Files)
 	}
+}
+
+// TestBarTotalLater: a large tree's first build starts the bar with no
+// total (-1, a spinner) and gives it once its walk is done; the spinner
+// must become that bar, not draw beside it.
+func TestBarTotalLater(t *testing.T) {
+	var out syncBuffer
+	b := &bar{e: &env{stderr: &out}, vis: true}
+	b.Start(-1)
+	b.Add(3)
+	b.Start(10)
+	b.Add(3)
+	time.Sleep(300 * time.Millisecond) // the spinner's redraws come every 100 ms
+	b.Finish()
+	s := out.String()
+	i := strings.Index(s, "(3/10)")
+	if i < 0 {
+		t.Fatalf("no (3/10) once the total is known:\n%q", s)
+	}
+	if strings.Contains(s[i:], "/-)") {
+		t.Fatalf("the spinner was drawn after the total was known:\n%q", s[i:])
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the bar's drawing goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
