@@ -150,10 +150,7 @@ func holdRecords(n int) {
 
 // cutBatches groups files (in path order) into the batches of a full build.
 func cutBatches(files []walk.File) [][]walk.File {
-	maxFiles := segMaxFiles()
-	if n := testBatchFiles(); n > 0 {
-		maxFiles = min(maxFiles, n)
-	}
+	maxFiles := batchMaxFiles()
 	var out [][]walk.File
 	for len(files) > 0 {
 		n := batchLen(files, maxFiles)
@@ -161,6 +158,15 @@ func cutBatches(files []walk.File) [][]walk.File {
 		files = files[n:]
 	}
 	return out
+}
+
+// batchMaxFiles is the most files a batch of a full build holds: a
+// segment's, or fewer under testBatchFiles.
+func batchMaxFiles() int {
+	if n := testBatchFiles(); n > 0 {
+		return min(segMaxFiles(), n)
+	}
+	return segMaxFiles()
 }
 
 // batchLen is how many of files (in path order) the next batch takes: up

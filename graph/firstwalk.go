@@ -101,10 +101,7 @@ func (tw *treeWalk) stop() {
 // walk's result, or, on a large tree, the first batch (walk.Prefix's
 // first files) and the walk still running: the caller must stop it.
 func firstWalk(ctx context.Context, root string, wopt walk.Options, dir string) (*walk.Result, []walk.File, *treeWalk, error) {
-	maxFiles := segMaxFiles()
-	if n := testBatchFiles(); n > 0 {
-		maxFiles = min(maxFiles, n)
-	}
+	maxFiles := batchMaxFiles()
 	if !replaceable(dir) {
 		// No partial generation would be published (a complete one is
 		// live): nothing to answer early.
