@@ -40,13 +40,18 @@ func helper(rel string) bool { return strings.HasSuffix(rel, "test") || rel == "
 
 // TestImportsFollowLayers lists the module's packages with go list (no
 // network: GOPROXY=off, and only the module's own imports are judged) and
-// fails on an import that runs against the layers.
+// fails on an import that runs against the layers. The pattern is ./...
+// (the test runs in the module's root), not the module's path and /...:
+// that pattern makes go list look for packages of that path in every
+// module of the build graph, which needs the go.mod file of each, and on
+// a machine whose module cache holds only what go test downloaded (a
+// new one) it failed with "module lookup disabled by GOPROXY=off".
 func TestImportsFollowLayers(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the go command is not on PATH: %v (the layer check runs go list)", err)
 	}
-	cmd := exec.Command(goBin, "list", "-e", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}|{{join .TestImports \" \"}} {{join .XTestImports \" \"}}", module+"/...")
+	cmd := exec.Command(goBin, "list", "-e", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}|{{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "./...")
 	cmd.Env = append(os.Environ(), "GOPROXY=off")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
