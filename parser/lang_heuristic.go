@@ -3,7 +3,9 @@ package parser
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Languages without a grammar here are indexed by the lexical extractor
@@ -51,8 +53,11 @@ type heurLang struct {
 	// letters, digits and '_' (Clojure's "-?!*", Perl's sigils are not).
 	identChars string
 	// decls are tried in order on each line; the first that matches makes
-	// a definition.
+	// a definition. Their regexps are compiled on first use (compiled).
 	decls []decl
+	// once compiles decls' patterns into compiledDecls.
+	once          sync.Once
+	compiledDecls []decl
 	// keywords are dropped from the identifiers.
 	keywords map[string]bool
 	// sections, for a markup language (reStructuredText, AsciiDoc),
@@ -67,7 +72,9 @@ type heurLang struct {
 // first non-blank character must be code (not in a comment or string), so
 // "# def x" and the inside of a multi-line string never match.
 type decl struct {
-	re   *regexp.Regexp
+	pat  string         // the regexp's source
+	re   *regexp.Regexp // pat compiled, in heurLang.compiled's copies only
+	name int            // the index of re's group "name"
 	kind DefKind
 	// notInFunc skips a match whose enclosing definition is a function
 	// (local constants of a Zig fn are not definitions of the file).
@@ -80,7 +87,24 @@ type decl struct {
 }
 
 func d(kind DefKind, re string) decl {
-	return decl{re: regexp.MustCompile(re), kind: kind}
+	return decl{pat: re, kind: kind}
+}
+
+// compiled returns h's declaration patterns with their regexps, compiled
+// on the first call. Compiling the 68 patterns of every language at
+// package initialisation took about 3 ms of the start of every command
+// (most of the parser package's init), where a command that parses no
+// file of such a language needs none of them.
+func (h *heurLang) compiled() []decl {
+	h.once.Do(func() {
+		out := slices.Clone(h.decls)
+		for i := range out {
+			out[i].re = regexp.MustCompile(out[i].pat)
+			out[i].name = out[i].re.SubexpIndex("name")
+		}
+		h.compiledDecls = out
+	})
+	return h.compiledDecls
 }
 
 func (x decl) outsideFunc() decl { x.notInFunc = true; return x }
@@ -111,7 +135,7 @@ var heurLangs = []*heurLang{
 			d(KindEnum, `^\s*(?:pub\s+)?const\s+(?P<name>\w+)\s*(?::[^=]*)?=\s*(?:extern\s+)?(?:enum|error)\b`),
 			d(KindType, `^\s*(?:pub\s+)?const\s+(?P<name>\w+)\s*(?::[^=]*)?=\s*(?:extern\s+|packed\s+)?(?:union|opaque)\b`),
 			d(KindFunc, `^\s*(?:pub\s+)?(?:export\s+|extern\s+(?:"\w*"\s+)?|inline\s+|noinline\s+)*fn\s+(?P<name>\w+)`),
-			decl{re: regexp.MustCompile(`^\s*test\s+(?P<name>"[^"]*"|\w+)\s*\{`), kind: KindFunc, prefix: "test "},
+			decl{pat: `^\s*test\s+(?P<name>"[^"]*"|\w+)\s*\{`, kind: KindFunc, prefix: "test "},
 			d(KindConst, `^\s*(?:pub\s+)?const\s+(?P<name>\w+)`).outsideFunc(),
 			d(KindVar, `^\s*(?:pub\s+)?(?:threadlocal\s+)?var\s+(?P<name>\w+)`).outsideFunc(),
 		},

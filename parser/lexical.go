@@ -309,7 +309,7 @@ func (p *Parser) lexDefs(h *heurLang, src []byte, sc *lexScan) []lexDef {
 		if ind == len(line) || sc.code[s+ind] == ' ' {
 			continue // blank, or starts in a comment or string
 		}
-		for _, dc := range h.decls {
+		for _, dc := range h.compiled() {
 			if dc.top && ind > 0 {
 				continue
 			}
@@ -320,8 +320,7 @@ func (p *Parser) lexDefs(h *heurLang, src []byte, sc *lexScan) []lexDef {
 			if dc.kind == KindUnknown {
 				break // a line that looks like a definition and is not one
 			}
-			gi := dc.re.SubexpIndex("name")
-			ns, ne := m[2*gi], m[2*gi+1]
+			ns, ne := m[2*dc.name], m[2*dc.name+1]
 			if ns < 0 {
 				continue
 			}

@@ -321,3 +321,25 @@ func FuzzLexical(f *testing.F) {
 		}
 	})
 }
+
+// TestHeuristicPatternsCompile compiles every declaration pattern (they
+// are compiled on first use, not at start-up, so a broken one would
+// otherwise panic only when a file of its language is indexed) and checks
+// that each pattern that makes a definition has its group "name".
+func TestHeuristicPatternsCompile(t *testing.T) {
+	n := 0
+	for _, h := range heurByName {
+		for _, dc := range h.compiled() {
+			n++
+			if dc.re == nil || dc.re.String() != dc.pat {
+				t.Errorf("%s: pattern %q not compiled", h.name, dc.pat)
+			}
+			if dc.kind != KindUnknown && (dc.name < 0 || dc.re.SubexpNames()[dc.name] != "name") {
+				t.Errorf("%s: pattern %q has no group \"name\"", h.name, dc.pat)
+			}
+		}
+	}
+	if n < 60 {
+		t.Errorf("only %d declaration patterns compiled; the table has more", n)
+	}
+}
