@@ -265,7 +265,7 @@ func (p *Parser) takeMatches(s *langSpec, src []byte, rec []uint32, remap []uint
 			r := rawRef{start: st, end: en, kind: k}
 			if qual != nil {
 				r.qStart, r.qEnd = qual.span(n)
-			} else if s.builtins != nil && s.builtins[string(src[st:en])] {
+			} else if s.builtins.words()[string(src[st:en])] {
 				continue
 			}
 			p.refs = append(p.refs, r)

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 )
 
 // Languages without a grammar here are indexed by the lexical extractor
@@ -55,11 +55,10 @@ type heurLang struct {
 	// decls are tried in order on each line; the first that matches makes
 	// a definition. Their regexps are compiled on first use (compiled).
 	decls []decl
-	// once compiles decls' patterns into compiledDecls.
-	once          sync.Once
-	compiledDecls []decl
+	// compiledDecls are decls with their regexps, once compiled.
+	compiledDecls atomic.Pointer[[]decl]
 	// keywords are dropped from the identifiers.
-	keywords map[string]bool
+	keywords *wordSet
 	// sections, for a markup language (reStructuredText, AsciiDoc),
 	// replaces the code scan: it turns headings into KindSection defs.
 	sections func(p *Parser, src []byte, f *Facts)
@@ -96,15 +95,16 @@ func d(kind DefKind, re string) decl {
 // (most of the parser package's init), where a command that parses no
 // file of such a language needs none of them.
 func (h *heurLang) compiled() []decl {
-	h.once.Do(func() {
-		out := slices.Clone(h.decls)
-		for i := range out {
-			out[i].re = regexp.MustCompile(out[i].pat)
-			out[i].name = out[i].re.SubexpIndex("name")
-		}
-		h.compiledDecls = out
-	})
-	return h.compiledDecls
+	if c := h.compiledDecls.Load(); c != nil {
+		return *c
+	}
+	out := slices.Clone(h.decls)
+	for i := range out {
+		out[i].re = regexp.MustCompile(out[i].pat)
+		out[i].name = out[i].re.SubexpIndex("name")
+	}
+	h.compiledDecls.CompareAndSwap(nil, &out) // two first calls at once: one is kept
+	return *h.compiledDecls.Load()
 }
 
 func (x decl) outsideFunc() decl { x.notInFunc = true; return x }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -172,7 +173,7 @@ type langSpec struct {
 	attrPrefixes []string
 	// builtins are unqualified reference names dropped as noise
 	// (predeclared types and functions).
-	builtins map[string]bool
+	builtins *wordSet
 	// extract, when set, replaces the query-driven extraction (extractCode)
 	// for languages whose facts are not one query over one tree: HTML's ids,
 	// headings and template blocks, a Svelte component's script.
@@ -263,14 +264,41 @@ var specs = map[string]*langSpec{
 		"atx_heading": "heading", "setext_heading": "heading", "paragraph": "paragraph"}},
 }
 
-func set(lists ...string) map[string]bool {
+func set(lists ...string) *wordSet { return &wordSet{lists: lists} }
+
+// A wordSet is a set of words given as space-separated lists, made into a
+// map on its first use: the builtins and keywords of every language,
+// built at start-up, were most of what remained of the parser package's
+// init (about 1 ms of every command's start), where a command needs the
+// sets of the languages it parses only. Safe for concurrent use (two
+// first uses at once may both build the map; one is kept); a nil set is
+// empty.
+type wordSet struct {
+	lists []string
+	m     atomic.Pointer[map[string]bool]
+}
+
+// words returns the set as a map (index it with string(b) for a []byte b:
+// no allocation).
+func (ws *wordSet) words() map[string]bool {
+	if ws == nil {
+		return nil
+	}
+	if m := ws.m.Load(); m != nil {
+		return *m
+	}
+	return ws.build()
+}
+
+func (ws *wordSet) build() map[string]bool {
 	m := make(map[string]bool)
-	for _, l := range lists {
-		for _, w := range strings.Fields(l) {
-			m[w] = true
+	for _, l := range ws.lists {
+		for _, f := range strings.Fields(l) {
+			m[f] = true
 		}
 	}
-	return m
+	ws.m.CompareAndSwap(nil, &m)
+	return *ws.m.Load()
 }
 
 // load compiles the language's query once; later calls return the cached

@@ -299,6 +299,7 @@ func (p *Parser) lexDefs(h *heurLang, src []byte, sc *lexScan) []lexDef {
 	var defs []lexDef
 	var stack []int
 	last := -1
+	decls := h.compiled()
 	for l := range p.lines {
 		s, e := p.lines.bounds(src, l)
 		line := sc.noComments[s:e]
@@ -309,7 +310,7 @@ func (p *Parser) lexDefs(h *heurLang, src []byte, sc *lexScan) []lexDef {
 		if ind == len(line) || sc.code[s+ind] == ' ' {
 			continue // blank, or starts in a comment or string
 		}
-		for _, dc := range h.compiled() {
+		for _, dc := range decls {
 			if dc.top && ind > 0 {
 				continue
 			}
@@ -328,7 +329,7 @@ func (p *Parser) lexDefs(h *heurLang, src []byte, sc *lexScan) []lexDef {
 			if name == "" && dc.kind == KindStruct {
 				name = "struct" // Elixir defstruct: the module's struct
 			}
-			if name == "" || h.keywords[name] {
+			if name == "" || h.keywords.words()[name] {
 				continue
 			}
 			name = dc.prefix + name
@@ -648,7 +649,7 @@ func (p *Parser) lexRefs(h *heurLang, code []byte, defs []lexDef, encl []int32, 
 		tok := code[i:j]
 		start := i
 		i = j
-		if len(tok) < 2 || names[start] || h.keywords[string(tok)] || !utf8.Valid(tok) {
+		if len(tok) < 2 || names[start] || h.keywords.words()[string(tok)] || !utf8.Valid(tok) {
 			continue
 		}
 		kind := RefSelector
