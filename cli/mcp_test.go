@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -328,6 +329,31 @@ func TestHookClaude(t *testing.T) {
 	runJSON(t, repo, &st, "status", "--json")
 	if st.Hook.Events != 3 {
 		t.Errorf("bypass events = %d, want 3", st.Hook.Events)
+	}
+}
+
+// TestHookNameIndex: an identifier is answered from the name index, not
+// by loading the whole ranking index (which on a large repository takes
+// longer than the hook's budget). Every index has segments of module
+// pages, which hold no names; reading the name index failed on them
+// ("not found"), and the hook fell back to the ranking index every time.
+func TestHookNameIndex(t *testing.T) {
+	repo := mcpRepo(t)
+	cmd := exec.Command(binPath, "hook", "--debug", "--budget", "1m", "claude")
+	cmd.Dir = repo
+	cmd.Env = append(os.Environ(), "WIKITOOLKIT_INDEX=")
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Grep","cwd":"` + repo + `","tool_input":{"pattern":"Checkout"}}`)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("hook failed: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "hits from the name index") {
+		t.Errorf("the name index did not answer; hook's debug output:\n%s", stderr.String())
+	}
+	if !strings.Contains(string(out), "symbol:cart/cart.go#Checkout :6") {
+		t.Errorf("hook output lacks the hit: %s", out)
 	}
 }
 

@@ -124,6 +124,14 @@ func LoadNames(snap *graph.Snapshot) (*NameIndex, error) {
 	segs := make([]NameSegment, 0, len(views))
 	for _, v := range views {
 		dir, err := v.Blob(namesDirBlob)
+		if errors.Is(err, graph.ErrNotFound) {
+			// No names (a segment of module pages only): BuildBlobs' empty
+			// directory compresses to nothing and reads back as not
+			// found. Every index has such segments; failing on them left
+			// the hook's name lookup unused (it loaded the whole ranking
+			// index instead: past its budget on moby, so no hits).
+			dir, err = nil, nil
+		}
 		if err != nil {
 			return nil, err
 		}
